@@ -1,0 +1,137 @@
+"""Choices shared by the card models."""
+
+from django.db import models
+
+
+class GameSlug(models.TextChoices):
+    COLLISION = "collision", "Beyblade Collision"
+    METAL_FUSION = "metal-fusion", "Beyblade Metal Fusion"
+    COLLIDE_O = "collide-o", "Collide-O!"
+    BAKUGAN = "bakugan", "Bakugan Battle Brawlers"
+
+
+class SetKind(models.TextChoices):
+    OFFICIAL = "official", "Official (printed product)"
+    PRACTICE = "practice", "Practice (made by this site, not a printed product)"
+    CUSTOM = "custom", "Custom (made by a user, not a printed product)"
+
+
+class Verification(models.TextChoices):
+    VERIFIED = "verified", "Verified"
+    UNVERIFIED = "unverified", "Unverified"
+    DISPUTED = "disputed", "Disputed"
+
+
+class Distribution(models.TextChoices):
+    UNKNOWN = "unknown", "Unknown"
+    STARTER = "starter", "Starter deck"
+    BOOSTER = "booster", "Booster pack"
+    PROMO_LEAGUE = "promo-league", "Promo (league play)"
+    PROMO_TOURNAMENT = "promo-tournament", "Promo (tournament play)"
+    PROMO = "promo", "Promo (other)"
+    PACK = "pack", "Boxed game or pack"
+    BLISTER = "blister", "Blister"
+    PRACTICE = "practice", "Practice set (not printed)"
+    CUSTOM = "custom", "Custom card (not printed)"
+
+
+class CardType(models.TextChoices):
+    # Collision
+    BLADE = "blade", "Blade"
+    ACTION = "action", "Action"
+    CHARACTER = "character", "Character"
+    EVENT = "event", "Event"
+    # Metal Fusion (Character shared with Collision)
+    BEYBLADE = "beyblade", "Beyblade"
+    CUSTOMIZER = "customizer", "Customizer"
+    EFFECT = "effect", "Effect"
+    # Collide-O!
+    SECTIONS = "sections", "Section card"
+    # Bakugan
+    BAKUGAN = "bakugan", "Bakugan figure"
+    GATE = "gate", "Gate card"
+    ABILITY = "ability", "Ability card"
+
+
+class Colour(models.TextChoices):
+    RED = "red", "Red"
+    YELLOW = "yellow", "Yellow"
+    GREEN = "green", "Green"
+    BLUE = "blue", "Blue"
+    BLACK = "black", "Black"
+
+
+# One letter per colour, for colour sets stored as strings ("RB" = red and blue).
+COLOUR_LETTERS = {"red": "R", "yellow": "Y", "green": "G", "blue": "B", "black": "K"}
+LETTER_COLOURS = {v: k for k, v in COLOUR_LETTERS.items()}
+COLLIDE_O_ORDER = "BYRGK"  # blue, yellow, red, green, black (rules text order)
+MF_ORDER = "RBGY"  # red, blue, green, yellow (Metal Fusion stat rows)
+
+
+class Rarity(models.TextChoices):
+    # Collision's six printed classes, in the booklet's order.
+    STARTER = "starter", "Starter (slim lens)"
+    COMMON = "common", "Common (single spike)"
+    UNCOMMON = "uncommon", "Uncommon (four-point star)"
+    RARE = "rare", "Rare (five-point star)"
+    XTRA_RARE = "xtra-rare", "Xtra rare (eight-point burst)"
+    PROMO = "promo", "Special promo (filled circle)"
+
+
+RARITY_SYMBOLS = {
+    "starter": "◊",
+    "common": "✦",
+    "uncommon": "✧",
+    "rare": "★",
+    "xtra-rare": "✸",
+    "promo": "●",
+}
+
+
+class Symbol(models.TextChoices):
+    PLAY = "play", "Play symbol (fanned hand)"
+    WIN = "win", "Win symbol (trophy)"
+
+
+class Piece(models.TextChoices):
+    BARE = ".", "bare"
+    LIVE = "L", "live"
+    STRIKE = "S", "strike"
+    EMPTY = "E", "empty"
+
+
+PIECE_NAMES = {".": "bare", "L": "live", "S": "strike", "E": "empty"}
+PIECE_CODES = {v: k for k, v in PIECE_NAMES.items()}
+
+
+class MoveKind(models.TextChoices):
+    LAUNCH = "launch", "Launch"
+    LANDING = "landing", "Landing"
+
+
+class Timing(models.TextChoices):
+    # Metal Fusion effect timing (the fine print)
+    WHEN_REVEALED = "when-revealed", "When revealed"
+    DISCARD_FROM_HAND = "discard-from-hand", "Discard this card from your hand"
+    IN_LINEUP = "in-lineup", "While in the line-up"
+    # Bakugan ability windows (ruling B10)
+    BEFORE_ROLL = "before-roll", "Play before a roll"
+    AFTER_ROLL = "after-roll", "Play after a roll"
+    BEFORE_BATTLE = "before-battle", "Play before a battle"
+    IN_BATTLE = "in-battle", "Play in battle"
+    AFTER_BATTLE = "after-battle", "Play after a battle"
+
+
+class Attribute(models.TextChoices):
+    PYRUS = "pyrus", "Pyrus"
+    AQUOS = "aquos", "Aquos"
+    SUBTERRA = "subterra", "Subterra"
+    HAOS = "haos", "Haos"
+    DARKUS = "darkus", "Darkus"
+    VENTUS = "ventus", "Ventus"
+
+
+class GateClass(models.TextChoices):
+    GOLD = "gold", "Gold"
+    SILVER = "silver", "Silver"
+    COPPER = "copper", "Copper"

@@ -1,0 +1,51 @@
+"""Beyblade Collision card fields (rules text: card anatomy, deck building)."""
+
+import re
+
+SLUG = "collision"
+NAME = "Collision"
+FIELDS = ("title", "subtitle", "colour", "battle_edge", "spin_strength", "symbol")
+TYPES = ("blade", "action", "character", "event")
+COLOURS = ("red", "yellow", "green", "blue")
+STOP_ORDER = COLOURS  # red is stopped by yellow, yellow by green, ... blue by red
+RARITIES = ("starter", "common", "uncommon", "rare", "xtra-rare", "promo")
+PROMO_NUMBERS = range(131, 145)
+NOT_PRINTABLE = ("text", "lore")
+EDGE_RE = re.compile(r"^[.LSE]{6}$")
+
+
+def compose_name(title, subtitle):
+    """Return the display name, "Title, Subtitle" style."""
+    if title and subtitle:
+        return f"{title}, {subtitle}"
+    return title
+
+
+def validate(card, errors) -> None:
+    if card.title and not card.name:
+        card.name = compose_name(card.title, card.subtitle)
+    elif card.title and card.name != compose_name(card.title, card.subtitle):
+        errors.add("name", "The name must read \"Title, Subtitle\" from the title and subtitle fields.", "name_mismatch")
+    if card.name and not card.title:
+        errors.add("title", "A named Collision card needs its title (the name part before the comma).", "missing_title")
+    if card.battle_edge is not None and not EDGE_RE.match(card.battle_edge):
+        errors.add("battle_edge", "A battle edge is exactly six notches, each . (bare), L (live), S (strike) or E (empty).", "bad_notch")
+    if card.colour is not None and card.colour not in COLOURS:
+        errors.add("colour", "Collision colours are red, yellow, green and blue.", "bad_colour")
+    if card.rarity is not None and card.rarity not in RARITIES:
+        errors.add("rarity", "Collision rarities are: " + ", ".join(RARITIES) + ".", "bad_rarity")
+    kind = card.card_type
+    if kind == "blade":
+        if card.colour is not None:
+            errors.add("colour", "Blades have no colour.", "blade_colour")
+        if card.symbol is not None:
+            errors.add("symbol", "Only Actions carry a play or win symbol.", "symbol_not_action")
+    elif kind is not None:
+        if card.spin_strength is not None:
+            errors.add("spin_strength", "Only Blades have a spin strength.", "spin_not_blade")
+    if card.subtitle and kind in ("action", "event"):
+        errors.add("subtitle", "Only Blades and Characters carry a subtitle.", "subtitle_not_allowed")
+    if kind == "action" and card.symbol is None and card.text is not None and "symbol" not in (card.not_printed or []):
+        errors.add("symbol", "Every Action carries a play or win symbol.", "action_without_symbol")
+    if kind in ("character", "event") and card.symbol is not None:
+        errors.add("symbol", "Only Actions carry a play or win symbol.", "symbol_not_action")

@@ -1,0 +1,31 @@
+"""Rules engines for the four games, pure Python with no Django import.
+
+``get_game(slug)`` returns the game module; every module offers the interface
+described in ``core``. Decks reach an engine as one dict per seat mapping each
+zone to a list of card dicts (one dict per copy), the card dict carrying the
+card's columns (``cards.models.Card`` field names) and its ``id``:
+
+    collision:    {"blade": [card], "deck": [cards...]}
+    metal-fusion: {"lineup": [character, beyblade, customizer], "deck": [15 cards]}
+    bakugan:      {"bakugan": [3], "gate": [3], "ability": [3]}
+    collide-o:    one shared pack, {"pack": [cards...]}, dealt among
+                  ``options["players"]`` seats.
+"""
+
+import importlib
+
+MODULES = {
+    "collision": "collision",
+    "metal-fusion": "metal_fusion",
+    "collide-o": "collide_o",
+    "bakugan": "bakugan",
+}
+
+
+def get_game(slug: str):
+    """Return the engine module of a game by its slug."""
+    try:
+        name = MODULES[slug]
+    except KeyError:
+        raise KeyError(f"No engine for game {slug!r}.") from None
+    return importlib.import_module(f"{__name__}.{name}")

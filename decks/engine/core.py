@@ -1,0 +1,252 @@
+"""The engine core shared by the four games. Pure Python: no Django import.
+
+A game is fully defined by ``(engine version, options, decks, seed, action log)``;
+replaying the log reproduces the state exactly (``replay``). Each game module in
+this package offers the same module-level interface (see ``GameModule``):
+
+    new_game(decks, options, seed) -> state
+    to_act(state) -> player index, or CHANCE for a chance step
+    legal_actions(state) -> list of actions for whoever acts (deterministic order)
+    apply(state, action, inplace=False) -> state   (EngineError if not legal)
+    parse_action(text) -> action        action.text is its stable log form
+    describe(state, action) -> str      the action in plain words
+    is_over(state), winner(state) -> int | None (None: draw, or not over)
+    view(state, player) -> dict         what that player may see
+    to_json(state) -> dict, from_json(data) -> state
+    score(state, player) -> float       heuristic for the greedy bot
+    chance_outcomes(state) -> [(action, probability)] when to_act is CHANCE
+    card_problems(card) -> [str]        why a card dict cannot be played
+    player_count(state) -> int, length(state) -> int  (turns or rounds played)
+
+Randomness comes only from ``Rng``, whose whole state is one integer carried in
+the game state; no global ``random``. Chance steps (a rolled Bakugan's landing)
+are actions of the pseudo-player ``CHANCE``: a person enters the outcome, or
+``resolve_chance`` draws it from the game's own ``Rng`` with stated odds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Protocol, Sequence
+
+CHANCE = -1
+SCHEMA_VERSION = 1
+
+
+class EngineError(Exception):
+    """An action or request the rules refuse; the state is left unchanged.
+
+    ``code`` is one of: not_your_turn, illegal_action, game_over, stale_state,
+    bad_action (unparseable), bad_deck, bad_options, bad_state.
+    """
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"EngineError({self.code!r}, {self.message!r})"
+
+
+_MASK = (1 << 64) - 1
+
+
+class Rng:
+    """A small seeded generator (SplitMix64) whose state is one JSON-safe integer."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int):
+        self.state = state & _MASK
+
+    def next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Return an integer in ``range(n)``."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        return self.next64() % n
+
+    def random(self) -> float:
+        return (self.next64() >> 11) / float(1 << 53)
+
+    def choice(self, items: Sequence[Any]) -> Any:
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: list) -> None:
+        """Shuffle ``items`` in place (Fisher-Yates)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def seed_state(seed: int, stream: int = 0) -> int:
+    """Return a generator state derived from a user seed and a stream number."""
+    rng = Rng((seed * 0x100000001B3) ^ (stream * 0x9E3779B97F4A7C15))
+    rng.next64()
+    return rng.state
+
+
+# --- effect vocabulary -----------------------------------------------------
+#
+# Card text is data: a list of steps, each {"op": ..., "amount": n,
+# "target": ..., "timing": ..., ...}. The ops and timings come from the rules'
+# glossaries; each game applies the subset its cards use and ignores nothing
+# silently: an unsupported step makes the card play as its basic self, which
+# the log says.
+
+EFFECT_OPS = {
+    # Collision glossary
+    "draw": "Draw cards",
+    "discard": "Discard cards",
+    "gain_spin": "Gain spin",
+    "lose_spin": "Lose spin",
+    "remove": "Remove a Character in play",
+    "test": "Test",
+    # Metal Fusion
+    "add_power": "Add battle power",
+    "to_hand": "Put the card into the hand",
+    "as_booster": "Use as a power booster",
+    # Bakugan
+    "add_g_power": "Add G-Power",
+    "swap_g_power": "Exchange G-Power",
+    "lower_wins": "The lower G-Power wins",
+    "remove_bakugan": "Remove a Bakugan from the game",
+    "win_gate": "Win the gate",
+    "cancel_gate": "Cancel the gate card",
+}
+
+EFFECT_TIMINGS = {
+    "play": "Play symbol: when the card is played",
+    "win": "Win symbol: when its owner wins the battle with it on top",
+    "passive": "While in play",
+    "revealed": "When revealed",
+    "discard_from_hand": "Discard this card from your hand",
+    "in_lineup": "While in the line-up",
+    "before_roll": "Before a roll",
+    "after_roll": "After a roll",
+    "before_battle": "Before a battle",
+    "in_battle": "In battle",
+    "after_battle": "After a battle",
+    "gate_open": "When the gate card is opened",
+}
+
+EFFECT_TARGETS = ("self", "opponent", "each_opponent", "all", "attacker", "defender")
+EFFECT_TURNS = (None, "your", "opponent")
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One step of encoded card text."""
+
+    op: str
+    timing: str
+    amount: int = 1
+    target: str = "self"
+    turn: str | None = None  # YOUR TURN: / OPPONENT'S TURN: limit, or none
+    attribute: str | None = None  # Bakugan: only for this attribute
+
+    def to_json(self) -> dict:
+        data = {"op": self.op, "timing": self.timing, "amount": self.amount, "target": self.target}
+        if self.turn:
+            data["turn"] = self.turn
+        if self.attribute:
+            data["attribute"] = self.attribute
+        return data
+
+
+def parse_effects(steps: Iterable[dict] | None) -> tuple[Effect, ...]:
+    """Return the effect steps of a card; raise EngineError(bad_deck) on an unknown step."""
+    result = []
+    for raw in steps or ():
+        if not isinstance(raw, dict):
+            raise EngineError("bad_deck", "An effect step must be an object.")
+        op, timing = raw.get("op"), raw.get("timing")
+        if op not in EFFECT_OPS:
+            raise EngineError("bad_deck", f"Unknown effect step {op!r}.")
+        if timing not in EFFECT_TIMINGS:
+            raise EngineError("bad_deck", f"Unknown effect timing {timing!r}.")
+        target = raw.get("target", "self")
+        if target not in EFFECT_TARGETS:
+            raise EngineError("bad_deck", f"Unknown effect target {target!r}.")
+        turn = raw.get("turn")
+        if turn not in EFFECT_TURNS:
+            raise EngineError("bad_deck", f"Unknown turn limit {turn!r}.")
+        amount = raw.get("amount", 1)
+        if not isinstance(amount, int) or isinstance(amount, bool):
+            raise EngineError("bad_deck", "An effect amount must be a whole number.")
+        result.append(Effect(op, timing, amount, target, turn, raw.get("attribute")))
+    return tuple(result)
+
+
+# --- the interface every game module offers --------------------------------
+
+
+class GameModule(Protocol):
+    SLUG: str
+    NAME: str
+    VERSION: str
+    MIN_PLAYERS: int
+    MAX_PLAYERS: int
+    TURN_CAP: int
+
+    def new_game(self, decks: Sequence[Sequence[dict]], options: dict, seed: int) -> Any: ...
+    def to_act(self, state: Any) -> int: ...
+    def legal_actions(self, state: Any) -> list: ...
+    def apply(self, state: Any, action: Any, inplace: bool = False) -> Any: ...
+    def parse_action(self, text: str) -> Any: ...
+    def describe(self, state: Any, action: Any) -> str: ...
+    def is_over(self, state: Any) -> bool: ...
+    def winner(self, state: Any) -> int | None: ...
+    def view(self, state: Any, player: int) -> dict: ...
+    def to_json(self, state: Any) -> dict: ...
+    def from_json(self, data: dict) -> Any: ...
+    def score(self, state: Any, player: int) -> float: ...
+    def chance_outcomes(self, state: Any) -> list: ...
+    def card_problems(self, card: dict) -> list[str]: ...
+    def player_count(self, state: Any) -> int: ...
+    def length(self, state: Any) -> int: ...
+
+
+def check_action(game: GameModule, state: Any, action: Any) -> None:
+    """Raise EngineError unless ``action`` is among the legal actions of ``state``."""
+    if game.is_over(state):
+        raise EngineError("game_over", "The game is over.")
+    if action not in game.legal_actions(state):
+        raise EngineError("illegal_action", f"That move is not allowed now: {action.text}.")
+
+
+def resolve_chance(game: GameModule, state: Any, rng: Rng) -> Any:
+    """Return the chance outcome drawn from ``rng`` with the stated odds."""
+    outcomes = game.chance_outcomes(state)
+    roll = rng.random()
+    total = 0.0
+    for action, probability in outcomes:
+        total += probability
+        if roll < total:
+            return action
+    return outcomes[-1][0]
+
+
+def replay(game: GameModule, decks, options: dict, seed: int, log: Sequence[str]) -> Any:
+    """Return the state reached by applying the action texts of ``log`` from the start."""
+    state = game.new_game(decks, options, seed)
+    for text in log:
+        state = game.apply(state, game.parse_action(text), inplace=True)
+    return state
+
+
+@dataclass
+class GameRecord:
+    """The result of one finished game, for simulation summaries."""
+
+    winner: int | None
+    length: int  # turns (or rounds) played
+    actions: int
+    log: list[str] = field(default_factory=list)
