@@ -1,0 +1,53 @@
+# The two commands: `make run` (set up and serve) and `make test` (set up and test).
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PYTHON := $(BIN)/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test setup venv migrate data serve bench lint format worker clean
+
+run: setup
+	@echo "Serving on http://$(HOST):$(PORT)/ (a task worker runs beside it; Ctrl-C stops both)"
+	@trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	$(PYTHON) manage.py db_worker --queue-name '*' & worker=$$!; \
+	$(PYTHON) manage.py runserver $(HOST):$(PORT)
+
+test: setup
+	$(PYTHON) -m pytest $(PYTEST_ARGS)
+
+setup: venv migrate data
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: requirements.txt
+	test -x $(PYTHON) || $(PY) -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --upgrade pip
+	$(PYTHON) -m pip install --quiet -r requirements.txt
+	touch $@
+
+migrate: venv
+	$(PYTHON) manage.py migrate --no-input -v 0
+
+data: migrate
+	$(PYTHON) manage.py load_cards
+
+worker: setup
+	$(PYTHON) manage.py db_worker --queue-name '*'
+
+serve: setup
+	CARDSITE_PRODUCTION=1 $(PYTHON) manage.py collectstatic --no-input -v 0
+	CARDSITE_PRODUCTION=1 $(BIN)/gunicorn cardsite.wsgi:application --bind $(HOST):$(PORT) --workers $${WORKERS:-3} --access-logfile -
+
+bench: setup
+	$(PYTHON) manage.py bench
+
+lint: venv
+	$(BIN)/ruff check .
+
+format: venv
+	$(BIN)/ruff format .
+
+clean:
+	rm -rf $(VENV) db.sqlite3* test_db.sqlite3* staticfiles
