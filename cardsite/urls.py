@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 
 urlpatterns = [
     path("", include("cards.urls")),
+    path("accounts/", include("collection.account_urls")),
     path("collection/", include("collection.urls")),
     path("decks/", include("decks.urls")),
     path("admin/", admin.site.urls),
