@@ -6,7 +6,7 @@ Each game has one module here (``collision``, ``metal_fusion``, ``collide_o``,
 game's own; ``Card.clean`` calls it, so every write path applies the same rules.
 """
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
 
 from . import bakugan, collide_o, collision, metal_fusion
 
@@ -39,9 +39,12 @@ def game_module(slug: str):
 def validate_card(card) -> dict:
     """Return the field errors of ``card`` under its game's rules (empty when valid)."""
     errors = Errors()
-    if not card.card_set_id:
+    # An unsaved set (a whole-set import being checked) is validated too.
+    try:
+        game_slug = card.card_set.game.slug
+    except ObjectDoesNotExist:
         return errors
-    module = GAMES.get(card.card_set.game.slug)
+    module = GAMES.get(game_slug)
     if module is None:
         errors.add("card_set", "This set's game is not one the site knows.", "unknown_game")
         return errors
