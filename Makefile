@@ -36,9 +36,15 @@ data: migrate
 worker: setup
 	$(PYTHON) manage.py db_worker --queue-name '*'
 
+# Production settings behind gunicorn. SECRET_KEY comes from the environment, or
+# from .secret-key (made once, never committed). Plain HTTP on loopback: put a TLS
+# proxy in front (it sets X-Forwarded-Proto) and set SECURE_SSL_REDIRECT=1.
 serve: setup
-	CARDSITE_PRODUCTION=1 $(PYTHON) manage.py collectstatic --no-input -v 0
-	CARDSITE_PRODUCTION=1 $(BIN)/gunicorn cardsite.wsgi:application --bind $(HOST):$(PORT) --workers $${WORKERS:-3} --access-logfile -
+	test -n "$$SECRET_KEY" || test -s .secret-key || $(PYTHON) -c "import secrets; print(secrets.token_urlsafe(64))" > .secret-key
+	export CARDSITE_PRODUCTION=1 SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}"; \
+	$(PYTHON) manage.py collectstatic --no-input -v 0 && \
+	$(PYTHON) manage.py check --deploy --fail-level WARNING && \
+	exec $(BIN)/gunicorn cardsite.wsgi:application --bind $(HOST):$(PORT) --workers $${WORKERS:-3} --access-logfile -
 
 bench: setup
 	$(PYTHON) manage.py bench

@@ -27,6 +27,11 @@ DEBUG = env_bool("DEBUG", not PRODUCTION)
 SECRET_KEY = os.environ.get(
     "SECRET_KEY", "dev-only-insecure-key-set-SECRET_KEY-in-production-0123456789"
 )
+_DEV_KEY = "dev-only-insecure-key-set-SECRET_KEY-in-production-0123456789"
+if PRODUCTION and SECRET_KEY == _DEV_KEY:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("Set SECRET_KEY in the environment for production.")
 ALLOWED_HOSTS = [
     h.strip()
     for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
@@ -198,12 +203,13 @@ CONTENT_SECURITY_POLICY = (
 )
 
 if PRODUCTION:
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
+    # Secure cookies by default; a loopback load test over plain HTTP turns them off.
+    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
-    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 LOGGING = {
