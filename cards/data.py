@@ -1,0 +1,524 @@
+"""Card data files: parse, validate, diff, load and export whole sets.
+
+The primary format is versioned JSON, one file per game (``fixtures/README.md``
+describes it); CSV carries the cards of existing sets, one row per card. A field
+absent from a card record is null (unknown); export writes every field of the
+game explicitly, in a stable order, so export then load is lossless.
+"""
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.db import models, transaction
+
+from .choices import SetKind
+from .games import COMMON_FIELDS, GAMES
+from .models import Card, CardSet, Game
+
+FORMAT = "cardsite-card-data"
+VERSION = 1
+SET_FIELDS = ("slug", "name", "kind", "year", "source", "notes", "sort_order")
+REQUIRED_SET_FIELDS = ("slug", "name", "kind")
+# Custom sets belong to a user and never travel as data files.
+FILE_KINDS = (SetKind.OFFICIAL.value, SetKind.PRACTICE.value)
+_NOT_DATA = {"id", "card_set", "created_at", "updated_at"}
+CARD_DATA_FIELDS = tuple(
+    f.name for f in Card._meta.concrete_fields if f.name not in _NOT_DATA
+)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a data file, located by set, card and field."""
+
+    message: str
+    field: str | None = None
+    set_slug: str | None = None
+    set_index: int | None = None
+    key: str | None = None
+    index: int | None = None
+
+    @property
+    def where(self) -> str:
+        if self.set_slug is None and self.set_index is None:
+            return "file"
+        place = self.set_slug or f"set[{self.set_index}]"
+        if self.key is not None:
+            return f"{place}/{self.key}"
+        if self.index is not None:
+            return f"{place}/card[{self.index}]"
+        return place
+
+    def __str__(self) -> str:
+        if self.field:
+            return f"{self.where} {self.field}: {self.message}"
+        return f"{self.where}: {self.message}"
+
+
+class CardDataError(ValidationError):
+    """A data file that cannot be loaded; ``problems`` lists every reason."""
+
+    def __init__(self, problems: list[Problem], source_label: str = ""):
+        self.problems = list(problems)
+        self.source_label = source_label
+        prefix = f"{source_label}: " if source_label else ""
+        super().__init__([f"{prefix}{p}" for p in self.problems], code="card_data")
+
+
+@dataclass
+class CardData:
+    """A parsed data file: its game and its set records (plain dicts)."""
+
+    game: str
+    sets: list[dict]
+    version: int = VERSION
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    field: str
+    old: object
+    new: object
+
+
+@dataclass(frozen=True)
+class CardChange:
+    """A new or changed record; ``key`` is None for the set's own fields."""
+
+    set_slug: str
+    key: str | None
+    created: bool
+    changes: tuple[FieldChange, ...] = ()
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    created: int
+    updated: int
+    unchanged: int
+    sets_created: int = 0
+    sets_updated: int = 0
+
+
+@dataclass
+class _Plan:
+    problems: list[Problem] = field(default_factory=list)
+    sets: list[tuple[CardSet, CardChange | None]] = field(default_factory=list)
+    cards: list[tuple[Card, CardChange | None]] = field(default_factory=list)
+
+
+# --- fields ------------------------------------------------------------------
+
+
+# Written after a card's play fields, in this order.
+TRAILING_FIELDS = (
+    "text", "lore", "source", "verification", "distribution", "not_printed", "effects"
+)  # fmt: skip
+
+
+def card_fields(game: str) -> tuple[str, ...]:
+    """Return the card fields a file of ``game`` carries, in their stable order."""
+    used = set(COMMON_FIELDS) | set(GAMES[game].FIELDS)
+    head = [f for f in CARD_DATA_FIELDS if f in used and f not in TRAILING_FIELDS]
+    return (*head, *TRAILING_FIELDS)
+
+
+def _model_field(model, name: str) -> models.Field:
+    return model._meta.get_field(name)
+
+
+def _expected_type(model_field: models.Field) -> type:
+    if isinstance(model_field, models.JSONField):
+        return list
+    if isinstance(model_field, models.IntegerField):
+        return int
+    return str
+
+
+def _default(model_field: models.Field):
+    if model_field.null:
+        return None
+    if model_field.has_default():
+        return model_field.get_default()
+    return _expected_type(model_field)()
+
+
+def _type_problem(model_field: models.Field, value) -> str | None:
+    """Return why ``value`` cannot go in ``model_field`` (None when it can)."""
+    if value is None:
+        if model_field.null:
+            return None
+        return "may not be null; leave the field out for its default."
+    expected = _expected_type(model_field)
+    if expected is int and (isinstance(value, bool) or not isinstance(value, int)):
+        return f"must be a whole number, not {json.dumps(value)}."
+    if expected is not int and not isinstance(value, expected):
+        noun = "a list" if expected is list else "text"
+        return f"must be {noun}, not {json.dumps(value)}."
+    return None
+
+
+def _values(instance, names) -> dict:
+    return {name: getattr(instance, name) for name in names}
+
+
+def _record(values: dict, names, model) -> dict:
+    return {
+        name: values[name] if name in values else _default(_model_field(model, name))
+        for name in names
+    }
+
+
+def _card_sort_key(record: dict):
+    number = record.get("number")
+    return (number is None, number or 0, str(record.get("key")))
+
+
+def _set_sort_key(record: dict):
+    return (str(record.get("kind")), record.get("sort_order") or 0, record["slug"])
+
+
+def card_data_normalise(*, data: dict) -> dict:
+    """Return ``data`` with every field written out, in the export's order."""
+    game = data["game"]
+    names = card_fields(game)
+    sets = []
+    for raw in data["sets"]:
+        record = _record(raw, SET_FIELDS, CardSet)
+        cards = [_record(card, names, Card) for card in raw.get("cards", [])]
+        record["cards"] = sorted(cards, key=_card_sort_key)
+        sets.append(record)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": game,
+        "sets": sorted(sets, key=_set_sort_key),
+    }
+
+
+def card_data_dumps(data: dict) -> str:
+    """Return the stable JSON text of a data file."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+# --- parse -------------------------------------------------------------------
+
+
+def card_data_parse(*, text: str) -> CardData:
+    """Return the data file in ``text``; raise CardDataError on a structure error."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise CardDataError([Problem(f"Not valid JSON: {error}.")]) from error
+    problems = []
+    if not isinstance(raw, dict):
+        raise CardDataError([Problem("The file must hold one JSON object.")])
+    if raw.get("format") != FORMAT:
+        problems.append(Problem(f'"format" must be "{FORMAT}".', field="format"))
+    version = raw.get("version")
+    if version != VERSION:
+        problems.append(
+            Problem(
+                f"Unsupported version {json.dumps(version)}; this site reads "
+                f"version {VERSION}.",
+                field="version",
+            )
+        )
+    game = raw.get("game")
+    if not isinstance(game, str):
+        problems.append(Problem('"game" must name the game.', field="game"))
+    extra = sorted(set(raw) - {"format", "version", "game", "sets"})
+    problems += [Problem("Unknown field.", field=name) for name in extra]
+    sets = raw.get("sets")
+    if not isinstance(sets, list):
+        problems.append(Problem('"sets" must be a list of sets.', field="sets"))
+        sets = []
+    for set_index, card_set in enumerate(sets):
+        if not isinstance(card_set, dict):
+            problems.append(Problem("A set must be an object.", set_index=set_index))
+            continue
+        slug = card_set.get("slug") if isinstance(card_set.get("slug"), str) else None
+        where = {"set_slug": slug, "set_index": set_index}
+        cards = card_set.get("cards", [])
+        if not isinstance(cards, list):
+            problems.append(Problem("Must be a list of cards.", "cards", **where))
+            continue
+        for index, card in enumerate(cards):
+            if not isinstance(card, dict):
+                problems.append(
+                    Problem("A card must be an object.", index=index, **where)
+                )
+    if problems:
+        raise CardDataError(problems)
+    return CardData(game=game, sets=sets, version=version)
+
+
+# --- validate ----------------------------------------------------------------
+
+
+def _clean_problems(error: ValidationError, where: dict) -> list[Problem]:
+    problems = []
+    for name, messages in error.message_dict.items():
+        name = None if name == NON_FIELD_ERRORS else name
+        problems += [Problem(message, name, **where) for message in messages]
+    return problems
+
+
+def _effect_problems(effects, where: dict) -> list[Problem]:
+    # The engine owns the effect vocabulary; it is pure Python (no Django).
+    from decks.engine.core import EngineError, parse_effects
+
+    if not isinstance(effects, list):
+        return []
+    try:
+        parse_effects(effects)
+    except EngineError as error:
+        return [Problem(error.message, "effects", **where)]
+    return []
+
+
+def _assign(instance, raw: dict, names, where: dict) -> list[Problem]:
+    problems = []
+    for name in names:
+        model_field = _model_field(type(instance), name)
+        value = raw.get(name, _default(model_field))
+        problem = _type_problem(model_field, value)
+        if problem:
+            problems.append(Problem(problem, name, **where))
+            value = _default(model_field)
+        setattr(instance, name, value)
+    return problems
+
+
+def _change(set_slug, key, old: dict | None, new: dict) -> CardChange | None:
+    if old is None:
+        return CardChange(set_slug, key, created=True)
+    changes = tuple(
+        FieldChange(name, old[name], new[name])
+        for name in new
+        if old[name] != new[name]
+    )
+    return CardChange(set_slug, key, False, changes) if changes else None
+
+
+def _plan(data: CardData, game: str | None) -> _Plan:
+    plan = _Plan()
+    add = plan.problems.append
+    if game is not None and data.game != game:
+        add(Problem(f'This file is for "{data.game}", not "{game}".', "game"))
+    if data.game not in GAMES:
+        add(Problem(f'Unknown game "{data.game}".', "game"))
+        return plan
+    game_row = Game.objects.filter(slug=data.game).first()
+    if game_row is None:
+        add(Problem(f'The game "{data.game}" is not in the database.', "game"))
+        return plan
+    seen_sets = set()
+    for set_index, raw_set in enumerate(data.sets):
+        slug = raw_set.get("slug") if isinstance(raw_set.get("slug"), str) else None
+        where = {"set_slug": slug, "set_index": set_index}
+        for name in sorted(set(raw_set) - set(SET_FIELDS) - {"cards"}):
+            add(Problem("Unknown field.", name, **where))
+        for name in REQUIRED_SET_FIELDS:
+            if name not in raw_set:
+                add(Problem("This field is required.", name, **where))
+        if slug is not None and slug in seen_sets:
+            add(Problem("This set appears twice in the file.", "slug", **where))
+        seen_sets.add(slug)
+        existing = (
+            CardSet.objects.filter(game=game_row, slug=slug).first() if slug else None
+        )
+        card_set = existing or CardSet(game=game_row)
+        old = _values(existing, SET_FIELDS) if existing else None
+        plan.problems += _assign(card_set, raw_set, SET_FIELDS, where)
+        if card_set.kind not in FILE_KINDS:
+            add(
+                Problem("Data files carry official and practice sets.", "kind", **where)
+            )
+        try:
+            card_set.full_clean(validate_unique=False, validate_constraints=False)
+        except ValidationError as error:
+            plan.problems += _clean_problems(error, where)
+        plan.sets.append(
+            (card_set, _change(slug, None, old, _values(card_set, SET_FIELDS)))
+        )
+        in_db = {card.key: card for card in existing.cards.all()} if existing else {}
+        plan.problems += _plan_cards(plan, raw_set.get("cards", []), card_set, in_db)
+    return plan
+
+
+def _plan_cards(plan: _Plan, records, card_set, in_db: dict) -> list[Problem]:
+    problems = []
+    seen = set()
+    slug = card_set.slug
+    for index, raw in enumerate(records):
+        key = raw.get("key") if isinstance(raw.get("key"), str) else None
+        where = {"set_slug": slug, "key": key, "index": index}
+        for name in sorted(set(raw) - set(CARD_DATA_FIELDS)):
+            problems.append(Problem("Unknown field.", name, **where))
+        if key is not None and key in seen:
+            problems.append(
+                Problem("This key appears twice in the set.", "key", **where)
+            )
+        seen.add(key)
+        existing = in_db.get(key)
+        card = existing or Card(card_set=card_set)
+        old = _values(existing, CARD_DATA_FIELDS) if existing else None
+        problems += _assign(card, raw, CARD_DATA_FIELDS, where)
+        exclude = ["card_set"] if card_set.pk is None else None
+        try:
+            card.full_clean(
+                exclude=exclude, validate_unique=False, validate_constraints=False
+            )
+        except ValidationError as error:
+            problems += _clean_problems(error, where)
+        problems += _effect_problems(card.effects, where)
+        new = _values(card, CARD_DATA_FIELDS)
+        plan.cards.append((card, _change(slug, key, old, new)))
+    return problems
+
+
+def card_data_validate(*, data: CardData, game: str | None = None) -> list[Problem]:
+    """Return every problem that would stop ``data`` from loading."""
+    return _plan(data, game).problems
+
+
+def card_data_diff(*, data: CardData, game: str | None = None) -> list[CardChange]:
+    """Return the new and changed sets and cards that loading ``data`` would make."""
+    plan = _plan(data, game)
+    if plan.problems:
+        raise CardDataError(plan.problems)
+    return [change for _, change in plan.sets + plan.cards if change is not None]
+
+
+# --- load --------------------------------------------------------------------
+
+
+@transaction.atomic
+def card_data_load(
+    *, data: CardData, source_label: str = "", game: str | None = None
+) -> LoadResult:
+    """Upsert the sets and cards of ``data``; load nothing if anything is wrong."""
+    plan = _plan(data, game)
+    if plan.problems:
+        raise CardDataError(plan.problems, source_label)
+    sets_created = sets_updated = 0
+    for card_set, change in plan.sets:
+        if change is not None:
+            sets_created += change.created
+            sets_updated += not change.created
+            card_set.save()
+    created = updated = unchanged = 0
+    for card, change in plan.cards:
+        if change is None:
+            unchanged += 1
+            continue
+        created += change.created
+        updated += not change.created
+        card.save()
+    return LoadResult(created, updated, unchanged, sets_created, sets_updated)
+
+
+# --- export ------------------------------------------------------------------
+
+
+def _export_sets(game: str, kind: str | None):
+    sets = CardSet.objects.filter(game__slug=game, kind__in=FILE_KINDS)
+    if kind is not None:
+        sets = sets.filter(kind=kind)
+    return sets.prefetch_related("cards")
+
+
+def card_data_export(*, game: str, kind: str | None = None) -> dict:
+    """Return the data file of ``game``'s official and practice sets."""
+    names = card_fields(game)
+    sets = []
+    for card_set in _export_sets(game, kind):
+        record = _values(card_set, SET_FIELDS)
+        record["cards"] = [_values(card, names) for card in card_set.cards.all()]
+        sets.append(record)
+    return card_data_normalise(data={"game": game, "sets": sets})
+
+
+# --- CSV ---------------------------------------------------------------------
+
+
+def card_data_export_csv(*, game: str, kind: str | None = None) -> str:
+    """Return one CSV row per card: set_slug, then the game's card fields."""
+    data = card_data_export(game=game, kind=kind)
+    names = card_fields(game)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(("set_slug", *names))
+    for card_set in data["sets"]:
+        for card in card_set["cards"]:
+            writer.writerow((card_set["slug"], *(_csv_cell(card[n]) for n in names)))
+    return out.getvalue()
+
+
+def _csv_cell(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def _csv_value(model_field: models.Field, cell: str):
+    expected = _expected_type(model_field)
+    if cell == "":
+        return None if model_field.null else _default(model_field)
+    if expected is int:
+        try:
+            return int(cell)
+        except ValueError:
+            return cell  # reported as a wrong type by validation
+    if expected is list:
+        try:
+            return json.loads(cell)
+        except json.JSONDecodeError:
+            return cell
+    return cell
+
+
+def card_data_parse_csv(*, game: str, text: str) -> CardData:
+    """Return the cards in CSV ``text`` as data for sets already in the database."""
+    reader = csv.DictReader(io.StringIO(text))
+    columns = reader.fieldnames or []
+    problems = [
+        Problem("Unknown column.", name)
+        for name in columns
+        if name != "set_slug" and name not in CARD_DATA_FIELDS
+    ]
+    if "set_slug" not in columns:
+        problems.append(Problem("The set_slug column is missing.", "set_slug"))
+    if problems:
+        raise CardDataError(problems)
+    sets: dict[str, dict] = {}
+    for row in reader:
+        slug = row.pop("set_slug")
+        if slug not in sets:
+            card_set = CardSet.objects.filter(game__slug=game, slug=slug).first()
+            if card_set is None:
+                problems.append(
+                    Problem(
+                        "No such set; load it from a JSON file first.",
+                        "set_slug",
+                        set_slug=slug,
+                    )
+                )
+                sets[slug] = {"slug": slug, "cards": []}
+            else:
+                sets[slug] = {**_values(card_set, SET_FIELDS), "cards": []}
+        sets[slug]["cards"].append(
+            {
+                name: _csv_value(_model_field(Card, name), cell)
+                for name, cell in row.items()
+            }
+        )
+    if problems:
+        raise CardDataError(problems)
+    return CardData(game=game, sets=list(sets.values()))

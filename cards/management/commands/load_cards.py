@@ -1,0 +1,49 @@
+"""Load card data files (default: every fixtures/*.json), all or nothing."""
+
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from cards.data import CardDataError, card_data_load, card_data_parse
+
+
+class Command(BaseCommand):
+    help = (
+        "Load card data files; with no files, every fixtures/*.json. Any problem "
+        "in any file loads nothing."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("files", nargs="*", help="JSON card data files.")
+
+    def handle(self, *args, files, **options):
+        paths = [Path(f) for f in files] or sorted(
+            (Path(settings.BASE_DIR) / "fixtures").glob("*.json")
+        )
+        if not paths:
+            raise CommandError("No card data files to load.")
+        lines, problems = [], []
+        with transaction.atomic():
+            for path in paths:
+                try:
+                    data = card_data_parse(text=path.read_text(encoding="utf-8"))
+                    result = card_data_load(data=data, source_label=str(path))
+                except OSError as error:
+                    problems.append(f"{path}: {error}")
+                except CardDataError as error:
+                    problems += [f"{path}: {problem}" for problem in error.problems]
+                else:
+                    lines.append(
+                        f"{path}: {result.created} created, {result.updated} updated, "
+                        f"{result.unchanged} unchanged"
+                    )
+            if problems:
+                transaction.set_rollback(True)
+        if problems:
+            for problem in problems:
+                self.stderr.write(problem)
+            raise CommandError(f"{len(problems)} problem(s); nothing was loaded.")
+        for line in lines:
+            self.stdout.write(line)
