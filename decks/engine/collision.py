@@ -1,0 +1,1365 @@
+"""Beyblade Collision (Decipher, 2002): the basic and the advanced game.
+
+What is modelled
+    Two to four players, each with a Blade (never shuffled, never in hand) and
+    a deck. Set-up follows ruling C2: the Blade is out, the rest is shuffled,
+    the spin pile gets as many cards as the Blade's spin strength, then five
+    cards are drawn. The first player is ``options["first"]`` (a seat), or
+    the cut tiebreak of ruling C3 (``"cut"``: a random card of each remaining
+    deck is revealed without moving it, most live pieces goes first, tied
+    players cut again), or, when absent, the seed picks. Play passes to the
+    left (seat + 1), skipping players who are out.
+
+    A turn is one card or a pass. In the basic game any card opens a battle;
+    with three or more players left the attacker names the defender. Stops
+    must be exactly the next colour after the opposing top card (ruling C9),
+    are always optional (``nostop``), and alternate until someone does not
+    stop; that player loses the battle. Only an attacker's win costs
+    anything: the two top cards are compared under ruling C4 (the player
+    whose turn it is counts live and strike pieces, the other card live and
+    empty pieces), or the attacking card against the defender's Blade edge
+    when nobody stopped (ruling C5). Hits beyond the spin pile are lost and
+    the player is out at once (ruling C6). Then both battle piles go to their
+    owners' discard piles and every player still in refills to five, one card
+    at a time in turn order starting with the player whose turn it is
+    (ruling C7). A pass discards the whole hand before the refill. A player
+    whose spin pile is empty is out; the last player left wins, and if every
+    remaining player goes out at the same moment the game is a draw (ruling
+    C8).
+
+    The advanced game (``options["advanced"] = True``) switches card text on.
+    Only Actions open battles; a Character or an Event is tested against the
+    top card of the chosen opponent's deck (ruling C11: tested card versus
+    test card under C4 with the tester as the player whose turn it is; one
+    matched notch passes). The test card goes to its owner's discard pile
+    (ruling C16) and the turn goes to the refill. A passing Character stays
+    in play (one per title per player; an opponent's copy does not block); a
+    passing Event fires once and is discarded; a failing card is discarded.
+    Any card of the right colour stops, text off, including a Character in
+    play, which is picked up from the table. An Action's text is on for
+    whichever side plays it (ruling C10). The refill also discards down to
+    five, one card per action, the owner choosing (ruling C12).
+
+Encoded card text (the card's ``effects`` list, core vocabulary)
+    Supported ops: ``draw``, ``discard``, ``gain_spin``, ``lose_spin`` and
+    ``remove``; targets ``self``, ``opponent``, ``each_opponent``, ``all``,
+    ``attacker``, ``defender``; ``turn`` ``"your"`` / ``"opponent"`` is the
+    YOUR TURN: / OPPONENT'S TURN: header (ruling C19: "opponent" is on during
+    every turn that is not the owner's). A discard step may carry
+    ``"random": true``: the hand is hidden and shuffled and an opponent of
+    the discarding player picks positions (ruling C15; ``pick n``). Timings
+    by card type:
+
+    - Action: ``play`` fires the moment it is played (as the opener or as a
+      stopper); ``win`` fires only if it is on top of its owner's pile when
+      the owner wins the battle, after the hits are paid (rulings C10, C18).
+    - Character: ``play`` fires once when it passes its test and enters
+      play; ``passive`` steps work while it is in play (see below).
+    - Event: ``play`` steps fire once when it passes its test.
+    - Blade: ``passive`` steps work all game.
+
+    Passive steps are ops that happen, not standing modifiers, so they fire
+    once per turn, at the start of each turn, for every player still in, in
+    turn order from the player whose turn it is (Blade first, then
+    Characters in the order they entered play), subject to their ``turn``
+    limit. A card whose list is empty, or holds any other op, timing, key or
+    a non-positive amount, plays as its basic self and the log says so; the
+    core op ``test`` is not supported.
+
+    "opponent" means: for the player whose turn it is, the opponent chosen
+    this turn (defender or tested player), or before a choice the next
+    player to the left; for anybody else, the player whose turn it is.
+    "attacker" is the player whose turn it is; "defender" is that player's
+    opponent. A discard or remove step that needs a choice is an action:
+    the discarding player picks the cards (``discard k``), the text's owner
+    picks the Character to remove (``remove k``); no choice is asked when
+    every candidate goes anyway. A player knocked out by play-symbol text
+    during a battle ends that battle at once, no hits counted, no win text
+    (ruling C17); text that knocks out several players at once counts them
+    out together (ruling C8).
+
+Edge cases
+    Deck lists keep the top card at the end; so do spin piles and battle
+    piles. Whenever a deck gives up its last card (a draw, gained spin, a
+    test card) the discard pile is shuffled at once into the new deck, the
+    card just taken not included; a player who must draw with an empty deck
+    and a non-empty discard pile shuffles it first; with neither, nothing is
+    drawn (ruling C7). Gained spin never makes a pile exceed the spin
+    strength (ruling C14). A test against an opponent with no card to turn
+    over fails. The cut tiebreak gives up after 50 tied cuts and lets the
+    seed pick among the tied players, since identical decks could tie
+    forever. The game ends as a draw when turn 301 would start (ruling E3,
+    cap 300 turns). Deck legality (sixty cards with the Blade counted,
+    ruling C1; four per title, ruling C20) belongs to the deck builder; the
+    engine only needs one Blade and enough cards to set up (spin strength
+    plus six). Best-of-three matches (ruling C13) are the pure helpers
+    ``Match``, ``match_record``, ``match_winner`` and ``next_game_first``;
+    after a drawn game the player who went second goes first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .core import EngineError, Rng, parse_effects, seed_state
+
+SLUG = "collision"
+NAME = "Beyblade Collision"
+VERSION = "1.0"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+TURN_CAP = 300
+HAND_SIZE = 5
+SCHEMA = 1
+CUT_LIMIT = 50
+
+COLOURS = ("red", "yellow", "green", "blue")
+_COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
+KINDS = ("blade", "action", "character", "event")
+_OPS = ("draw", "discard", "gain_spin", "lose_spin", "remove")
+_STEP_KEYS = {"op", "timing", "amount", "target", "turn", "random"}
+_TIMINGS = {
+    "action": ("play", "win"),
+    "character": ("play", "passive"),
+    "event": ("play",),
+    "blade": ("passive",),
+}
+_PIECES = set(".LSE")
+
+
+# --- cards -------------------------------------------------------------------
+
+
+class _Card:
+    """The play data of one physical card, shared by every copy of a state."""
+
+    __slots__ = (
+        "uid",
+        "owner",
+        "id",
+        "name",
+        "title",
+        "kind",
+        "colour",
+        "edge",
+        "on",
+        "off",
+        "live",
+        "spin",
+        "play",
+        "win",
+        "passive",
+        "note",
+    )
+
+    def public(self) -> dict:
+        data = {"uid": self.uid, "id": self.id, "name": self.name}
+        data["type"] = self.kind
+        data["colour"] = COLOURS[self.colour] if self.colour >= 0 else None
+        data["edge"] = self.edge
+        return data
+
+
+def _title(card: dict) -> str | None:
+    title = card.get("title")
+    if title:
+        return title
+    name = card.get("name")
+    return name.split(",")[0].strip() if name else None
+
+
+def _label(card: dict) -> str:
+    return card.get("name") or card.get("title") or f"card {card.get('id')}"
+
+
+def card_problems(card: dict) -> list[str]:
+    """Return the reasons, in plain words, why this card cannot be played."""
+    problems = []
+    kind = card.get("card_type")
+    if kind is None:
+        problems.append("its card type is unknown")
+    elif kind not in KINDS:
+        problems.append(f"{kind!r} is not a Collision card type")
+    edge = card.get("battle_edge")
+    if edge is None:
+        problems.append("its battle edge is unknown")
+    elif not isinstance(edge, str) or len(edge) != 6 or set(edge) - _PIECES:
+        problems.append("its battle edge is not six notches of . L S E")
+    if kind == "blade":
+        spin = card.get("spin_strength")
+        if spin is None:
+            problems.append("its spin strength is unknown")
+        elif not isinstance(spin, int) or isinstance(spin, bool) or spin < 1:
+            problems.append("its spin strength is not a whole number above 0")
+    elif kind in KINDS:
+        colour = card.get("colour")
+        if colour is None:
+            problems.append("its colour is unknown")
+        elif colour not in _COLOUR_INDEX:
+            problems.append(f"{colour!r} is not a Collision colour")
+        if kind == "character" and not _title(card):
+            problems.append("its title is unknown (the one-in-play rule needs it)")
+    try:
+        parse_effects(card.get("effects"))
+    except EngineError as error:
+        problems.append(f"its encoded text is malformed: {error.message}")
+    return problems
+
+
+def _encode(kind: str, raw_steps) -> tuple[tuple, tuple, tuple, str]:
+    """Return the play, win and passive steps of a card and a note when text is off."""
+    if not raw_steps:
+        return (), (), (), "its text is not encoded"
+    effects = parse_effects(raw_steps)
+    steps = {"play": [], "win": [], "passive": []}
+    for raw, effect in zip(raw_steps, effects, strict=True):
+        random_pick = raw.get("random", False)
+        supported = (
+            effect.op in _OPS
+            and effect.timing in _TIMINGS[kind]
+            and effect.amount >= 1
+            and effect.attribute is None
+            and not set(raw) - _STEP_KEYS
+            and isinstance(random_pick, bool)
+            and (not random_pick or effect.op == "discard")
+        )
+        if not supported:
+            return (
+                (),
+                (),
+                (),
+                f"its text step {effect.op}/{effect.timing} is unsupported",
+            )
+        steps[effect.timing].append(
+            (effect.op, effect.amount, effect.target, effect.turn, random_pick)
+        )
+    return tuple(steps["play"]), tuple(steps["win"]), tuple(steps["passive"]), ""
+
+
+def _make_card(uid: int, owner: int, raw: dict) -> _Card:
+    card = _Card()
+    card.uid = uid
+    card.owner = owner
+    card.id = raw.get("id")
+    card.name = _label(raw)
+    card.title = _title(raw)
+    card.kind = raw["card_type"]
+    card.colour = _COLOUR_INDEX.get(raw.get("colour"), -1)
+    edge = raw["battle_edge"]
+    card.edge = edge
+    card.on = sum(1 << i for i, piece in enumerate(edge) if piece in "LS")
+    card.off = sum(1 << i for i, piece in enumerate(edge) if piece in "LE")
+    card.live = edge.count("L")
+    card.spin = raw.get("spin_strength") or 0
+    card.play, card.win, card.passive, card.note = _encode(
+        card.kind, raw.get("effects")
+    )
+    return card
+
+
+def _build(decks) -> tuple[list[_Card], list[int], list[list[int]]]:
+    """Return the card table, each seat's Blade and each seat's deck (uids)."""
+    if not isinstance(decks, (list, tuple)):
+        raise EngineError("bad_deck", "Decks must be a list with one deck per player.")
+    if not MIN_PLAYERS <= len(decks) <= MAX_PLAYERS:
+        raise EngineError(
+            "bad_deck",
+            f"Collision is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+            f"not {len(decks)}.",
+        )
+    cards: list[_Card] = []
+    blades, lists = [], []
+    for seat, deck in enumerate(decks):
+        who = f"Player {seat + 1}'s deck"
+        if not isinstance(deck, dict):
+            raise EngineError("bad_deck", f"{who} must map zones to card lists.")
+        blade_zone, main = deck.get("blade"), deck.get("deck")
+        if not isinstance(blade_zone, list) or len(blade_zone) != 1:
+            raise EngineError("bad_deck", f"{who} needs exactly one Blade.")
+        if not isinstance(main, list):
+            raise EngineError("bad_deck", f"{who} has no deck zone.")
+        for raw in blade_zone + main:
+            if not isinstance(raw, dict):
+                raise EngineError("bad_deck", f"{who} holds something that is no card.")
+            problems = card_problems(raw)
+            if problems:
+                raise EngineError(
+                    "bad_deck",
+                    f"{_label(raw)} in {who} cannot be played: {'; '.join(problems)}.",
+                )
+        if blade_zone[0]["card_type"] != "blade":
+            raise EngineError(
+                "bad_deck", f"{_label(blade_zone[0])} in {who} is not a Blade."
+            )
+        for raw in main:
+            if raw["card_type"] == "blade":
+                raise EngineError(
+                    "bad_deck",
+                    f"{who} holds a second Blade, {_label(raw)}; a deck has one.",
+                )
+        spin = blade_zone[0]["spin_strength"]
+        if len(main) < spin + HAND_SIZE + 1:
+            raise EngineError(
+                "bad_deck",
+                f"{who} has {len(main)} cards besides the Blade; set-up needs at "
+                f"least {spin + HAND_SIZE + 1} (spin pile, hand and one more).",
+            )
+        blades.append(len(cards))
+        cards.append(_make_card(len(cards), seat, blade_zone[0]))
+        uids = []
+        for raw in main:
+            uids.append(len(cards))
+            cards.append(_make_card(len(cards), seat, raw))
+        lists.append(uids)
+    return cards, blades, lists
+
+
+# --- actions -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One move: ``kind`` with a card uid (or pick position) and a target seat."""
+
+    kind: str
+    card: int = -1
+    target: int = -1
+
+    @property
+    def text(self) -> str:
+        kind = self.kind
+        if kind in ("play", "test"):
+            return f"{kind} {self.card} vs {self.target}"
+        if kind in ("stop", "discard", "remove", "pick"):
+            return f"{kind} {self.card}"
+        return kind
+
+
+_ACTIONS: dict[tuple[str, int, int], Action] = {}
+_ARGS = {"play": 2, "test": 2, "stop": 1, "discard": 1, "remove": 1, "pick": 1}
+
+
+def _act(kind: str, card: int = -1, target: int = -1) -> Action:
+    # Interned so that membership tests on legal lists hit identity first.
+    key = (kind, card, target)
+    action = _ACTIONS.get(key)
+    if action is None:
+        action = _ACTIONS[key] = Action(kind, card, target)
+    return action
+
+
+PASS = _act("pass")
+NOSTOP = _act("nostop")
+
+
+def parse_action(text: str) -> Action:
+    """Return the action written as ``text`` (the log form)."""
+    words = text.split() if isinstance(text, str) else []
+    if not words:
+        raise EngineError("bad_action", f"Not a Collision move: {text!r}.")
+    kind = words[0]
+    try:
+        if kind in ("pass", "nostop") and len(words) == 1:
+            return _act(kind)
+        if _ARGS.get(kind) == 1 and len(words) == 2:
+            return _act(kind, _number(words[1]))
+        if _ARGS.get(kind) == 2 and len(words) == 4 and words[2] == "vs":
+            return _act(kind, _number(words[1]), _number(words[3]))
+    except ValueError:
+        pass
+    raise EngineError("bad_action", f"Not a Collision move: {text!r}.")
+
+
+def _number(word: str) -> int:
+    if not word.isdigit():
+        raise ValueError(word)
+    return int(word)
+
+
+# --- state -------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class State:
+    """A Collision game in progress; zones hold card uids, tops at the end."""
+
+    cards: list
+    seed: int
+    options: dict
+    decks: list
+    n: int
+    advanced: bool
+    rng: Rng
+    blade: list
+    deck: list
+    hand: list
+    spin: list
+    discard: list
+    pile: list
+    chars: list
+    out: list
+    first: int = 0
+    turn: int = 1
+    turn_player: int = 0
+    opp: int = -1
+    phase: str = "main"
+    nxt: str = "main"
+    attacker: int = -1
+    defender: int = -1
+    responder: int = -1
+    battle: int = 0  # 0 none, 1 running, 2 settled (win text pending)
+    queue: list = None
+    choice: tuple | None = None
+    winner: int | None = None
+    reason: str = ""
+    log: list = None
+    events: list = None
+
+    def copy(self) -> State:
+        """Return an independent copy (the card table is shared: it never changes)."""
+        return State(
+            self.cards,
+            self.seed,
+            self.options,
+            self.decks,
+            self.n,
+            self.advanced,
+            Rng(self.rng.state),
+            self.blade,
+            [z[:] for z in self.deck],
+            [z[:] for z in self.hand],
+            [z[:] for z in self.spin],
+            [z[:] for z in self.discard],
+            [z[:] for z in self.pile],
+            [z[:] for z in self.chars],
+            self.out[:],
+            self.first,
+            self.turn,
+            self.turn_player,
+            self.opp,
+            self.phase,
+            self.nxt,
+            self.attacker,
+            self.defender,
+            self.responder,
+            self.battle,
+            self.queue[:],
+            self.choice,
+            self.winner,
+            self.reason,
+            self.log[:],
+            self.events[:],
+        )
+
+
+def _options(options) -> tuple[bool, object]:
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise EngineError("bad_options", "Options must be an object.")
+    advanced = options.get("advanced", False)
+    if not isinstance(advanced, bool):
+        raise EngineError("bad_options", "The advanced option is true or false.")
+    first = options.get("first")
+    if first is not None and first != "cut":
+        if not isinstance(first, int) or isinstance(first, bool):
+            raise EngineError("bad_options", 'First player is a seat number or "cut".')
+    return advanced, first
+
+
+def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
+    """Set up a game (ruling C2) and pick the first player (ruling C3)."""
+    advanced, first = _options(options)
+    cards, blades, lists = _build(decks)
+    n = len(lists)
+    if isinstance(first, int) and not 0 <= first < n:
+        raise EngineError(
+            "bad_options", f"There is no seat {first} in a {n}-player game."
+        )
+    s = State(
+        cards,
+        seed,
+        dict(options or {}),
+        decks,
+        n,
+        advanced,
+        Rng(seed_state(seed, 0)),
+        blades,
+        [],
+        [[] for _ in range(n)],
+        [[] for _ in range(n)],
+        [[] for _ in range(n)],
+        [[] for _ in range(n)],
+        [[] for _ in range(n)],
+        [False] * n,
+        queue=[],
+        log=[],
+        events=[],
+    )
+    for seat in range(n):
+        deck = lists[seat][:]
+        s.rng.shuffle(deck)
+        strength = cards[blades[seat]].spin
+        s.spin[seat] = deck[-strength:][::-1]
+        del deck[-strength:]
+        s.deck.append(deck)
+        for _ in range(HAND_SIZE):
+            _draw(s, seat)
+        s.events.append(
+            f"Player {seat + 1} stands {cards[blades[seat]].name} up, deals a spin "
+            f"pile of {strength} and draws {HAND_SIZE}."
+        )
+    if first == "cut":
+        first = _cut(s)
+    elif first is None:
+        first = s.rng.below(n)
+        s.events.append(f"The seed picks Player {first + 1} to go first.")
+    else:
+        s.events.append(f"Player {first + 1} goes first.")
+    s.first = s.turn_player = first
+    if advanced:
+        for seat in range(n):
+            blade = cards[blades[seat]]
+            if blade.note and blade.note != "its text is not encoded":
+                s.events.append(f"{blade.name}: {blade.note}; its text is off.")
+    _begin_turn(s)
+    _advance(s)
+    return s
+
+
+def _cut(s: State) -> int:
+    """Return the first player by the cut tiebreak (ruling C3)."""
+    tied = list(range(s.n))
+    for _ in range(CUT_LIMIT):
+        shown = {}
+        for seat in tied:
+            deck = s.deck[seat]
+            card = s.cards[deck[s.rng.below(len(deck))]]
+            shown[seat] = card.live
+            s.events.append(
+                f"Cut: Player {seat + 1} shows {card.name} ({card.live} live)."
+            )
+        best = max(shown.values())
+        tied = [seat for seat in tied if shown[seat] == best]
+        if len(tied) == 1:
+            s.events.append(f"Player {tied[0] + 1} wins the cut and goes first.")
+            return tied[0]
+    seat = tied[s.rng.below(len(tied))]
+    s.events.append(f"The cut stays tied; the seed picks Player {seat + 1}.")
+    return seat
+
+
+# --- zones -------------------------------------------------------------------
+
+
+def _reshuffle(s: State, p: int) -> None:
+    pile = s.discard[p]
+    s.rng.shuffle(pile)
+    s.deck[p] = pile
+    s.discard[p] = []
+    s.events.append(f"Player {p + 1} shuffles the discard pile into a new deck.")
+
+
+def _take_top(s: State, p: int) -> int:
+    """Take the top card of a deck (ruling C7); return -1 when there is none."""
+    deck = s.deck[p]
+    if not deck:
+        if not s.discard[p]:
+            return -1
+        _reshuffle(s, p)
+        deck = s.deck[p]
+    card = deck.pop()
+    if not deck and s.discard[p]:
+        _reshuffle(s, p)
+    return card
+
+
+def _draw(s: State, p: int) -> bool:
+    card = _take_top(s, p)
+    if card < 0:
+        return False
+    s.hand[p].append(card)
+    return True
+
+
+def _live(s: State) -> list[int]:
+    return [p for p in range(s.n) if not s.out[p]]
+
+
+def _order(s: State, start: int) -> list[int]:
+    """Return the players still in, in turn order from ``start``."""
+    n, out = s.n, s.out
+    return [(start + i) % n for i in range(n) if not out[(start + i) % n]]
+
+
+def _left_of(s: State, p: int) -> int:
+    for i in range(1, s.n):
+        q = (p + i) % s.n
+        if not s.out[q]:
+            return q
+    return -1
+
+
+def _opponent_of(s: State, owner: int) -> int:
+    tp = s.turn_player
+    if owner != tp:
+        return tp if not s.out[tp] else _left_of(s, owner)
+    if s.opp >= 0 and not s.out[s.opp]:
+        return s.opp
+    return _left_of(s, owner)
+
+
+def _targets(s: State, owner: int, target) -> list[int]:
+    out = s.out
+    if isinstance(target, int):
+        return [] if out[target] else [target]
+    if target == "self":
+        return [] if out[owner] else [owner]
+    if target == "opponent":
+        q = _opponent_of(s, owner)
+        return [] if q < 0 else [q]
+    if target == "each_opponent":
+        return [q for q in _order(s, owner) if q != owner]
+    if target == "all":
+        return _order(s, s.turn_player)
+    if target == "attacker":
+        return [] if out[s.turn_player] else [s.turn_player]
+    q = _opponent_of(s, s.turn_player)  # "defender"
+    return [] if q < 0 else [q]
+
+
+def _check_outs(s: State) -> bool:
+    """Put out every player whose spin pile is empty (ruling C8); say if any."""
+    newly = [p for p in range(s.n) if not s.out[p] and not s.spin[p]]
+    if not newly:
+        return False
+    for p in newly:
+        s.out[p] = True
+        s.events.append(f"Player {p + 1}'s spin pile is empty: Player {p + 1} is out.")
+    live = _live(s)
+    if len(live) == 1:
+        _finish(s, live[0], f"Player {live[0] + 1} is the last player left and wins.")
+    elif not live:
+        _finish(s, None, "Every remaining player went out at once: a draw (C8).")
+    return True
+
+
+def _finish(s: State, winner: int | None, reason: str) -> None:
+    s.phase = "over"
+    s.winner = winner
+    s.reason = reason
+    s.queue.clear()
+    s.choice = None
+    s.events.append(reason)
+
+
+# --- effects -----------------------------------------------------------------
+
+
+def _fire(s: State, owner: int, uid: int, steps: tuple) -> None:
+    """Queue a card's steps whose turn limit is met (ruling C19)."""
+    is_owners_turn = s.turn_player == owner
+    for op, amount, target, turn, random_pick in steps:
+        if turn == "your" and not is_owners_turn:
+            continue
+        if turn == "opponent" and is_owners_turn:
+            continue
+        s.queue.append((owner, uid, op, amount, target, random_pick))
+
+
+def _run(s: State, item: tuple) -> None:
+    owner, uid, op, amount, target, random_pick = item
+    targets = _targets(s, owner, target)
+    name = s.cards[uid].name
+    if op in ("discard", "remove") and len(targets) > 1:
+        # Each player's choice is asked in turn.
+        s.queue[0:0] = [(owner, uid, op, amount, t, random_pick) for t in targets]
+        return
+    events = s.events
+    for p in targets:
+        who = f"Player {p + 1}"
+        if op == "draw":
+            drawn = sum(_draw(s, p) for _ in range(amount))
+            events.append(f"{name}: {who} draws {drawn}.")
+        elif op == "gain_spin":
+            strength = s.cards[s.blade[p]].spin
+            gained = 0
+            for _ in range(amount):
+                if len(s.spin[p]) >= strength:
+                    break
+                card = _take_top(s, p)
+                if card < 0:
+                    break
+                s.spin[p].insert(0, card)
+                gained += 1
+            events.append(
+                f"{name}: {who} gains {gained} spin"
+                + (
+                    f" ({amount - gained} lost to the cap, C14)."
+                    if gained < amount
+                    else "."
+                )
+            )
+        elif op == "lose_spin":
+            spin, discard = s.spin[p], s.discard[p]
+            lost = min(amount, len(spin))
+            for _ in range(lost):
+                discard.append(spin.pop())
+            events.append(f"{name}: {who} loses {lost} spin.")
+        elif op == "discard":
+            hand = s.hand[p]
+            if len(hand) <= amount:
+                s.discard[p].extend(hand)
+                hand.clear()
+                events.append(f"{name}: {who} discards the whole hand.")
+            elif random_pick:
+                chooser = owner if owner != p else _opponent_of(s, p)
+                hidden = hand[:]
+                s.rng.shuffle(hidden)
+                s.choice = ("pick", chooser, p, amount, tuple(hidden), uid)
+                events.append(
+                    f"{name}: {who}'s hand is shuffled face down; Player "
+                    f"{chooser + 1} picks {amount} to discard (C15)."
+                )
+            else:
+                s.choice = ("discard", p, p, amount, (), uid)
+                events.append(f"{name}: {who} chooses {amount} to discard.")
+        elif op == "remove":
+            chars = s.chars[p]
+            if not chars:
+                events.append(f"{name}: {who} has no Character in play to remove.")
+            elif len(chars) <= amount:
+                s.discard[p].extend(chars)
+                chars.clear()
+                events.append(f"{name}: every Character of {who} is removed.")
+            else:
+                s.choice = ("remove", owner, p, amount, (), uid)
+                events.append(
+                    f"{name}: Player {owner + 1} chooses a Character of {who} to remove."
+                )
+
+
+# --- turn flow ---------------------------------------------------------------
+
+
+def _begin_turn(s: State) -> None:
+    if s.turn > TURN_CAP:
+        _finish(s, None, f"The {TURN_CAP}-turn cap is reached (E3): a draw.")
+        return
+    s.opp = -1
+    s.events.append(f"Turn {s.turn}: Player {s.turn_player + 1}.")
+    if s.advanced:
+        cards = s.cards
+        for p in _order(s, s.turn_player):
+            blade = cards[s.blade[p]]
+            if blade.passive:
+                _fire(s, p, blade.uid, blade.passive)
+            for uid in s.chars[p]:
+                if cards[uid].passive:
+                    _fire(s, p, uid, cards[uid].passive)
+    s.nxt = "main"
+
+
+def _advance(s: State) -> None:
+    """Run automatic steps until a player must decide or the game is over."""
+    while s.phase != "over":
+        if s.choice is not None:
+            s.phase = "choice"
+            return
+        if s.queue:
+            _run(s, s.queue.pop(0))
+            if _check_outs(s) and s.phase != "over" and s.battle == 1:
+                s.queue.clear()
+                s.events.append(
+                    "A player is out mid-battle: the battle ends at once, "
+                    "no hits counted (C17)."
+                )
+                s.nxt = "sweep"
+            continue
+        nxt = s.nxt
+        if nxt == "stop":
+            s.phase = "stop"
+            return
+        if nxt == "main":
+            if not s.out[s.turn_player]:
+                s.phase = "main"
+                return
+            s.nxt = "end"
+        elif nxt == "sweep":
+            for p in range(s.n):
+                if s.pile[p]:
+                    s.discard[p].extend(s.pile[p])
+                    s.pile[p] = []
+            s.battle = 0
+            s.attacker = s.defender = s.responder = -1
+            s.nxt = "refill"
+        elif nxt == "refill":
+            _refill(s)
+            s.nxt = "trim"
+        elif nxt == "trim":
+            for p in _order(s, s.turn_player):
+                extra = len(s.hand[p]) - HAND_SIZE
+                if extra > 0:
+                    s.choice = ("refill", p, p, extra, (), -1)
+                    s.events.append(
+                        f"Player {p + 1} discards {extra} down to five (C12)."
+                    )
+                    break
+            else:
+                s.nxt = "end"
+        else:  # "end"
+            nxt_player = _left_of(s, s.turn_player)
+            s.turn += 1
+            s.turn_player = nxt_player
+            _begin_turn(s)
+
+
+def _refill(s: State) -> None:
+    """Draw everyone up to five, one card at a time in turn order (ruling C7)."""
+    order = _order(s, s.turn_player)
+    hand = s.hand
+    drawn = [0] * s.n
+    while True:
+        any_drawn = False
+        for p in order:
+            if len(hand[p]) < HAND_SIZE and _draw(s, p):
+                drawn[p] += 1
+                any_drawn = True
+        if not any_drawn:
+            break
+    for p in order:
+        if drawn[p]:
+            s.events.append(f"Player {p + 1} draws {drawn[p]}.")
+
+
+# --- the interface -----------------------------------------------------------
+
+
+def to_act(state: State) -> int | None:
+    """Return the seat that must act now, or None when the game is over."""
+    phase = state.phase
+    if phase == "main":
+        return state.turn_player
+    if phase == "stop":
+        return state.responder
+    if phase == "choice":
+        return state.choice[1]
+    return None
+
+
+def _needed_colour(s: State) -> int:
+    p = s.responder
+    other = s.attacker if p == s.defender else s.defender
+    return (s.cards[s.pile[other][-1]].colour + 1) % 4
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Return every legal action of the seat to act, in a fixed order."""
+    s = state
+    phase = s.phase
+    cards = s.cards
+    if phase == "main":
+        tp = s.turn_player
+        opponents = [q for q in _order(s, tp) if q != tp]
+        actions = []
+        if s.advanced:
+            titles = {cards[uid].title for uid in s.chars[tp]}
+            for uid in s.hand[tp]:
+                card = cards[uid]
+                if card.kind == "action":
+                    actions += [_act("play", uid, q) for q in opponents]
+                elif card.kind == "event" or card.title not in titles:
+                    actions += [_act("test", uid, q) for q in opponents]
+        else:
+            for uid in s.hand[tp]:
+                actions += [_act("play", uid, q) for q in opponents]
+        actions.append(PASS)
+        return actions
+    if phase == "stop":
+        need = _needed_colour(s)
+        p = s.responder
+        actions = [_act("stop", uid) for uid in s.hand[p] if cards[uid].colour == need]
+        if s.advanced:
+            actions += [
+                _act("stop", uid) for uid in s.chars[p] if cards[uid].colour == need
+            ]
+        actions.append(NOSTOP)
+        return actions
+    if phase == "choice":
+        kind, _, subject, _, hidden, _ = s.choice
+        if kind == "pick":
+            return [_act("pick", i) for i in range(1, len(hidden) + 1)]
+        if kind == "remove":
+            return [_act("remove", uid) for uid in s.chars[subject]]
+        return [_act("discard", uid) for uid in s.hand[subject]]
+    return []
+
+
+def _refusal(s: State, action: Action) -> EngineError:
+    """Return the error that explains why ``action`` is refused."""
+    if s.phase == "over":
+        return EngineError("game_over", "The game is over.")
+    seat = to_act(s)
+    card = s.cards[action.card] if 0 <= action.card < len(s.cards) else None
+    if action.kind in ("play", "test", "stop", "discard") and card is not None:
+        owner = card.owner
+        if owner != seat and action.card in s.hand[owner]:
+            return EngineError(
+                "not_your_turn",
+                f"It is Player {seat + 1}'s move, not Player {owner + 1}'s.",
+            )
+    if s.phase == "stop" and action.kind == "stop" and card is not None:
+        need = COLOURS[_needed_colour(s)]
+        opposing = COLOURS[(_needed_colour(s) - 1) % 4]
+        if card.colour >= 0 and COLOURS[card.colour] != need:
+            return EngineError(
+                "illegal_action",
+                f"Stop needs a {need} card: {opposing} is stopped by {need}.",
+            )
+    if s.phase == "main" and action.kind == "play" and s.advanced and card is not None:
+        if card.kind != "action":
+            return EngineError(
+                "illegal_action",
+                f"Only an Action opens a battle; a {card.kind} is tested instead.",
+            )
+    if s.phase == "main" and action.kind == "test" and card is not None:
+        if not s.advanced:
+            return EngineError("illegal_action", "Tests belong to the advanced game.")
+        if card.kind == "character":
+            return EngineError(
+                "illegal_action",
+                f"You already have a {card.title} in play; one per title.",
+            )
+    phase_words = {
+        "main": f"Player {seat + 1} plays a card or passes",
+        "stop": f"Player {seat + 1} stops or lets the battle end",
+        "choice": f"Player {seat + 1} makes a choice for card text or the refill",
+    }
+    return EngineError(
+        "illegal_action",
+        f"That move is not allowed now: {action.text}. {phase_words[s.phase]}.",
+    )
+
+
+def apply(state: State, action: Action, inplace: bool = False, player=None) -> State:
+    """Return the state after ``action``; raise EngineError if it is not legal."""
+    if state.phase == "over":
+        raise EngineError("game_over", "The game is over.")
+    if player is not None and player != to_act(state):
+        raise EngineError("not_your_turn", f"It is Player {to_act(state) + 1}'s move.")
+    if action not in legal_actions(state):
+        raise _refusal(state, action)
+    s = state if inplace else state.copy()
+    s.log.append(action.text)
+    kind = action.kind
+    if kind == "stop":
+        _stop(s, action.card)
+    elif kind == "nostop":
+        _no_stop(s)
+    elif kind == "play":
+        _play(s, action.card, action.target)
+    elif kind == "pass":
+        tp = s.turn_player
+        s.discard[tp].extend(s.hand[tp])
+        s.hand[tp].clear()
+        s.events.append(f"Player {tp + 1} passes and discards the whole hand.")
+        s.nxt = "refill"
+    elif kind == "test":
+        _test(s, action.card, action.target)
+    else:
+        _choose(s, action)
+    _advance(s)
+    return s
+
+
+def _play(s: State, uid: int, target: int) -> None:
+    tp = s.turn_player
+    card = s.cards[uid]
+    s.hand[tp].remove(uid)
+    s.pile[tp].append(uid)
+    s.attacker, s.defender, s.responder = tp, target, target
+    s.opp = target
+    s.battle = 1
+    s.events.append(
+        f"Player {tp + 1} plays {card.name} ({COLOURS[card.colour]}) "
+        f"against Player {target + 1}."
+    )
+    if s.advanced:
+        if card.play:
+            _fire(s, tp, uid, card.play)
+        elif card.note and not card.win:
+            s.events.append(f"{card.name}: {card.note}; it plays as in the basic game.")
+    s.nxt = "stop"
+
+
+def _stop(s: State, uid: int) -> None:
+    p = s.responder
+    card = s.cards[uid]
+    if uid in s.hand[p]:
+        s.hand[p].remove(uid)
+        where = ""
+    else:
+        s.chars[p].remove(uid)
+        where = " from the table"
+    s.pile[p].append(uid)
+    s.events.append(
+        f"Player {p + 1} stops with {card.name} ({COLOURS[card.colour]}){where}."
+    )
+    if s.advanced and card.kind == "action":
+        if card.play:
+            _fire(s, p, uid, card.play)
+        elif card.note and not card.win:
+            s.events.append(f"{card.name}: {card.note}; it plays as in the basic game.")
+    s.responder = s.attacker if p == s.defender else s.defender
+    s.nxt = "stop"
+
+
+def hits(attacking: _Card, defending: _Card) -> int:
+    """Return the hits of the turn player's card against the other (ruling C4)."""
+    return (attacking.on & defending.off).bit_count()
+
+
+def _no_stop(s: State) -> None:
+    loser = s.responder
+    attacker, defender = s.attacker, s.defender
+    winner = attacker if loser == defender else defender
+    s.battle = 2
+    s.events.append(
+        f"Player {loser + 1} does not stop: Player {winner + 1} wins the battle."
+    )
+    cards = s.cards
+    if winner == attacker:
+        top = cards[s.pile[attacker][-1]]
+        if s.pile[defender]:
+            against = cards[s.pile[defender][-1]]
+        else:
+            against = cards[s.blade[defender]]  # ruling C5
+        count = hits(top, against)
+        spin = s.spin[defender]
+        paid = min(count, len(spin))
+        for _ in range(paid):
+            s.discard[defender].append(spin.pop())
+        lost = (
+            f"; {count - paid} beyond the spin pile are lost (C6)"
+            if count > paid
+            else ""
+        )
+        s.events.append(
+            f"{top.name} against {against.name}: {count} hits; Player "
+            f"{defender + 1} loses {paid} spin{lost}."
+        )
+        _check_outs(s)
+        if s.phase == "over":
+            return
+    if s.advanced:
+        top = cards[s.pile[winner][-1]]
+        if top.kind == "action" and top.win:
+            _fire(s, winner, top.uid, top.win)
+        elif top.kind == "action" and top.note and not top.play:
+            s.events.append(f"{top.name}: {top.note}; it plays as in the basic game.")
+    s.nxt = "sweep"
+
+
+def _test(s: State, uid: int, target: int) -> None:
+    tp = s.turn_player
+    card = s.cards[uid]
+    s.hand[tp].remove(uid)
+    s.opp = target
+    test_uid = _take_top(s, target)
+    if test_uid < 0:
+        passed = False
+        s.events.append(
+            f"Player {tp + 1} tests {card.name}; Player {target + 1} has no card to "
+            "turn over, so the test fails."
+        )
+    else:
+        test_card = s.cards[test_uid]
+        count = hits(card, test_card)  # ruling C11
+        passed = count > 0
+        s.discard[target].append(test_uid)  # ruling C16
+        s.events.append(
+            f"Player {tp + 1} tests {card.name} against {test_card.name} from Player "
+            f"{target + 1}'s deck: {count} matched, "
+            + ("it passes." if passed else "it fails.")
+        )
+    if not passed:
+        s.discard[tp].append(uid)
+    elif card.kind == "character":
+        s.chars[tp].append(uid)
+        if card.play:
+            _fire(s, tp, uid, card.play)
+        if card.note:
+            s.events.append(f"{card.name}: {card.note}; its text is off.")
+    else:
+        s.pile[tp].append(uid)  # on the table while it fires, then discarded
+        if card.play:
+            _fire(s, tp, uid, card.play)
+        elif card.note:
+            s.events.append(f"{card.name}: {card.note}; nothing fires.")
+    s.nxt = "sweep"
+
+
+def _choose(s: State, action: Action) -> None:
+    kind, chooser, subject, remaining, hidden, uid = s.choice
+    if action.kind == "pick":
+        card = hidden[action.card - 1]
+        hidden = hidden[: action.card - 1] + hidden[action.card :]
+        s.hand[subject].remove(card)
+        s.discard[subject].append(card)
+        s.events.append(f"Player {chooser + 1} picks {s.cards[card].name} to discard.")
+    elif action.kind == "remove":
+        s.chars[subject].remove(action.card)
+        s.discard[subject].append(action.card)
+        s.events.append(f"{s.cards[action.card].name} is removed from play.")
+    else:
+        s.hand[subject].remove(action.card)
+        s.discard[subject].append(action.card)
+        s.events.append(f"Player {subject + 1} discards {s.cards[action.card].name}.")
+    remaining -= 1
+    if remaining and (hidden or kind != "pick"):
+        pool = s.chars[subject] if kind == "remove" else s.hand[subject]
+        if pool:
+            s.choice = (kind, chooser, subject, remaining, hidden, uid)
+            return
+    s.choice = None
+
+
+def describe(state: State, action: Action) -> str:
+    """Return the action in plain words."""
+    cards = state.cards
+    card = cards[action.card] if 0 <= action.card < len(cards) else None
+    kind = action.kind
+    if kind == "pass":
+        return "Pass: discard the whole hand and draw five new cards."
+    if kind == "nostop":
+        return "Don't stop: let the battle end."
+    if kind == "pick":
+        return f"Pick face-down card {action.card} to be discarded."
+    name = card.name if card else f"card {action.card}"
+    if kind == "play":
+        return f"Play {name} against Player {action.target + 1}."
+    if kind == "test":
+        return f"Test {name} against the top card of Player {action.target + 1}'s deck."
+    if kind == "stop":
+        return f"Stop with {name}."
+    if kind == "remove":
+        return f"Remove {name} from play."
+    return f"Discard {name}."
+
+
+def is_over(state: State) -> bool:
+    """Return whether the game has ended."""
+    return state.phase == "over"
+
+
+def winner(state: State) -> int | None:
+    """Return the winning seat, or None for a draw or a game still going."""
+    return state.winner
+
+
+def player_count(state: State) -> int:
+    """Return the number of seats."""
+    return state.n
+
+
+def length(state: State) -> int:
+    """Return the number of turns played (the current one included)."""
+    return min(state.turn, TURN_CAP)
+
+
+def chance_outcomes(state: State) -> list:
+    """Return no chance steps: every random event comes from the seed."""
+    return []
+
+
+def score(state: State, player: int) -> float:
+    """Return a heuristic value of ``state`` for ``player`` (greedy bot)."""
+    s = state
+    if s.phase == "over":
+        if s.winner is None:
+            return 0.0
+        return 1000.0 if s.winner == player else -1000.0
+    if s.out[player]:
+        return -500.0
+    cards = s.cards
+    rivals = [len(s.spin[q]) for q in range(s.n) if q != player and not s.out[q]]
+    value = 10.0 * len(s.spin[player]) - 10.0 * (sum(rivals) / len(rivals))
+    hand = s.hand[player]
+    value += 0.5 * len({cards[uid].colour for uid in hand}) + 0.2 * len(hand)
+    value += 1.5 * len(s.chars[player])
+    return value
+
+
+def view(state: State, player: int) -> dict:
+    """Return what ``player`` may see: no hidden hands, deck order or spin faces."""
+    s = state
+    cards = s.cards
+    seats = []
+    for p in range(s.n):
+        seat = {
+            "seat": p,
+            "blade": cards[s.blade[p]].public(),
+            "spin_strength": cards[s.blade[p]].spin,
+            "spin": len(s.spin[p]),
+            "deck": len(s.deck[p]),
+            "discard": [cards[uid].public() for uid in s.discard[p]],
+            "battle_pile": [cards[uid].public() for uid in s.pile[p]],
+            "characters": [cards[uid].public() for uid in s.chars[p]],
+            "out": s.out[p],
+        }
+        if p == player:
+            seat["hand"] = [cards[uid].public() for uid in s.hand[p]]
+        else:
+            seat["hand"] = len(s.hand[p])
+        seats.append(seat)
+    choice = None
+    if s.choice is not None:
+        kind, chooser, subject, remaining, hidden, _ = s.choice
+        choice = {"kind": kind, "chooser": chooser, "subject": subject}
+        choice["remaining"] = remaining
+        if kind == "pick":
+            choice["face_down"] = len(hidden)
+    acting = to_act(s)
+    return {
+        "game": SLUG,
+        "you": player,
+        "advanced": s.advanced,
+        "turn": s.turn,
+        "turn_player": s.turn_player,
+        "phase": s.phase,
+        "to_act": acting,
+        "attacker": s.attacker,
+        "defender": s.defender,
+        "choice": choice,
+        "players": seats,
+        "legal": [a.text for a in legal_actions(s)] if acting == player else [],
+        "over": s.phase == "over",
+        "winner": s.winner,
+        "reason": s.reason,
+        "events": list(s.events),
+        "log": list(s.log),
+    }
+
+
+def to_json(state: State) -> dict:
+    """Return the whole state as JSON-ready data."""
+    s = state
+    return {
+        "schema": SCHEMA,
+        "game": SLUG,
+        "version": VERSION,
+        "seed": s.seed,
+        "options": dict(s.options),
+        "decks": s.decks,
+        "rng": s.rng.state,
+        "deck": [z[:] for z in s.deck],
+        "hand": [z[:] for z in s.hand],
+        "spin": [z[:] for z in s.spin],
+        "discard": [z[:] for z in s.discard],
+        "pile": [z[:] for z in s.pile],
+        "chars": [z[:] for z in s.chars],
+        "out": s.out[:],
+        "first": s.first,
+        "turn": s.turn,
+        "turn_player": s.turn_player,
+        "opp": s.opp,
+        "phase": s.phase,
+        "nxt": s.nxt,
+        "attacker": s.attacker,
+        "defender": s.defender,
+        "responder": s.responder,
+        "battle": s.battle,
+        "queue": [list(item) for item in s.queue],
+        "choice": None
+        if s.choice is None
+        else [*s.choice[:4], list(s.choice[4]), s.choice[5]],
+        "winner": s.winner,
+        "reason": s.reason,
+        "log": s.log[:],
+        "events": s.events[:],
+    }
+
+
+def from_json(data: dict) -> State:
+    """Rebuild a state from ``to_json`` data."""
+    if not isinstance(data, dict) or data.get("game") != SLUG:
+        raise EngineError("bad_state", "This is not a saved Collision game.")
+    if data.get("schema") != SCHEMA:
+        raise EngineError(
+            "bad_state", f"Unknown saved-game schema {data.get('schema')!r}."
+        )
+    try:
+        advanced, _ = _options(data["options"])
+        cards, blades, _ = _build(data["decks"])
+        choice = data["choice"]
+        return State(
+            cards,
+            data["seed"],
+            dict(data["options"]),
+            data["decks"],
+            len(blades),
+            advanced,
+            Rng(data["rng"]),
+            blades,
+            [list(z) for z in data["deck"]],
+            [list(z) for z in data["hand"]],
+            [list(z) for z in data["spin"]],
+            [list(z) for z in data["discard"]],
+            [list(z) for z in data["pile"]],
+            [list(z) for z in data["chars"]],
+            list(data["out"]),
+            data["first"],
+            data["turn"],
+            data["turn_player"],
+            data["opp"],
+            data["phase"],
+            data["nxt"],
+            data["attacker"],
+            data["defender"],
+            data["responder"],
+            data["battle"],
+            [tuple(item) for item in data["queue"]],
+            None if choice is None else (*choice[:4], tuple(choice[4]), choice[5]),
+            data["winner"],
+            data["reason"],
+            list(data["log"]),
+            list(data["events"]),
+        )
+    except (KeyError, TypeError, IndexError) as error:
+        raise EngineError(
+            "bad_state", f"The saved game is incomplete: {error}."
+        ) from None
+
+
+# --- best-of-three match (ruling C13) -----------------------------------------
+
+
+@dataclass(frozen=True)
+class Match:
+    """A best-of-three match between two players: who went first, who won."""
+
+    firsts: tuple = ()
+    winners: tuple = ()  # a seat, or None for a drawn game
+
+
+def match_record(match: Match, first: int, winner: int | None) -> Match:
+    """Return the match with one more finished game."""
+    return Match(match.firsts + (first,), match.winners + (winner,))
+
+
+def match_winner(match: Match) -> int | None:
+    """Return the seat that has taken two games, or None while nobody has."""
+    for seat in (0, 1):
+        if match.winners.count(seat) >= 2:
+            return seat
+    return None
+
+
+def next_game_first(match: Match) -> int | str:
+    """Return who goes first next: the last game's loser, or "cut" for game one."""
+    if not match.winners:
+        return "cut"
+    last = match.winners[-1]
+    if last is None:
+        return 1 - match.firsts[-1]
+    return 1 - last
