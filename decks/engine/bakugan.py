@@ -1,0 +1,1472 @@
+"""Bakugan Battle Brawlers (Spin Master, 2007-2012): the rules engine.
+
+What it models: the current rule book for two players and the four-player cross.
+Each seat brings three Bakugan, three Gate cards and three Ability cards
+(exactly three of each; another shape is a bad deck).
+
+- Set-up (ruling B1): in turn order from the first player, each player chooses
+  which of their gates to place face down in front of the opponent (four
+  players: in the centre cross, ruling B8). The owner knows a face-down gate;
+  the others see its back.
+- First player (ruling B9): option ``"first"`` (a seat index), else the seed.
+  Turns go clockwise (seat order) from there; four players likewise (B8).
+- A turn: the player chooses an unused Bakugan to roll; with none unused the
+  used pile is recycled first (the text says so). The roll is a chance step
+  (ruling B2) with outcomes "missed" and "landed on gate X" for each gate in
+  play: a roll lands with probability ``options["land_probability"]`` (default
+  0.6) spread evenly over the gates. With ``options["table"]`` the rolling
+  player enters the outcome instead: ``to_act`` is that player and the outcomes
+  are their legal actions. A Bakugan touching two gates counts for the one it
+  rests on most (B11): the outcome names one gate either way.
+- Landing: a missed Bakugan goes to the used pile. On an empty gate it stands
+  and the turn ends. On a gate holding the player's own Bakugan it moves to
+  another gate; a gate holding one's own Bakugan is no place to move to (B11);
+  with several places the player chooses (B3, an action), with one it goes
+  there; with none the player wins the gate landed on, both Bakugan going to
+  the used pile (B11). Moving onto an empty gate ends the turn; onto an
+  opponent's Bakugan starts a battle, as does landing on one.
+- Battle: both Bakugan leave the gate; the "before a battle" window; the gate
+  opens and its ``gate_open`` steps apply; steps held from cards played before
+  or after the roll apply; the "in battle" window; then each Bakugan adds the
+  gate bonus for its own attribute (B5); the higher G-Power wins (unless a
+  ``lower_wins`` step says the lower); a tie goes to the Bakugan that stood on
+  the gate first (the defender). The winner takes the gate to their used pile
+  and both Bakugan go to their owners' used piles (B6); then the gate's and the
+  cards' after-battle steps apply and the "after a battle" window opens.
+- Ability windows (B10): before a roll and after a roll (every player may
+  play), before a battle, in battle and after a battle (only the two
+  battlers). A window goes round in turn order from the player whose turn it
+  is (so with four players, the one whose turn comes next plays first); each
+  player plays one card or passes, and the window closes when every player who
+  still holds a card for it has passed in a row. Players holding no card for a
+  window are skipped, and a window nobody can play in does not open: passing
+  is then the only choice, which never helps anyone (E2). Each ability card is
+  played once per game and goes to the used pile (B4). A card plays in the
+  window its ``timing`` names; without one, in the window of its first step's
+  timing, else in battle.
+- New gates (B7): when the field is empty at the end of a turn, each player
+  holding a gate places one, in turn order from the next player; a player
+  with none places none; when nobody can place, the game ends: most gates won
+  wins, a tie for most is a draw. Three gates won wins at once.
+- No Bakugan to roll (four-player text, applied to every game): a player with
+  no unused or used Bakugan may move a standing Bakugan onto a gate holding
+  an enemy Bakugan (a battle, the moved one attacking); with no enemy Bakugan
+  standing, they move a gate on which they stand to their used pile (it counts
+  as won) with all their standing Bakugan. A player with no Bakugan at all
+  (all removed, B12) skips the turn.
+- Every game ends (ruling E3): after ``TURN_CAP`` turns the game is a draw
+  and the log says so.
+
+Effect encoding (card "effects", core vocabulary). An ability card's steps run
+when it is played; a gate's ``gate_open`` steps run when it opens and its
+``after_battle`` steps once the battle is decided.
+
+- ``add_g_power`` (amount, target, optional attribute): adds to the battle
+  G-Power of each target Bakugan (of that attribute only, when given).
+- ``swap_g_power``: exchanges the two battlers' G-Power as it stands then
+  (printed plus additions so far); the gate bonus is added after it.
+- ``lower_wins``: the lower G-Power wins this battle (a tie still goes to the
+  defender).
+- ``cancel_gate``: the gate's bonus and its not yet decided steps do not count
+  (its immediate ``remove_bakugan``/``win_gate`` steps have already happened).
+- ``win_gate`` (target): that Bakugan wins the battle at once.
+- ``remove_bakugan`` (target): that Bakugan leaves the game for good (B12).
+  In a battle its opponent wins at once; with both removed nobody wins and
+  the gate stays in play, open.
+- Targets: ``self`` is the card owner's battler, ``opponent``/``each_opponent``
+  the other battler, ``attacker`` the Bakugan that arrived, ``defender`` the
+  one that stood there, ``all`` both. For a gate, ``self`` is its owner's
+  battler, except in ``after_battle`` steps, where ``self`` is the winner and
+  ``opponent`` the loser (so a Doom Card is
+  ``{"op": "remove_bakugan", "timing": "after_battle", "target": "opponent"}``).
+- ``turn``: ``your`` runs the step only in its owner's turn, ``opponent`` only
+  in another player's turn.
+- Cards played before or after a roll hold their steps for their owner's
+  next battle this turn; unused, they lapse at the end of the turn (logged).
+  A step timed ``after_battle`` on a card played earlier waits until the
+  battle is decided. After a battle only ``remove_bakugan`` still acts on the
+  two battlers; other steps have no effect there.
+- A card with no steps, or with a step whose op or timing this engine does not
+  support, plays as its basic self: an ability card is just used up, a gate
+  gives its bonus only; the log says the text is not encoded.
+
+Card data: Bakugan need ``attribute`` and ``g_power``; a gate needs all six
+bonuses (B5); null is unknown and blocks play (``card_problems``); a bonus
+named in the card's ``not_printed`` list counts 0 (E4). Printed ability
+bonuses are shown only; they act only through encoded steps (B4).
+
+Readings where the rulings are silent: the "no Bakugan to roll" rule holds in
+two-player games too, and "all of his standing Bakugan" means every one the
+player has standing; the B7 placement starts with the next player to take a
+turn; held steps apply after the gate's own steps.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .core import CHANCE, SCHEMA_VERSION, EngineError, Rng, parse_effects, seed_state
+
+SLUG = "bakugan"
+NAME = "Bakugan Battle Brawlers"
+VERSION = "1"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+TURN_CAP = 300
+GATES_TO_WIN = 3
+DEFAULT_LAND_PROBABILITY = 0.6
+
+ATTRIBUTES = ("pyrus", "aquos", "subterra", "haos", "darkus", "ventus")
+ZONES = ("bakugan", "gate", "ability")
+WINDOWS = ("before_roll", "after_roll", "before_battle", "in_battle", "after_battle")
+BATTLE_WINDOWS = ("before_battle", "in_battle", "after_battle")
+WINDOW_WORDS = {
+    "before_roll": "before the roll",
+    "after_roll": "after the roll",
+    "before_battle": "before the battle",
+    "in_battle": "in battle",
+    "after_battle": "after the battle",
+}
+OPS = {
+    "add_g_power",
+    "swap_g_power",
+    "lower_wins",
+    "remove_bakugan",
+    "cancel_gate",
+    "win_gate",
+}
+GATE_TIMINGS = ("gate_open", "after_battle")
+OPTION_KEYS = ("players", "first", "table", "land_probability")
+
+
+# --- actions ---------------------------------------------------------------
+
+
+def _gate_label(code: int) -> str:
+    return f"P{code // 3 + 1}-G{code % 3 + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One move; ``text`` is its stable log form."""
+
+    kind: str
+    seat: int = -1
+    arg: int = -1
+    arg2: int = -1
+
+    @property
+    def text(self) -> str:
+        kind, who = self.kind, f"P{self.seat + 1}"
+        if kind == "miss":
+            return "missed"
+        if kind == "land":
+            return f"landed on gate {_gate_label(self.arg)}"
+        if kind == "place":
+            return f"{who} places G{self.arg + 1}"
+        if kind == "roll":
+            return f"{who} rolls B{self.arg + 1}"
+        if kind == "play":
+            return f"{who} plays A{self.arg + 1}"
+        if kind == "pass":
+            return f"{who} passes"
+        if kind == "move":
+            return f"{who} moves to {_gate_label(self.arg)}"
+        if kind == "shift":
+            return f"{who} moves B{self.arg + 1} to {_gate_label(self.arg2)}"
+        if kind == "clear":
+            return f"{who} clears {_gate_label(self.arg)}"
+        return f"{who} skips"
+
+
+MISS = Action("miss")
+_GATE = r"P([1-4])-G([1-3])"
+_PATTERNS = (
+    (re.compile(r"P([1-4]) places G([1-3])"), "place"),
+    (re.compile(r"P([1-4]) rolls B([1-3])"), "roll"),
+    (re.compile(r"P([1-4]) plays A([1-3])"), "play"),
+    (re.compile(r"P([1-4]) moves to " + _GATE), "move"),
+    (re.compile(r"P([1-4]) moves B([1-3]) to " + _GATE), "shift"),
+    (re.compile(r"P([1-4]) clears " + _GATE), "clear"),
+    (re.compile(r"landed on gate " + _GATE), "land"),
+)
+
+
+def parse_action(text: str) -> Action:
+    """Return the action whose log form is ``text``."""
+    if not isinstance(text, str):
+        raise EngineError("bad_action", "An action is a line of text.")
+    text = text.strip()
+    if text == "missed":
+        return MISS
+    match = re.fullmatch(r"P([1-4]) (passes|skips)", text)
+    if match:
+        kind = "pass" if match.group(2) == "passes" else "skip"
+        return Action(kind, int(match.group(1)) - 1)
+    for pattern, kind in _PATTERNS:
+        match = pattern.fullmatch(text)
+        if not match:
+            continue
+        n = [int(g) - 1 for g in match.groups()]
+        if kind == "land":
+            return Action("land", -1, n[0] * 3 + n[1])
+        if kind in ("move", "clear"):
+            return Action(kind, n[0], n[1] * 3 + n[2])
+        if kind == "shift":
+            return Action(kind, n[0], n[1], n[2] * 3 + n[3])
+        return Action(kind, n[0], n[1])
+    raise EngineError("bad_action", f"Not a Bakugan move: {text!r}.")
+
+
+# --- card data -------------------------------------------------------------
+
+
+def _bonus(gate: dict, attribute: str) -> int | None:
+    key = f"bonus_{attribute}"
+    value = gate.get(key)
+    if value is None and key in (gate.get("not_printed") or ()):
+        return 0
+    return value
+
+
+def g_power_on_gate(bakugan_card: dict, gate_card: dict) -> int | None:
+    """Return the Bakugan's G-Power plus the gate's bonus for its attribute."""
+    g_power, attribute = bakugan_card.get("g_power"), bakugan_card.get("attribute")
+    if g_power is None or attribute not in ATTRIBUTES:
+        return None
+    bonus = _bonus(gate_card, attribute)
+    return None if bonus is None else g_power + bonus
+
+
+def _kind_of(card: dict) -> str | None:
+    kind = card.get("card_type")
+    if kind in ZONES:
+        return kind
+    if card.get("gate_class") is not None:
+        return "gate"
+    if card.get("colour") is not None or card.get("timing") is not None:
+        return "ability"
+    if "g_power" in card or "attribute" in card:
+        return "bakugan"
+    if any(f"bonus_{a}" in card for a in ATTRIBUTES):
+        return "gate"
+    return None
+
+
+def _problems(card: dict, kind: str | None, effects: bool = True) -> list[str]:
+    if not isinstance(card, dict):
+        return ["It is not a card record."]
+    problems = []
+    if kind is None:
+        return ["It is not a Bakugan, a Gate card or an Ability card."]
+    if kind == "bakugan":
+        attribute = card.get("attribute")
+        if attribute is None:
+            problems.append("Its attribute is unknown.")
+        elif attribute not in ATTRIBUTES:
+            problems.append(f"Its attribute {attribute!r} is not a Bakugan attribute.")
+        g_power = card.get("g_power")
+        if g_power is None:
+            problems.append("Its G-Power is unknown.")
+        elif not isinstance(g_power, int) or isinstance(g_power, bool):
+            problems.append("Its G-Power is not a whole number.")
+        return problems
+    if kind == "gate":
+        unknown = [a.capitalize() for a in ATTRIBUTES if _bonus(card, a) is None]
+        if unknown:
+            problems.append("Its G-Power bonus is unknown for " + ", ".join(unknown))
+    if effects:
+        try:
+            parse_effects(card.get("effects"))
+        except EngineError as error:
+            problems.append(f"Its encoded text is malformed: {error.message}")
+    return problems
+
+
+def card_problems(card: dict) -> list[str]:
+    """Return the plain-words reasons a card cannot be played (empty when fine)."""
+    return _problems(card, _kind_of(card) if isinstance(card, dict) else None)
+
+
+def _card_name(card: dict, fallback: str) -> str:
+    return card.get("name") or fallback
+
+
+def _supported(steps, timings) -> bool:
+    return all(s.op in OPS and s.timing in timings for s in steps)
+
+
+class _CardError(Exception):
+    """A card whose encoded text cannot be read."""
+
+
+def _parse(card: dict, where: str):
+    try:
+        return parse_effects(card.get("effects"))
+    except EngineError as error:
+        raise _CardError(
+            f"{where} {card.get('name') or '(no name)'} (id {card.get('id')}) "
+            f"cannot be played: its encoded text is malformed: {error.message}"
+        ) from None
+
+
+class _Static:
+    """Play data derived from the decks; shared by every copy of a state."""
+
+    __slots__ = (
+        "bak_name",
+        "bak_attr",
+        "bak_g",
+        "gate_name",
+        "gate_bonus",
+        "gate_steps",
+        "gate_note",
+        "ab_name",
+        "ab_window",
+        "ab_steps",
+        "ab_note",
+    )
+
+    def __init__(self, decks):
+        self.bak_name, self.bak_attr, self.bak_g = [], [], []
+        self.gate_name, self.gate_bonus, self.gate_steps, self.gate_note = (
+            [],
+            [],
+            [],
+            [],
+        )
+        self.ab_name, self.ab_window, self.ab_steps, self.ab_note = [], [], [], []
+        for seat, deck in enumerate(decks):
+            who = f"Player {seat + 1}"
+            for i, card in enumerate(deck["bakugan"]):
+                self.bak_name.append(_card_name(card, f"{who}'s Bakugan {i + 1}"))
+                self.bak_attr.append(card["attribute"])
+                self.bak_g.append(card["g_power"])
+            for i, card in enumerate(deck["gate"]):
+                self.gate_name.append(_card_name(card, f"{who}'s gate {i + 1}"))
+                self.gate_bonus.append({a: _bonus(card, a) for a in ATTRIBUTES})
+                steps = _parse(card, f"{who}'s gate card")
+                ok = bool(steps) and _supported(steps, GATE_TIMINGS)
+                self.gate_steps.append(steps if ok else ())
+                self.gate_note.append(
+                    ""
+                    if ok
+                    else (
+                        "its text is not encoded"
+                        if not steps
+                        else "its encoded text is not supported here"
+                    )
+                )
+            windows, names, all_steps, notes = [], [], [], []
+            for i, card in enumerate(deck["ability"]):
+                names.append(_card_name(card, f"{who}'s ability {i + 1}"))
+                steps = _parse(card, f"{who}'s ability card")
+                timing = card.get("timing")
+                window = timing.replace("-", "_") if timing else None
+                if window not in WINDOWS:
+                    first = steps[0].timing if steps else None
+                    window = first if first in WINDOWS else "in_battle"
+                windows.append(window)
+                ok = bool(steps) and _supported(steps, WINDOWS)
+                all_steps.append(steps if ok else ())
+                notes.append(
+                    ""
+                    if ok
+                    else (
+                        "its text is not encoded"
+                        if not steps
+                        else "its encoded text is not supported here"
+                    )
+                )
+            self.ab_name.append(names)
+            self.ab_window.append(windows)
+            self.ab_steps.append(all_steps)
+            self.ab_note.append(notes)
+
+
+# --- state -----------------------------------------------------------------
+
+
+@dataclass
+class Battle:
+    """A battle in progress (or just decided, for the after-battle window)."""
+
+    gate: int
+    attacker: int
+    defender: int
+    steps: list = field(default_factory=list)  # (owner, is_gate, op, amount, targets)
+    after: list = field(default_factory=list)  # (owner, is_gate, op, target, attr)
+    cancelled: bool = False
+    decided: bool = False
+    winner: int = -1  # Bakugan code; -1 none
+    removed: list = field(default_factory=list)
+    powers: list = field(default_factory=list)  # final [attacker, defender]
+
+    def copy(self) -> Battle:
+        return Battle(
+            self.gate,
+            self.attacker,
+            self.defender,
+            self.steps[:],
+            self.after[:],
+            self.cancelled,
+            self.decided,
+            self.winner,
+            self.removed[:],
+            self.powers[:],
+        )
+
+    def to_json(self) -> dict:
+        return {
+            "gate": self.gate,
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "steps": [[o, g, op, a, list(t)] for o, g, op, a, t in self.steps],
+            "after": [list(x) for x in self.after],
+            "cancelled": self.cancelled,
+            "decided": self.decided,
+            "winner": self.winner,
+            "removed": self.removed[:],
+            "powers": self.powers[:],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Battle:
+        return cls(
+            data["gate"],
+            data["attacker"],
+            data["defender"],
+            [(o, g, op, a, tuple(t)) for o, g, op, a, t in data["steps"]],
+            [tuple(x) for x in data["after"]],
+            data["cancelled"],
+            data["decided"],
+            data["winner"],
+            list(data["removed"]),
+            list(data["powers"]),
+        )
+
+
+_LIST2 = (
+    "unused",
+    "used",
+    "removed",
+    "gate_hand",
+    "won",
+    "ab_hand",
+    "ab_used",
+    "pending",
+)
+_SCALARS = (
+    "phase",
+    "turn_player",
+    "turns",
+    "rolling",
+    "landed",
+    "wkind",
+    "wpos",
+    "wpasses",
+    "wnext",
+    "over",
+    "winner_seat",
+    "reason",
+    "rng",
+)
+
+
+@dataclass
+class State:
+    """The whole game: decks, options, seed, log and the table."""
+
+    seed: int
+    options: dict
+    decks: list
+    n: int
+    table: bool
+    land_p: float
+    first: int
+    rng: int
+    unused: list  # per seat: Bakugan indices ready to roll
+    used: list  # per seat: Bakugan indices in the used pile
+    removed: list  # per seat: Bakugan indices out of the game (B12)
+    gate_hand: list  # per seat: gate indices not yet placed
+    won: list  # per seat: gate codes in the used pile
+    ab_hand: list  # per seat: unused ability indices
+    ab_used: list  # per seat: used ability indices
+    pending: list  # per seat: abilities held for a battle this turn
+    fg: list  # gates in play (codes), in placement order
+    fo: list  # 1 when that gate has been opened
+    fb: list  # Bakugan code standing on that gate, -1 when empty
+    queue: list  # seats still to place a gate
+    phase: str = "place"
+    turn_player: int = 0
+    turns: int = 0
+    rolling: int = -1  # Bakugan code in hand, rolled or about to be
+    landed: int = -1  # gate code the roll landed on; -1 for a miss
+    wkind: str = ""
+    wseats: list = field(default_factory=list)
+    wpos: int = 0
+    wpasses: int = 0
+    wnext: str = ""
+    battle: Battle | None = None
+    over: bool = False
+    winner_seat: int | None = None
+    reason: str = ""
+    log: list = field(default_factory=list)
+    events: list = field(default_factory=list)
+    static: _Static | None = field(default=None, compare=False, repr=False)
+
+    def copy(self) -> State:
+        new = State.__new__(State)
+        d = new.__dict__
+        d.update(self.__dict__)
+        for name in _LIST2:
+            d[name] = [x[:] for x in self.__dict__[name]]
+        d["fg"], d["fo"], d["fb"] = self.fg[:], self.fo[:], self.fb[:]
+        d["queue"], d["wseats"] = self.queue[:], self.wseats[:]
+        d["log"], d["events"] = self.log[:], self.events[:]
+        if self.battle is not None:
+            d["battle"] = self.battle.copy()
+        return new
+
+
+def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
+    """Return a new game: decks checked, first player chosen, gates to place."""
+    options = dict(options or {})
+    if not isinstance(decks, (list, tuple)):
+        raise EngineError("bad_deck", "Decks come as one deck per seat.")
+    n = options.get("players", len(decks))
+    if n not in (2, 4):
+        raise EngineError("bad_options", "Bakugan is played by two or four players.")
+    if len(decks) != n:
+        raise EngineError("bad_deck", f"{n} players need {n} decks, not {len(decks)}.")
+    for seat, deck in enumerate(decks):
+        who = f"Player {seat + 1}"
+        if not isinstance(deck, dict):
+            raise EngineError("bad_deck", f"{who}'s deck is not a set of zones.")
+        for zone in ZONES:
+            cards = deck.get(zone)
+            if not isinstance(cards, (list, tuple)) or len(cards) != 3:
+                raise EngineError(
+                    "bad_deck", f"{who}'s deck needs exactly three {zone} cards."
+                )
+            for card in cards:
+                problems = _problems(card, zone, effects=False)
+                if problems:
+                    name = card.get("name") if isinstance(card, dict) else None
+                    ident = card.get("id") if isinstance(card, dict) else None
+                    raise EngineError(
+                        "bad_deck",
+                        f"{who}'s {zone} card {name or '(no name)'} (id {ident}) "
+                        f"cannot be played: " + " ".join(problems),
+                    )
+    table = options.get("table", False)
+    if not isinstance(table, bool):
+        raise EngineError("bad_options", "The table option is true or false.")
+    land_p = options.get("land_probability", DEFAULT_LAND_PROBABILITY)
+    if isinstance(land_p, bool) or not isinstance(land_p, (int, float)):
+        raise EngineError("bad_options", "The land probability is a number.")
+    if not 0 <= land_p <= 1:
+        raise EngineError("bad_options", "The land probability is between 0 and 1.")
+    rng = Rng(seed_state(seed, 1))
+    first = options.get("first")
+    if first is None:
+        first = rng.below(n)  # ruling B9: the seed decides when nobody says
+    elif isinstance(first, bool) or first not in range(n):
+        raise EngineError(
+            "bad_options", f"The first player is a seat from 0 to {n - 1}."
+        )
+    order = [(first + k) % n for k in range(n)]
+    state = State(
+        seed=seed,
+        options=options,
+        decks=[{z: list(d[z]) for z in ZONES} for d in decks],
+        n=n,
+        table=table,
+        land_p=float(land_p),
+        first=first,
+        rng=rng.state,
+        unused=[[0, 1, 2] for _ in range(n)],
+        used=[[] for _ in range(n)],
+        removed=[[] for _ in range(n)],
+        gate_hand=[[0, 1, 2] for _ in range(n)],
+        won=[[] for _ in range(n)],
+        ab_hand=[[0, 1, 2] for _ in range(n)],
+        ab_used=[[] for _ in range(n)],
+        pending=[[] for _ in range(n)],
+        fg=[],
+        fo=[],
+        fb=[],
+        queue=order,
+        turn_player=first,
+    )
+    try:
+        state.static = _Static(state.decks)
+    except _CardError as error:
+        raise EngineError("bad_deck", str(error)) from None
+    state.events.append(f"Player {first + 1} goes first; each player places a gate.")
+    return state
+
+
+# --- queries ---------------------------------------------------------------
+
+
+def player_count(state: State) -> int:
+    return state.n
+
+
+def length(state: State) -> int:
+    return state.turns
+
+
+def is_over(state: State) -> bool:
+    return state.over
+
+
+def winner(state: State) -> int | None:
+    return state.winner_seat if state.over else None
+
+
+def to_act(state: State) -> int:
+    """Return the seat to act, or CHANCE while a roll is in the air."""
+    phase = state.phase
+    if phase == "window":
+        return state.wseats[state.wpos]
+    if phase == "place":
+        return state.queue[0]
+    if phase == "roll":
+        return state.turn_player if state.table else CHANCE
+    if phase == "over":
+        return CHANCE
+    return state.turn_player
+
+
+def _has_card(state: State, seat: int, window: str) -> bool:
+    windows = state.static.ab_window[seat]
+    for i in state.ab_hand[seat]:
+        if windows[i] == window:
+            return True
+    return False
+
+
+def _roll_outcomes(state: State) -> list[Action]:
+    return [MISS] + [Action("land", -1, g) for g in state.fg]
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Return every legal action of whoever acts, in a fixed order."""
+    phase = state.phase
+    if phase == "roll":
+        return _roll_outcomes(state)
+    if phase == "window":
+        seat = state.wseats[state.wpos]
+        windows = state.static.ab_window[seat]
+        kind = state.wkind
+        acts = [
+            Action("play", seat, i) for i in state.ab_hand[seat] if windows[i] == kind
+        ]
+        acts.append(Action("pass", seat))
+        return acts
+    if phase == "place":
+        seat = state.queue[0]
+        return [Action("place", seat, i) for i in state.gate_hand[seat]]
+    seat = state.turn_player
+    if phase == "move":
+        pos = state.fg.index(state.landed)
+        return [Action("move", seat, g) for g in _move_targets(state, seat, pos)]
+    if phase == "choose":
+        if state.unused[seat]:
+            return [Action("roll", seat, i) for i in state.unused[seat]]
+        own = [k for k, b in enumerate(state.fb) if b >= 0 and b // 3 == seat]
+        enemy = [k for k, b in enumerate(state.fb) if b >= 0 and b // 3 != seat]
+        if own and enemy:
+            return [
+                Action("shift", seat, state.fb[k] % 3, state.fg[e])
+                for k in own
+                for e in enemy
+            ]
+        if own:
+            return [Action("clear", seat, state.fg[k]) for k in own]
+        return [Action("skip", seat)]
+    return []
+
+
+def _move_targets(state: State, seat: int, pos: int) -> list[int]:
+    # Ruling B11: a gate holding one's own Bakugan is no place to move to.
+    return [
+        g
+        for k, g in enumerate(state.fg)
+        if k != pos and (state.fb[k] < 0 or state.fb[k] // 3 != seat)
+    ]
+
+
+def chance_outcomes(state: State) -> list:
+    """Return the roll's outcomes with their odds (ruling B2), when CHANCE acts."""
+    if state.phase != "roll" or state.table or state.over:
+        return []
+    gates = len(state.fg)
+    land = state.land_p if gates else 0.0
+    outcomes = [(MISS, 1.0 - land)]
+    outcomes += [(Action("land", -1, g), land / gates) for g in state.fg]
+    return outcomes
+
+
+# --- applying --------------------------------------------------------------
+
+
+def apply(state: State, action: Action, inplace: bool = False) -> State:
+    """Return the state after ``action``; refuse it with EngineError if illegal."""
+    if state.over:
+        raise EngineError("game_over", "The game is over.")
+    if not isinstance(action, Action):
+        raise EngineError("bad_action", "That is not a Bakugan move.")
+    actor = to_act(state)
+    if action.kind in ("miss", "land"):
+        if state.phase != "roll":
+            raise EngineError("illegal_action", "No Bakugan is being rolled now.")
+    elif actor == CHANCE:
+        raise EngineError(
+            "not_your_turn", "The roll is in the air: its outcome comes first."
+        )
+    elif action.seat != actor:
+        raise EngineError("not_your_turn", f"It is Player {actor + 1}'s move.")
+    if not _is_legal(state, action):
+        raise EngineError("illegal_action", _why_illegal(state, action))
+    if not inplace:
+        state = state.copy()
+    state.log.append(action.text)
+    _HANDLERS[action.kind](state, action)
+    return state
+
+
+def _is_legal(state: State, action: Action) -> bool:
+    """Return whether ``action`` is among ``legal_actions``, without listing them."""
+    phase, kind, arg = state.phase, action.kind, action.arg
+    if phase == "roll":
+        return kind == "miss" or (kind == "land" and arg in state.fg)
+    if phase == "window":
+        if kind == "pass":
+            return True
+        return (
+            kind == "play"
+            and arg in state.ab_hand[action.seat]
+            and state.static.ab_window[action.seat][arg] == state.wkind
+        )
+    if phase == "place":
+        return kind == "place" and arg in state.gate_hand[action.seat]
+    if phase == "choose" and kind == "roll":
+        return arg in state.unused[action.seat]
+    return action in legal_actions(state)
+
+
+def _why_illegal(state: State, action: Action) -> str:
+    phase, kind = state.phase, action.kind
+    if kind == "land":
+        return f"Gate {_gate_label(action.arg)} is not in play."
+    if kind in ("play", "pass") and phase != "window":
+        return "No player may play ability cards now."
+    if kind == "play":
+        return (
+            f"Ability A{action.arg + 1} cannot be played {WINDOW_WORDS[state.wkind]}:"
+            " it is used, or its timing is another window."
+        )
+    if kind == "place":
+        return "That gate is not in your hand, or no gate is placed now."
+    if kind == "roll":
+        return "That Bakugan is not ready to roll, or this is no time to roll."
+    if kind == "move":
+        return "Your Bakugan cannot move to that gate (B11)."
+    return f"That move is not allowed now: {action.text}."
+
+
+def _seat_word(seat: int) -> str:
+    return f"Player {seat + 1}"
+
+
+def _bname(state: State, code: int) -> str:
+    return f"{_seat_word(code // 3)}'s {state.static.bak_name[code]}"
+
+
+def _gname(state: State, code: int) -> str:
+    return f"{_gate_label(code)} ({state.static.gate_name[code]})"
+
+
+def _do_place(state: State, action: Action) -> None:
+    seat, idx = action.seat, action.arg
+    state.gate_hand[seat].remove(idx)
+    code = seat * 3 + idx
+    state.fg.append(code)
+    state.fo.append(0)
+    state.fb.append(-1)
+    state.queue.pop(0)
+    state.events.append(
+        f"{_seat_word(seat)} places gate {_gate_label(code)} face down."
+    )
+    if not state.queue:
+        _start_turn(state)
+
+
+def _start_turn(state: State) -> None:
+    seat = state.turn_player
+    if not state.unused[seat] and state.used[seat]:
+        state.unused[seat] = sorted(state.used[seat])
+        state.used[seat] = []
+        state.events.append(f"{_seat_word(seat)} takes back the used Bakugan.")
+    state.phase = "choose"
+
+
+def _do_roll(state: State, action: Action) -> None:
+    seat = action.seat
+    state.unused[seat].remove(action.arg)
+    state.rolling = seat * 3 + action.arg
+    state.events.append(f"{_bname(state, state.rolling)} is rolled.")
+    _open_window(state, "before_roll", "roll")
+
+
+def _do_outcome(state: State, action: Action) -> None:
+    if action.kind == "miss":
+        state.landed = -1
+        state.events.append(f"{_bname(state, state.rolling)} misses every gate.")
+    else:
+        state.landed = action.arg
+        state.events.append(
+            f"{_bname(state, state.rolling)} lands on {_gname(state, action.arg)}."
+        )
+    _open_window(state, "after_roll", "land")
+
+
+def _do_move(state: State, action: Action) -> None:
+    _arrive(state, action.arg)
+
+
+def _do_shift(state: State, action: Action) -> None:
+    seat = action.seat
+    code = seat * 3 + action.arg
+    state.fb[state.fb.index(code)] = -1
+    state.rolling = code
+    state.events.append(f"{_bname(state, code)} moves to {_gname(state, action.arg2)}.")
+    _arrive(state, action.arg2)
+
+
+def _do_clear(state: State, action: Action) -> None:
+    seat = action.seat
+    pos = state.fg.index(action.arg)
+    state.events.append(
+        f"{_seat_word(seat)} has no Bakugan to roll and no enemy stands: "
+        f"{_gname(state, action.arg)} goes to their used pile with their Bakugan."
+    )
+    _take_gate(state, seat, pos)
+    for k, b in enumerate(state.fb):
+        if b >= 0 and b // 3 == seat:
+            state.fb[k] = -1
+            state.used[seat].append(b % 3)
+    _end_turn(state)
+
+
+def _do_skip(state: State, action: Action) -> None:
+    state.events.append(f"{_seat_word(action.seat)} has no Bakugan left and skips.")
+    _end_turn(state)
+
+
+def _do_play(state: State, action: Action) -> None:
+    seat, idx = action.seat, action.arg
+    static = state.static
+    state.ab_hand[seat].remove(idx)
+    state.ab_used[seat].append(idx)
+    state.wpasses = 0
+    name = static.ab_name[seat][idx]
+    note = static.ab_note[seat][idx]
+    if note:
+        state.events.append(
+            f"{_seat_word(seat)} plays {name}: {note}, so it only goes to the used pile."
+        )
+    else:
+        state.events.append(f"{_seat_word(seat)} plays {name}.")
+        steps = static.ab_steps[seat][idx]
+        kind = state.wkind
+        if kind in ("before_roll", "after_roll"):
+            state.pending[seat].append(idx)
+        elif kind == "after_battle":
+            for step in steps:
+                if _turn_ok(state, seat, step):
+                    _after_step(
+                        state, seat, False, step.op, step.target, step.attribute
+                    )
+        else:
+            for step in steps:
+                if state.battle.decided:
+                    break
+                _battle_step(state, seat, False, step)
+    battle = state.battle
+    if battle is not None and battle.decided and not battle.powers:
+        if state.wkind in ("before_battle", "in_battle"):
+            _resolve_battle(state)
+            return
+    _advance_window(state, played=True)
+
+
+def _do_pass(state: State, action: Action) -> None:
+    state.wpasses += 1
+    _advance_window(state, played=False)
+
+
+_HANDLERS = {
+    "place": _do_place,
+    "roll": _do_roll,
+    "miss": _do_outcome,
+    "land": _do_outcome,
+    "move": _do_move,
+    "shift": _do_shift,
+    "clear": _do_clear,
+    "skip": _do_skip,
+    "play": _do_play,
+    "pass": _do_pass,
+}
+
+
+# --- windows (ruling B10) --------------------------------------------------
+
+
+def _open_window(state: State, kind: str, then: str) -> None:
+    n, start = state.n, state.turn_player
+    order = [(start + k) % n for k in range(n)]
+    if kind in BATTLE_WINDOWS:
+        battlers = (state.battle.attacker // 3, state.battle.defender // 3)
+        order = [s for s in order if s in battlers]
+    for pos, seat in enumerate(order):
+        if _has_card(state, seat, kind):
+            state.phase = "window"
+            state.wkind, state.wseats, state.wpos = kind, order, pos
+            state.wpasses, state.wnext = 0, then
+            return
+    _continue(state, then)
+
+
+def _advance_window(state: State, played: bool) -> None:
+    kind, seats = state.wkind, state.wseats
+    active = sum(1 for s in seats if _has_card(state, s, kind))
+    if active == 0 or state.wpasses >= active:
+        state.wkind, state.wseats = "", []
+        state.wpos = state.wpasses = 0
+        _continue(state, state.wnext)
+        return
+    pos = state.wpos
+    while True:
+        pos = (pos + 1) % len(seats)
+        if _has_card(state, seats[pos], kind):
+            state.wpos = pos
+            return
+
+
+def _continue(state: State, then: str) -> None:
+    state.wnext = ""
+    if then == "roll":
+        state.phase = "roll"
+    elif then == "land":
+        _land(state)
+    elif then == "open_gate":
+        _open_gate(state)
+    elif then == "resolve":
+        _resolve_battle(state)
+    else:
+        _end_turn(state)
+
+
+# --- landing ---------------------------------------------------------------
+
+
+def _land(state: State) -> None:
+    seat, code = state.turn_player, state.rolling
+    if state.landed < 0:
+        state.used[seat].append(code % 3)
+        state.rolling = -1
+        _end_turn(state)
+        return
+    pos = state.fg.index(state.landed)
+    standing = state.fb[pos]
+    if standing < 0 or standing // 3 != seat:
+        _arrive(state, state.landed)
+        return
+    targets = _move_targets(state, seat, pos)
+    if not targets:
+        # Ruling B11: nowhere to move, so the player wins this gate.
+        state.events.append(
+            f"{_bname(state, code)} has nowhere to move: {_seat_word(seat)} wins "
+            f"{_gname(state, state.landed)} with both Bakugan."
+        )
+        state.fb[pos] = -1
+        state.used[seat] += [standing % 3, code % 3]
+        state.rolling = -1
+        _take_gate(state, seat, pos)
+        _end_turn(state)
+    elif len(targets) == 1:
+        state.events.append(f"{_bname(state, code)} must move off its own gate.")
+        _arrive(state, targets[0])
+    else:
+        state.phase = "move"  # ruling B3: the player chooses
+
+
+def _arrive(state: State, gate: int) -> None:
+    """Put the rolled or moved Bakugan on ``gate``: stand there or battle."""
+    code = state.rolling
+    pos = state.fg.index(gate)
+    standing = state.fb[pos]
+    if standing < 0:
+        state.fb[pos] = code
+        state.rolling = -1
+        state.events.append(f"{_bname(state, code)} stands on {_gname(state, gate)}.")
+        _end_turn(state)
+        return
+    state.fb[pos] = -1
+    state.rolling = -1
+    state.battle = Battle(gate, code, standing)
+    state.events.append(
+        f"Battle on {_gname(state, gate)}: {_bname(state, code)} "
+        f"({state.static.bak_g[code]} G) against {_bname(state, standing)} "
+        f"({state.static.bak_g[standing]} G)."
+    )
+    _open_window(state, "before_battle", "open_gate")
+
+
+# --- battles ---------------------------------------------------------------
+
+
+def _turn_ok(state: State, owner: int, step) -> bool:
+    if step.turn == "your":
+        return owner == state.turn_player
+    if step.turn == "opponent":
+        return owner != state.turn_player
+    return True
+
+
+def _targets(state: State, owner: int, target: str, attribute) -> tuple:
+    battle = state.battle
+    pair = (battle.attacker, battle.defender)
+    if target == "self":
+        found = tuple(b for b in pair if b // 3 == owner)
+    elif target in ("opponent", "each_opponent"):
+        found = tuple(b for b in pair if b // 3 != owner)
+    elif target == "attacker":
+        found = (battle.attacker,)
+    elif target == "defender":
+        found = (battle.defender,)
+    else:
+        found = pair
+    if attribute:
+        found = tuple(b for b in found if state.static.bak_attr[b] == attribute)
+    return tuple(b for b in found if b not in battle.removed)
+
+
+def _battle_step(state: State, owner: int, is_gate: bool, step) -> None:
+    """Apply one step during a battle (before it is decided)."""
+    if not _turn_ok(state, owner, step):
+        return
+    battle = state.battle
+    op = step.op
+    if step.timing == "after_battle":
+        battle.after.append((owner, is_gate, op, step.target, step.attribute))
+        return
+    if op == "cancel_gate":
+        battle.cancelled = True
+        state.events.append(f"The gate {_gname(state, battle.gate)} is cancelled.")
+        return
+    targets = _targets(state, owner, step.target, step.attribute)
+    if op == "lower_wins":
+        battle.steps.append((owner, is_gate, op, 0, ()))
+        state.events.append("In this battle the lower G-Power wins.")
+    elif op == "swap_g_power":
+        battle.steps.append((owner, is_gate, op, 0, ()))
+        state.events.append("The two Bakugan exchange G-Power.")
+    elif op == "add_g_power":
+        if targets:
+            battle.steps.append((owner, is_gate, op, step.amount, targets))
+            names = " and ".join(_bname(state, b) for b in targets)
+            state.events.append(f"{names}: {step.amount:+d} G-Power.")
+    elif op == "win_gate":
+        if len(targets) == 1:
+            battle.decided, battle.winner = True, targets[0]
+            state.events.append(f"{_bname(state, targets[0])} wins the battle at once.")
+    elif op == "remove_bakugan":
+        for b in targets:
+            battle.removed.append(b)
+            state.removed[b // 3].append(b % 3)
+            state.events.append(f"{_bname(state, b)} is removed from the game (B12).")
+        if targets:
+            left = [
+                b for b in (battle.attacker, battle.defender) if b not in battle.removed
+            ]
+            battle.decided = True
+            battle.winner = left[0] if len(left) == 1 else -1
+
+
+def _open_gate(state: State) -> None:
+    battle = state.battle
+    gate = battle.gate
+    pos = state.fg.index(gate)
+    state.fo[pos] = 1
+    static = state.static
+    note = static.gate_note[gate]
+    state.events.append(
+        f"{_gname(state, gate)} opens" + (f": {note}, bonus only." if note else ".")
+    )
+    owner = gate // 3
+    for step in static.gate_steps[gate]:
+        if battle.decided:
+            break
+        if step.timing == "gate_open" or step.timing == "after_battle":
+            _battle_step(state, owner, True, step)
+    for seat in _turn_order(state):
+        for idx in state.pending[seat]:
+            if seat not in (battle.attacker // 3, battle.defender // 3):
+                continue
+            for step in static.ab_steps[seat][idx]:
+                if battle.decided:
+                    break
+                _battle_step(state, seat, False, step)
+        if seat in (battle.attacker // 3, battle.defender // 3):
+            state.pending[seat] = []
+    if battle.decided:
+        _resolve_battle(state)
+    else:
+        _open_window(state, "in_battle", "resolve")
+
+
+def _turn_order(state: State) -> list[int]:
+    return [(state.turn_player + k) % state.n for k in range(state.n)]
+
+
+def _resolve_battle(state: State) -> None:
+    battle = state.battle
+    static = state.static
+    state.wkind, state.wseats, state.wpos, state.wpasses = "", [], 0, 0
+    att, dfn = battle.attacker, battle.defender
+    if not battle.decided:
+        power = [static.bak_g[att], static.bak_g[dfn]]
+        lower = False
+        for _owner, is_gate, op, amount, targets in battle.steps:
+            if is_gate and battle.cancelled:
+                continue
+            if op == "add_g_power":
+                if att in targets:
+                    power[0] += amount
+                if dfn in targets:
+                    power[1] += amount
+            elif op == "swap_g_power":
+                power.reverse()
+            elif op == "lower_wins":
+                lower = True
+        if not battle.cancelled:
+            bonus = static.gate_bonus[battle.gate]
+            power[0] += bonus[static.bak_attr[att]]
+            power[1] += bonus[static.bak_attr[dfn]]
+        battle.powers = power
+        if power[0] == power[1]:
+            battle.winner = dfn  # the Bakugan that landed first wins a tie
+        elif (power[0] < power[1]) == lower:
+            battle.winner = att
+        else:
+            battle.winner = dfn
+        battle.decided = True
+        state.events.append(
+            f"{_bname(state, att)} {power[0]} G against {_bname(state, dfn)} "
+            f"{power[1]} G" + (" (lower wins)" if lower else "") + "."
+        )
+    else:
+        battle.powers = [-1, -1]
+    pos = state.fg.index(battle.gate)
+    for b in (att, dfn):
+        if b not in battle.removed:
+            state.used[b // 3].append(b % 3)  # ruling B6
+    if battle.winner >= 0:
+        seat = battle.winner // 3
+        state.events.append(
+            f"{_bname(state, battle.winner)} wins: {_seat_word(seat)} takes "
+            f"{_gname(state, battle.gate)}."
+        )
+        _take_gate(state, seat, pos)
+    else:
+        state.events.append(f"Nobody wins; {_gname(state, battle.gate)} stays in play.")
+    if state.over:
+        return
+    for owner, is_gate, op, target, attribute in battle.after:
+        if is_gate and battle.cancelled:
+            continue
+        _after_step(state, owner, is_gate, op, target, attribute)
+    _open_window(state, "after_battle", "end_turn")
+
+
+def _after_step(state, owner: int, is_gate: bool, op: str, target: str, attribute):
+    """Apply one step once the battle is decided; only removal still acts."""
+    battle = state.battle
+    if battle is None:
+        return
+    if op != "remove_bakugan":
+        state.events.append("That has no effect after the battle.")
+        return
+    pair = (battle.attacker, battle.defender)
+    if is_gate and target in ("self", "opponent", "each_opponent"):
+        if battle.winner < 0:
+            return
+        loser = pair[1] if battle.winner == pair[0] else pair[0]
+        found = (battle.winner,) if target == "self" else (loser,)
+    else:
+        found = _targets(state, owner, target, None)
+    for b in found:
+        if attribute and state.static.bak_attr[b] != attribute:
+            continue
+        if b in battle.removed:
+            continue
+        seat = b // 3
+        battle.removed.append(b)
+        if b % 3 in state.used[seat]:
+            state.used[seat].remove(b % 3)
+        state.removed[seat].append(b % 3)
+        state.events.append(f"{_bname(state, b)} is removed from the game (B12).")
+
+
+def _take_gate(state: State, seat: int, pos: int) -> None:
+    gate = state.fg.pop(pos)
+    state.fo.pop(pos)
+    state.fb.pop(pos)
+    state.won[seat].append(gate)
+    if len(state.won[seat]) >= GATES_TO_WIN:
+        _finish(state, seat, f"{_seat_word(seat)} has won three gates.")
+
+
+def _finish(state: State, seat: int | None, reason: str) -> None:
+    state.over = True
+    state.winner_seat = seat
+    state.reason = reason
+    state.phase = "over"
+    state.events.append(reason)
+
+
+def _end_turn(state: State) -> None:
+    if state.over:
+        return
+    state.battle = None
+    state.rolling = state.landed = -1
+    for seat in range(state.n):
+        if state.pending[seat]:
+            state.events.append(
+                f"{_seat_word(seat)}'s held ability steps lapse: no battle came."
+            )
+            state.pending[seat] = []
+    state.turns += 1
+    if state.turns >= TURN_CAP:
+        _finish(
+            state, None, f"The turn cap ({TURN_CAP} turns) is reached: a draw (E3)."
+        )
+        return
+    state.turn_player = (state.turn_player + 1) % state.n
+    if not state.fg:
+        queue = [s for s in _turn_order(state) if state.gate_hand[s]]
+        if not queue:
+            counts = [len(w) for w in state.won]
+            best = max(counts)
+            leaders = [s for s in range(state.n) if counts[s] == best]
+            seat = leaders[0] if len(leaders) == 1 else None
+            _finish(
+                state,
+                seat,
+                "No gate is left to place (B7): "
+                + (
+                    f"{_seat_word(seat)} has won the most gates."
+                    if seat is not None
+                    else "equal gates won, a draw."
+                ),
+            )
+            return
+        state.events.append("The field is empty: new gates are placed (B7).")
+        state.queue = queue
+        state.phase = "place"
+        return
+    _start_turn(state)
+
+
+# --- describing, viewing, serialising --------------------------------------
+
+
+def describe(state: State, action: Action) -> str:
+    """Return the action in plain words."""
+    static = state.static
+    kind, seat = action.kind, action.seat
+    who = _seat_word(seat) if seat >= 0 else ""
+    if kind == "miss":
+        return "The Bakugan misses every gate."
+    if kind == "land":
+        return f"The Bakugan lands on {_gname(state, action.arg)}."
+    if kind == "place":
+        return f"{who} places {static.gate_name[seat * 3 + action.arg]} face down."
+    if kind == "roll":
+        return f"{who} rolls {static.bak_name[seat * 3 + action.arg]}."
+    if kind == "play":
+        return f"{who} plays {static.ab_name[seat][action.arg]}."
+    if kind == "pass":
+        return f"{who} plays no more ability cards now."
+    if kind == "move":
+        return f"{who} moves the Bakugan to {_gname(state, action.arg)}."
+    if kind == "shift":
+        return (
+            f"{who} moves {static.bak_name[seat * 3 + action.arg]} to "
+            f"{_gname(state, action.arg2)}."
+        )
+    if kind == "clear":
+        return f"{who} moves {_gname(state, action.arg)} to their used pile."
+    return f"{who} has no Bakugan and skips the turn."
+
+
+def _bak_view(state: State, code: int) -> dict:
+    static = state.static
+    return {
+        "id": f"P{code // 3 + 1}-B{code % 3 + 1}",
+        "name": static.bak_name[code],
+        "attribute": static.bak_attr[code],
+        "g_power": static.bak_g[code],
+    }
+
+
+def _gate_view(state: State, code: int, shown: bool) -> dict:
+    data = {"id": _gate_label(code), "owner": code // 3}
+    if shown:
+        static = state.static
+        data["name"] = static.gate_name[code]
+        data["bonus"] = dict(static.gate_bonus[code])
+        data["encoded"] = not static.gate_note[code]
+    return data
+
+
+def view(state: State, player: int) -> dict:
+    """Return what ``player`` may see: hidden hands as counts, face-down gates."""
+    static = state.static
+    players = []
+    for seat in range(state.n):
+        own = seat == player
+        deck = state.decks[seat]
+        entry = {
+            "seat": seat,
+            "unused": [_bak_view(state, seat * 3 + i) for i in state.unused[seat]],
+            "used": [_bak_view(state, seat * 3 + i) for i in state.used[seat]],
+            "removed": [_bak_view(state, seat * 3 + i) for i in state.removed[seat]],
+            "gates_won": [_gate_view(state, g, True) for g in state.won[seat]],
+            "abilities_used": [
+                {"id": f"A{i + 1}", "name": static.ab_name[seat][i]}
+                for i in state.ab_used[seat]
+            ],
+        }
+        if own:
+            entry["gate_hand"] = [
+                _gate_view(state, seat * 3 + i, True) for i in state.gate_hand[seat]
+            ]
+            entry["ability_hand"] = [
+                {
+                    "id": f"A{i + 1}",
+                    "name": static.ab_name[seat][i],
+                    "window": static.ab_window[seat][i],
+                    "colour": deck["ability"][i].get("colour"),
+                    "encoded": not static.ab_note[seat][i],
+                }
+                for i in state.ab_hand[seat]
+            ]
+        else:
+            entry["gate_hand"] = len(state.gate_hand[seat])
+            entry["ability_hand"] = len(state.ab_hand[seat])
+        players.append(entry)
+    field_view = []
+    for g, opened, b in zip(state.fg, state.fo, state.fb, strict=True):
+        item = _gate_view(state, g, bool(opened) or g // 3 == player)
+        item["open"] = bool(opened)
+        item["bakugan"] = _bak_view(state, b) if b >= 0 else None
+        field_view.append(item)
+    battle = None
+    if state.battle is not None:
+        b = state.battle
+        battle = {
+            "gate": _gate_label(b.gate),
+            "attacker": _bak_view(state, b.attacker),
+            "defender": _bak_view(state, b.defender),
+            "decided": b.decided,
+            "winner": _bak_view(state, b.winner) if b.winner >= 0 else None,
+            "powers": b.powers[:],
+        }
+    acting = to_act(state) if not state.over else None
+    return {
+        "game": SLUG,
+        "players": players,
+        "field": field_view,
+        "phase": state.phase,
+        "window": state.wkind or None,
+        "to_act": acting,
+        "turn_player": state.turn_player,
+        "turns": state.turns,
+        "rolling": _bak_view(state, state.rolling) if state.rolling >= 0 else None,
+        "battle": battle,
+        "legal": [a.text for a in legal_actions(state)] if acting == player else [],
+        "over": state.over,
+        "winner": winner(state),
+        "reason": state.reason,
+        "events": state.events[:],
+        "log": state.log[:],
+    }
+
+
+def to_json(state: State) -> dict:
+    """Return the state as JSON-ready data (schema, seed, options, decks, log)."""
+    data = {
+        "schema": SCHEMA_VERSION,
+        "game": SLUG,
+        "version": VERSION,
+        "seed": state.seed,
+        "options": dict(state.options),
+        "decks": state.decks,
+        "log": state.log[:],
+        "events": state.events[:],
+    }
+    for name in _LIST2:
+        data[name] = [x[:] for x in getattr(state, name)]
+    for name in _SCALARS:
+        data[name] = getattr(state, name)
+    data["field"] = [
+        [g, o, b] for g, o, b in zip(state.fg, state.fo, state.fb, strict=True)
+    ]
+    data["queue"] = state.queue[:]
+    data["wseats"] = state.wseats[:]
+    data["battle"] = state.battle.to_json() if state.battle is not None else None
+    return data
+
+
+def from_json(data: dict) -> State:
+    """Rebuild a state from ``to_json`` data."""
+    if data.get("schema") != SCHEMA_VERSION or data.get("game") != SLUG:
+        raise EngineError("bad_state", "This is not a saved Bakugan game.")
+    state = new_game(data["decks"], data["options"], data["seed"])
+    for name in _LIST2:
+        setattr(state, name, [list(x) for x in data[name]])
+    for name in _SCALARS:
+        setattr(state, name, data[name])
+    state.fg = [f[0] for f in data["field"]]
+    state.fo = [f[1] for f in data["field"]]
+    state.fb = [f[2] for f in data["field"]]
+    state.queue = list(data["queue"])
+    state.wseats = list(data["wseats"])
+    battle = data["battle"]
+    state.battle = Battle.from_json(battle) if battle is not None else None
+    state.log = list(data["log"])
+    state.events = list(data["events"])
+    return state
+
+
+def score(state: State, player: int) -> float:
+    """Return a heuristic value of the position for ``player`` (greedy bot)."""
+    if state.over:
+        if state.winner_seat is None:
+            return 0.0
+        return 1000.0 if state.winner_seat == player else -1000.0
+    mine = len(state.won[player])
+    best_other = max(len(state.won[s]) for s in range(state.n) if s != player)
+    value = 100.0 * mine - 60.0 * best_other
+    value += 5.0 * len(state.ab_hand[player]) - 40.0 * len(state.removed[player])
+    battle = state.battle
+    if battle is not None and battle.decided and battle.winner >= 0:
+        value += 20.0 if battle.winner // 3 == player else -20.0
+    return value
