@@ -1,0 +1,1375 @@
+"""Play the Beyblade Metal Fusion card game (DeAgostini, ~2010) by its rules.
+
+What is modelled
+----------------
+Each seat brings a line-up (one Character, one Beyblade, one Customizer, face
+up) and a deck of fifteen cards. The game begins with the first-attacker
+turn-over (ruling M2): every player turns over their top card, the highest
+card ``number`` attacks first, players tied for the highest turn over their
+next card, and then every deck is shuffled again. Play goes round to the left
+(seat ``i``'s left is seat ``i + 1``).
+
+A turn is one battle. The attacker's ``reveal`` action turns over the top card
+of their deck; its ``launcher`` colour sets the turn's colour. Each player in
+the battle counts battle power (ruling M3, ``power`` / ``lineup_power``): the
+three line-up stats in that colour, +1 when the Character's and Beyblade's
+``emblem`` values are equal and recorded, the Beyblade's signed move value in
+that colour (a colour the move does not print counts 0, ruling M10), +1 per
+booster under the line-up whose colour matches (one letter; two letters fire
+on either; ``RBGY`` fires on every colour), and the effects in force. The
+attacker wins only with strictly higher power (a tie goes to the defender)
+and then chooses (ruling M4): ``hand`` puts the card into the hand, ``boost
+<slot>`` slides it face down under the line-up card of the same type. An
+Effect card may become a booster only when its text allows it (``as_booster``),
+under the line-up card its owner picks. Ties and defenders' wins discard the
+revealed card. The next player round the circle attacks next. Holding the
+winning number of cards ends the game at once (ruling M5).
+
+Variants (option ``"variant"``): ``"left"`` (default; with two players it is
+the basic game): the attacker battles the player on their left, who then
+attacks the next player round the circle; first to five cards in hand wins.
+``"all"`` (ruling M9): the attacker battles everyone at once and wins the card
+only with power strictly higher than every other player's; the next player
+round the circle attacks next; first to two cards in hand wins.
+
+Card text (the ``effects`` steps of ``core``), per the fine print
+-----------------------------------------------------------------
+- ``add_power`` (``amount``, signed) adds to the power of the ``target``
+  players in the current battle. Timings: ``revealed`` (an Effect card, when
+  its owner reveals it), ``discard_from_hand`` (an Effect card in hand, see
+  below), ``in_lineup`` (a Character, Beyblade or Customizer, in every battle
+  its owner fights while it sits in the line-up).
+- ``draw`` (target ``self``; ``revealed`` or ``discard_from_hand``): the owner
+  takes ``amount`` cards from the top of their deck into their hand (fewer if
+  the deck runs short; drawing never reshuffles, M6 is about revealing).
+- ``discard`` (``revealed`` or ``discard_from_hand``): each target player
+  discards ``amount`` cards of their own choice from their hand (ruling E2:
+  the discarding player picks; a player holding no more than that discards
+  everything without being asked).
+- ``to_hand`` (``revealed``): the revealed card goes to its owner's hand even
+  when the battle is tied or lost, instead of the discard pile.
+- ``as_booster`` (any timing): the permission of M4 for an Effect card.
+- Targets: ``self`` the card's owner; ``opponent`` / ``each_opponent`` the
+  players the owner battles (every defender when the owner attacks, the
+  attacker when the owner defends); ``all`` everyone in the battle;
+  ``attacker`` / ``defender``. ``turn`` ``"your"`` means while the owner
+  attacks, ``"opponent"`` while the owner defends. ``attribute`` holding a
+  colour word limits the step to turns of that colour.
+- A ``discard_from_hand`` card is used by its owner while a battle involving
+  them is counted, before power is compared (ruling M7): the counting window.
+  Priority goes round the players in the battle from the attacker (``use N``
+  or ``pass``); a use gives everyone in the battle a new chance to answer, and
+  power is compared once all of them have passed in a row. Players holding no
+  usable card are passed over without being asked.
+- A ``revealed`` step works only when its owner reveals the card from the deck
+  (the attacker); printed effects of line-up cards apply only while they are
+  in the line-up; boosters lie face down and their text is off (ruling M10).
+- A card whose steps the engine does not support for its type plays as its
+  basic self, and the event log says so (at the start for line-up cards, when
+  revealed for Effect cards).
+
+Running out, the cap and other edges
+------------------------------------
+- A player who must reveal with an empty deck shuffles their discard pile into
+  a new deck; with nothing to shuffle the game ends at once, the player with
+  the most cards in hand wins, and a tie for the most is a draw (ruling M6).
+- ``TURN_CAP`` battles (ruling E3) end the game as a draw: a mirror match,
+  where every tie goes to the defender, could otherwise run for ever.
+- Decks of the wrong shape, two deck cards with the same number (ruling M1,
+  refused here as well as by the deck builder), or cards whose play data is
+  unknown (``card_problems``) are refused with ``EngineError("bad_deck")``.
+- Unknown is not "not printed" (ruling E4): a line-up card's stats, a line-up
+  Character's or Beyblade's emblem, a deck card's number and launcher, and the
+  booster colour of every card that can become a booster must be recorded or
+  listed in ``not_printed`` where the card may leave them blank. A Beyblade
+  move that records some colours reads the others as not printed (M10); a
+  Beyblade recording no move at all is unknown unless ``not_printed`` lists
+  all four move colours.
+- Actions name deck cards by their card number (``use 12``), unique within a
+  deck by ruling M1.
+
+Left out: the stat names by colour (ruling M8 is data only), the website code
+in the white box, and card text beyond the vocabulary above.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .core import SCHEMA_VERSION, Effect, EngineError, Rng, parse_effects, seed_state
+
+SLUG = "metal-fusion"
+NAME = "Beyblade Metal Fusion"
+VERSION = "1"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+TURN_CAP = 200
+
+COLOURS = ("red", "blue", "green", "yellow")
+LETTERS = "RBGY"
+SLOTS = ("character", "beyblade", "customizer")
+EFFECT = 3
+DECK_SIZE = 15
+VARIANTS = {"left": 5, "all": 2}
+LINEUP_PARTS = ("character", "beyblade", "customizer", "emblem", "move", "boosters")
+
+_STAT_FIELDS = tuple(f"stat_{c}" for c in COLOURS)
+_MOVE_FIELDS = tuple(f"move_{c}" for c in COLOURS)
+_TYPES = {"character": 0, "beyblade": 1, "customizer": 2, "effect": EFFECT}
+_BOOSTER_CODES = {
+    "R", "B", "G", "Y", "RB", "RG", "RY", "BG", "BY", "GY", "RBGY",
+}  # fmt: skip
+
+
+# --- actions ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Action:
+    """One move: reveal, hand, boost <slot>, use <number>, pass, discard <number>."""
+
+    kind: str
+    arg: str | int | None = None
+
+    @property
+    def text(self) -> str:
+        return self.kind if self.arg is None else f"{self.kind} {self.arg}"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+REVEAL = Action("reveal")
+HAND = Action("hand")
+PASS = Action("pass")
+BOOST = {slot: Action("boost", slot) for slot in SLOTS}
+_USE: dict[int, Action] = {}
+_DISCARD: dict[int, Action] = {}
+
+
+def _use(number: int) -> Action:
+    action = _USE.get(number)
+    if action is None:
+        action = _USE[number] = Action("use", number)
+    return action
+
+
+def _discard_action(number: int) -> Action:
+    action = _DISCARD.get(number)
+    if action is None:
+        action = _DISCARD[number] = Action("discard", number)
+    return action
+
+
+def parse_action(text: str) -> Action:
+    """Return the action written as ``text`` (the log form)."""
+    if not isinstance(text, str):
+        raise EngineError("bad_action", "An action is written as text.")
+    words = text.split()
+    if words == ["reveal"]:
+        return REVEAL
+    if words == ["hand"]:
+        return HAND
+    if words == ["pass"]:
+        return PASS
+    if len(words) == 2 and words[0] == "boost" and words[1] in BOOST:
+        return BOOST[words[1]]
+    if len(words) == 2 and words[0] in ("use", "discard") and words[1].isdigit():
+        number = int(words[1])
+        return _use(number) if words[0] == "use" else _discard_action(number)
+    raise EngineError(
+        "bad_action",
+        f"'{text}' is not a Metal Fusion move; moves are: reveal, hand, "
+        "boost character|beyblade|customizer, use N, pass, discard N.",
+    )
+
+
+# --- card data ---------------------------------------------------------------
+
+
+def _name(card: dict) -> str:
+    if card.get("name"):
+        return str(card["name"])
+    if card.get("number") is not None:
+        return f"card #{card['number']}"
+    return f"card {card.get('id', '?')}"
+
+
+def _not_printed(card: dict) -> list:
+    return card.get("not_printed") or []
+
+
+def _colour_index(colour) -> int:
+    if isinstance(colour, int) and 0 <= colour < 4:
+        return colour
+    try:
+        return COLOURS.index(colour)
+    except ValueError:
+        raise ValueError(f"{colour!r} is not a launcher colour.") from None
+
+
+def _booster_mask(value) -> tuple[int, int, int, int]:
+    """Return which colours a booster code fires on (RBGY fires on all)."""
+    if value is None:
+        return (0, 0, 0, 0)
+    return tuple(1 if letter in value else 0 for letter in LETTERS)
+
+
+def _booster_problem(card: dict) -> str | None:
+    value = card.get("boosters")
+    if value is None:
+        if "boosters" in _not_printed(card):
+            return None
+        return "its booster colour is unknown"
+    if value not in _BOOSTER_CODES:
+        return f"its booster code {value!r} is not one, two or all four of R, B, G, Y"
+    return None
+
+
+def _move_problem(card: dict) -> str | None:
+    recorded = card.get("move_name") or any(
+        card.get(f) is not None for f in _MOVE_FIELDS
+    )
+    if recorded or all(f in _not_printed(card) for f in _MOVE_FIELDS):
+        return None
+    return "its launch or landing move is not recorded (list the move colours as not printed if it has none)"
+
+
+def card_problems(card: dict, zone: str | None = None) -> list[str]:
+    """Return the plain-words reasons ``card`` cannot be played (empty when it can).
+
+    ``zone`` is ``"lineup"`` or ``"deck"`` for the needs of that place only;
+    without it, every need of the card's type is checked.
+    """
+    problems = []
+    kind = card.get("card_type")
+    if kind is None:
+        return ["its card type is unknown"]
+    if kind not in _TYPES:
+        return [f"'{kind}' is not a Metal Fusion card type"]
+    slot = _TYPES[kind]
+    if zone in (None, "lineup") and slot != EFFECT:
+        for colour, name in zip(COLOURS, _STAT_FIELDS, strict=True):
+            value = card.get(name)
+            if value is None:
+                problems.append(f"its {colour} stat is unknown")
+            elif not isinstance(value, int) or isinstance(value, bool):
+                problems.append(f"its {colour} stat is not a whole number")
+        if (
+            slot in (0, 1)
+            and card.get("emblem") is None
+            and "emblem" not in _not_printed(card)
+        ):
+            problems.append("its emblem is unknown")
+        if slot == 1:
+            problem = _move_problem(card)
+            if problem:
+                problems.append(problem)
+    if zone in (None, "deck"):
+        launcher = card.get("launcher")
+        if launcher is None:
+            problems.append("its launcher colour is unknown")
+        elif launcher not in COLOURS:
+            problems.append(
+                f"its launcher {launcher!r} is not red, blue, green or yellow"
+            )
+        number = card.get("number")
+        if number is None:
+            problems.append("its card number is unknown (it decides who attacks first)")
+        elif not isinstance(number, int) or isinstance(number, bool) or number < 0:
+            problems.append("its card number is not a whole number")
+        if slot != EFFECT or _allows_booster(card):
+            problem = _booster_problem(card)
+            if problem:
+                problems.append(problem)
+    return problems
+
+
+def _steps(card: dict) -> tuple[Effect, ...] | None:
+    """Return the parsed steps, or None when they are not valid vocabulary."""
+    try:
+        return parse_effects(card.get("effects"))
+    except EngineError:
+        return None
+
+
+def _allows_booster(card: dict) -> bool:
+    steps = _steps(card) or ()
+    return any(step.op == "as_booster" for step in steps)
+
+
+def _supported(step: Effect, slot: int) -> bool:
+    if step.attribute is not None and step.attribute not in COLOURS:
+        return False
+    if step.op == "as_booster":
+        return slot == EFFECT
+    if slot != EFFECT:
+        return step.timing == "in_lineup" and step.op == "add_power"
+    if step.timing == "revealed":
+        ops = ("add_power", "draw", "discard", "to_hand")
+    elif step.timing == "discard_from_hand":
+        ops = ("add_power", "draw", "discard")
+    else:
+        return False
+    if step.op in ("draw", "to_hand") and step.target != "self":
+        return False
+    return step.op in ops
+
+
+class _Card:
+    """What the engine needs of one card, read once from its dict."""
+
+    __slots__ = (
+        "name", "number", "slot", "launcher", "boost", "reveal", "from_hand",
+        "lineup", "as_booster", "basic",
+    )  # fmt: skip
+
+    def __init__(self, card: dict):
+        self.name = _name(card)
+        self.number = card.get("number")
+        self.slot = _TYPES[card["card_type"]]
+        launcher = card.get("launcher")
+        self.launcher = COLOURS.index(launcher) if launcher in COLOURS else -1
+        self.boost = _booster_mask(card.get("boosters"))
+        steps = _steps(card)
+        self.basic = bool(card.get("effects")) and (
+            steps is None or not all(_supported(s, self.slot) for s in steps)
+        )
+        if steps is None or self.basic:
+            steps = ()
+        self.reveal = tuple(
+            s for s in steps if s.timing == "revealed" and s.op != "as_booster"
+        )
+        self.from_hand = tuple(
+            s for s in steps if s.timing == "discard_from_hand" and s.op != "as_booster"
+        )
+        self.lineup = tuple(s for s in steps if s.timing == "in_lineup")
+        self.as_booster = self.slot == EFFECT and any(
+            s.op == "as_booster" for s in steps
+        )
+
+
+class _Seat:
+    """One seat's cards: 0-2 the line-up by slot, 3-17 the deck as given."""
+
+    __slots__ = (
+        "cards",
+        "dicts",
+        "by_number",
+        "stats",
+        "emblem",
+        "move",
+        "base",
+        "lineup_steps",
+        "hand_cards",
+    )
+
+    def __init__(self, lineup: list[dict], deck: list[dict]):
+        self.dicts = lineup + deck
+        self.cards = [_Card(card) for card in self.dicts]
+        self.by_number = {self.cards[i].number: i for i in range(3, len(self.cards))}
+        self.stats, self.emblem, self.move = _lineup_static(lineup)
+        self.base = tuple(
+            self.stats[0][c]
+            + self.stats[1][c]
+            + self.stats[2][c]
+            + self.emblem
+            + self.move[c]
+            for c in range(4)
+        )
+        self.lineup_steps = tuple(s for card in self.cards[:3] for s in card.lineup)
+        self.hand_cards = frozenset(
+            i for i, card in enumerate(self.cards) if i >= 3 and card.from_hand
+        )
+
+
+def _lineup_static(lineup: Sequence[dict]):
+    """Return (stats by slot and colour, emblem bonus, move by colour) of a sorted line-up."""
+    stats = [[card.get(f) for f in _STAT_FIELDS] for card in lineup]
+    char, bey = lineup[0].get("emblem"), lineup[1].get("emblem")
+    emblem = 1 if char is not None and char == bey else 0
+    move = [lineup[1].get(f) or 0 for f in _MOVE_FIELDS]
+    return stats, emblem, move
+
+
+def _sort_lineup(cards: Sequence[dict], who: str) -> list[dict]:
+    """Return the line-up ordered character, beyblade, customizer; refuse a wrong shape."""
+    if not isinstance(cards, (list, tuple)) or len(cards) != 3:
+        raise EngineError(
+            "bad_deck",
+            f"{who}'s line-up must be three cards: one Character, one Beyblade, one Customizer.",
+        )
+    by_slot: dict[str, dict] = {}
+    for card in cards:
+        if not isinstance(card, dict):
+            raise EngineError(
+                "bad_deck", f"{who}'s line-up holds something that is not a card."
+            )
+        kind = card.get("card_type")
+        if kind not in SLOTS:
+            what = "a card of unknown type" if kind is None else f"a {kind} card"
+            raise EngineError(
+                "bad_deck",
+                f"{who}'s line-up holds {_name(card)}, {what}; it takes one Character, "
+                "one Beyblade and one Customizer.",
+            )
+        if kind in by_slot:
+            raise EngineError(
+                "bad_deck",
+                f"{who}'s line-up holds two {kind} cards ({_name(by_slot[kind])} and "
+                f"{_name(card)}); it takes one of each type.",
+            )
+        by_slot[kind] = card
+    return [by_slot[slot] for slot in SLOTS]
+
+
+def _checked_cards(card: dict, zone: str, who: str) -> None:
+    problems = card_problems(card, zone)
+    if problems:
+        raise EngineError(
+            "bad_deck",
+            f"{who}'s {_name(card)} cannot be played: {'; '.join(problems)}.",
+        )
+
+
+_SEAT_CACHE: dict[int, tuple] = {}
+
+
+def _seat_for(deck: dict, seat: int) -> _Seat:
+    """Return the seat data of ``deck``, reusing it while the deck is unchanged.
+
+    Batch simulation starts thousands of games from the same deck objects;
+    reading the cards once saves most of a short game's cost. The deep copy
+    guards against a caller changing the deck in place between games.
+    """
+    hit = _SEAT_CACHE.get(id(deck))
+    if hit is not None and hit[0] is deck and hit[1] == deck:
+        return hit[2]
+    info = _build_seat(deck, seat)
+    if len(_SEAT_CACHE) >= 32:
+        _SEAT_CACHE.clear()
+    _SEAT_CACHE[id(deck)] = (deck, copy.deepcopy(deck), info)
+    return info
+
+
+def _build_seat(deck: dict, seat: int) -> _Seat:
+    who = f"Player {seat + 1}"
+    if not isinstance(deck, dict) or "lineup" not in deck or "deck" not in deck:
+        raise EngineError("bad_deck", f"{who}'s deck needs a line-up and a deck.")
+    lineup = _sort_lineup(deck["lineup"], who)
+    cards = deck["deck"]
+    if not isinstance(cards, (list, tuple)) or len(cards) != DECK_SIZE:
+        count = len(cards) if isinstance(cards, (list, tuple)) else 0
+        raise EngineError(
+            "bad_deck",
+            f"{who}'s deck holds {count} cards; it must hold exactly {DECK_SIZE} "
+            "besides the line-up.",
+        )
+    for card in lineup:
+        _checked_cards(card, "lineup", who)
+    seen: dict[int, dict] = {}
+    for card in cards:
+        if not isinstance(card, dict):
+            raise EngineError(
+                "bad_deck", f"{who}'s deck holds something that is not a card."
+            )
+        _checked_cards(card, "deck", who)
+        number = card["number"]
+        if number in seen:
+            raise EngineError(
+                "bad_deck",
+                f"{who}'s deck holds two cards numbered {number} ({_name(seen[number])} "
+                f"and {_name(card)}); a deck may not repeat a card number (ruling M1).",
+            )
+        seen[number] = card
+    return _Seat(lineup, list(cards))
+
+
+# --- power ------------------------------------------------------------------
+
+
+def _lineup_step_applies(step: Effect, colour: int, role: str | None) -> bool:
+    if step.attribute is not None and COLOURS.index(step.attribute) != colour:
+        return False
+    if step.turn == "your":
+        return role == "attacker"
+    if step.turn == "opponent":
+        return role == "defender"
+    return True
+
+
+def lineup_power(
+    lineup_cards: Sequence[dict],
+    colour: str,
+    boosters: Iterable = (),
+    role: str | None = None,
+) -> tuple[int, dict]:
+    """Return a line-up's battle power in ``colour`` and its parts (ruling M3).
+
+    ``boosters`` holds booster cards (dicts) or booster codes ("Y", "RB",
+    "RBGY"). ``role`` (``"attacker"`` or ``"defender"``) switches on the line-up
+    text limited to that role; without it only text that always applies counts.
+    Raise EngineError("bad_deck") when a value the count needs is unknown.
+    """
+    c = _colour_index(colour)
+    cards = _sort_lineup(lineup_cards, "The")
+    for card in cards:
+        _checked_cards(card, "lineup", "This line-up")
+    stats, emblem, move = _lineup_static(cards)
+    fired = 0
+    for booster in boosters:
+        if isinstance(booster, dict):
+            problem = _booster_problem(booster)
+            if problem:
+                raise EngineError(
+                    "bad_deck", f"The booster {_name(booster)}: {problem}."
+                )
+            booster = booster.get("boosters")
+        elif booster is not None and booster not in _BOOSTER_CODES:
+            raise EngineError("bad_deck", f"{booster!r} is not a booster code.")
+        fired += _booster_mask(booster)[c]
+    effects = 0
+    for card in cards:
+        for step in _Card(card).lineup:
+            if _lineup_step_applies(step, c, role) and (
+                step.target in ("self", "all")
+                or (step.target == "attacker" and role == "attacker")
+                or (step.target == "defender" and role == "defender")
+            ):
+                effects += step.amount
+    parts = {
+        "character": stats[0][c],
+        "beyblade": stats[1][c],
+        "customizer": stats[2][c],
+        "emblem": emblem,
+        "move": move[c],
+        "boosters": fired,
+        "effects": effects,
+    }
+    return sum(parts.values()), parts
+
+
+# --- state ------------------------------------------------------------------
+
+
+@dataclass
+class State:
+    """A game in progress; plain data (``seats`` is derived from ``decks``)."""
+
+    seed: int
+    options: dict
+    decks: list
+    players: int
+    variant: str
+    target: int
+    rng: int
+    deck: list  # per seat, card indices; the top card is the last
+    hand: list
+    discard: list
+    boosters: list  # per seat, per line-up slot, card indices
+    bcount: list  # per seat, boosters firing per colour
+    phase: str = "reveal"  # reveal, discard, window, choose, over
+    attacker: int = 0
+    turn: int = 0
+    card: int = -1
+    colour: int = -1
+    defenders: list = field(default_factory=list)
+    mods: list = field(default_factory=list)
+    keep: bool = False
+    prio: int = 0
+    passes: int = 0
+    resume: str = "open"
+    pending: list = field(default_factory=list)
+    winner: int | None = None
+    reason: str = ""
+    log: list = field(default_factory=list)
+    events: list = field(default_factory=list)
+    seats: list = field(default_factory=list, compare=False, repr=False)
+
+
+def _copy(s: State) -> State:
+    return State(
+        s.seed, s.options, s.decks, s.players, s.variant, s.target, s.rng,
+        [d[:] for d in s.deck], [h[:] for h in s.hand], [d[:] for d in s.discard],
+        [[b[:] for b in seat] for seat in s.boosters], [b[:] for b in s.bcount],
+        s.phase, s.attacker, s.turn, s.card, s.colour, s.defenders[:], s.mods[:],
+        s.keep, s.prio, s.passes, s.resume, [p[:] for p in s.pending], s.winner,
+        s.reason, s.log[:], s.events[:], s.seats,
+    )  # fmt: skip
+
+
+_PLAYERS = tuple(f"Player {seat + 1}" for seat in range(MAX_PLAYERS))
+
+
+def _player(seat: int) -> str:
+    return _PLAYERS[seat]
+
+
+def _options(options: dict | None, players: int) -> tuple[str, int]:
+    options = options or {}
+    if not isinstance(options, dict):
+        raise EngineError("bad_options", "Options must be an object.")
+    unknown = sorted(set(options) - {"variant", "players"})
+    if unknown:
+        raise EngineError(
+            "bad_options",
+            f"Metal Fusion has no option {', '.join(map(repr, unknown))}.",
+        )
+    variant = options.get("variant", "left")
+    if variant not in VARIANTS:
+        raise EngineError(
+            "bad_options",
+            f"Variant {variant!r} is unknown: choose 'left' (battle the player on your "
+            "left) or 'all' (battle everyone at once).",
+        )
+    if options.get("players", players) != players:
+        raise EngineError(
+            "bad_options", f"{options['players']} players need as many decks."
+        )
+    return variant, VARIANTS[variant]
+
+
+def first_attacker(tops: Sequence[Sequence[int]]) -> tuple[int | None, list[int]]:
+    """Return the M2 first attacker and how many cards each player turned over.
+
+    Each list holds a player's card numbers from the top of the deck down. The
+    highest number attacks first; players tied for the highest turn over their
+    next card. The seat is None when the tie never breaks.
+    """
+    contenders = list(range(len(tops)))
+    turned = [0] * len(tops)
+    depth = 0
+    while depth < min(len(t) for t in tops):
+        for seat in contenders:
+            turned[seat] += 1
+        best = max(tops[s][depth] for s in contenders)
+        contenders = [s for s in contenders if tops[s][depth] == best]
+        depth += 1
+        if len(contenders) == 1:
+            return contenders[0], turned
+    return None, turned
+
+
+def new_game(decks: Sequence[dict], options: dict | None, seed: int) -> State:
+    """Return a new game: decks shuffled, first attacker found by ruling M2."""
+    if (
+        not isinstance(decks, (list, tuple))
+        or not MIN_PLAYERS <= len(decks) <= MAX_PLAYERS
+    ):
+        raise EngineError(
+            "bad_deck",
+            f"Metal Fusion is played by {MIN_PLAYERS} to {MAX_PLAYERS} players.",
+        )
+    players = len(decks)
+    variant, target = _options(options, players)
+    seats = [_seat_for(deck, i) for i, deck in enumerate(decks)]
+    rng = Rng(seed_state(seed, 0))
+    order = []
+    for _ in range(players):
+        cards = list(range(3, 3 + DECK_SIZE))
+        rng.shuffle(cards)
+        order.append(cards)
+    state = State(
+        seed=seed,
+        options=dict(options or {}),
+        decks=list(decks),
+        players=players,
+        variant=variant,
+        target=target,
+        rng=0,
+        deck=order,
+        hand=[[] for _ in range(players)],
+        discard=[[] for _ in range(players)],
+        boosters=[[[], [], []] for _ in range(players)],
+        bcount=[[0, 0, 0, 0] for _ in range(players)],
+        mods=[0] * players,
+        seats=seats,
+    )
+    for seat, info in enumerate(seats):
+        for card in info.cards[:3]:
+            if card.basic:
+                state.events.append(
+                    f"{_player(seat)}'s {card.name}: its text is not one the engine "
+                    "knows; it plays as its basic self."
+                )
+    tops = [
+        [info.cards[i].number for i in reversed(deck)]
+        for info, deck in zip(seats, order, strict=True)
+    ]
+    winner, counts = first_attacker(tops)
+    turned = "; ".join(
+        f"{_player(s)} turns over " + ", ".join(f"#{n}" for n in tops[s][: counts[s]])
+        for s in range(players)
+    )
+    if winner is None:
+        winner = rng.below(players)
+        state.events.append(f"{turned}: the numbers never differ; the seed picks.")
+    state.events.append(f"{turned}: {_player(winner)} attacks first (ruling M2).")
+    for cards in order:
+        rng.shuffle(cards)
+    state.rng = rng.state
+    state.attacker = winner
+    _start_turn(state)
+    return state
+
+
+# --- flow -------------------------------------------------------------------
+
+
+def _end(s: State, winner: int | None, reason: str) -> None:
+    s.phase = "over"
+    s.winner = winner
+    s.reason = reason
+    s.events.append(reason)
+
+
+def _gain(s: State, seat: int, card: int) -> None:
+    hand = s.hand[seat]
+    hand.append(card)
+    if len(hand) >= s.target and s.phase != "over":
+        _end(
+            s,
+            seat,
+            f"{_player(seat)} holds {len(hand)} cards in hand and wins (ruling M5).",
+        )
+
+
+def _start_turn(s: State) -> None:
+    s.card = -1
+    s.colour = -1
+    s.defenders = []
+    s.mods = [0] * s.players
+    s.keep = False
+    s.pending = []
+    if s.turn >= TURN_CAP:
+        _end(
+            s,
+            None,
+            f"{TURN_CAP} battles are fought with no winner: the game is a draw (ruling E3).",
+        )
+        return
+    a = s.attacker
+    if not s.deck[a] and not s.discard[a]:
+        counts = [len(h) for h in s.hand]
+        best = max(counts)
+        leaders = [i for i, n in enumerate(counts) if n == best]
+        said = ", ".join(f"{_player(i)} {n}" for i, n in enumerate(counts))
+        if len(leaders) == 1:
+            _end(
+                s,
+                leaders[0],
+                f"{_player(a)} has no card left to reveal; cards in hand: {said}. {_player(leaders[0])} wins (ruling M6).",
+            )
+        else:
+            _end(
+                s,
+                None,
+                f"{_player(a)} has no card left to reveal; cards in hand: {said}. The game is a draw (ruling M6).",
+            )
+        return
+    s.phase = "reveal"
+
+
+def _next_turn(s: State) -> None:
+    s.attacker = (s.attacker + 1) % s.players
+    _start_turn(s)
+
+
+def _involved(s: State) -> list[int]:
+    return [s.attacker] + s.defenders
+
+
+def _targets(s: State, owner: int, target: str) -> list[int]:
+    if target == "self":
+        return [owner]
+    if target in ("opponent", "each_opponent"):
+        return s.defenders[:] if owner == s.attacker else [s.attacker]
+    if target == "all":
+        return _involved(s)
+    if target == "attacker":
+        return [s.attacker]
+    return s.defenders[:]
+
+
+def _step_applies(s: State, owner: int, step: Effect) -> bool:
+    if step.attribute is not None and COLOURS.index(step.attribute) != s.colour:
+        return False
+    if step.turn == "your":
+        return owner == s.attacker
+    if step.turn == "opponent":
+        return owner != s.attacker
+    return True
+
+
+def _apply_steps(s: State, owner: int, card: _Card, steps: tuple) -> None:
+    for step in steps:
+        if not _step_applies(s, owner, step):
+            s.events.append(f"{card.name}: one of its effects does not apply now.")
+            continue
+        if step.op == "add_power":
+            targets = _targets(s, owner, step.target)
+            for t in targets:
+                s.mods[t] += step.amount
+            who = ", ".join(_player(t) for t in targets)
+            s.events.append(f"{card.name} adds {step.amount:+d} to the power of {who}.")
+        elif step.op == "draw":
+            deck = s.deck[owner]
+            drawn = 0
+            for _ in range(step.amount):
+                if not deck or s.phase == "over":
+                    break
+                drawn += 1
+                _gain(s, owner, deck.pop())
+            s.events.append(f"{card.name}: {_player(owner)} draws {drawn} card(s).")
+        elif step.op == "discard":
+            for t in _targets(s, owner, step.target):
+                if step.amount > 0 and s.hand[t]:
+                    s.pending.append([t, step.amount])
+        elif step.op == "to_hand":
+            s.keep = True
+            s.events.append(
+                f"{card.name} will go to {_player(owner)}'s hand whatever the result."
+            )
+        if s.phase == "over":
+            return
+
+
+def _reveal(s: State) -> None:
+    a = s.attacker
+    info = s.seats[a]
+    if not s.deck[a]:
+        pile = s.discard[a]
+        rng = Rng(s.rng)
+        rng.shuffle(pile)
+        s.rng = rng.state
+        s.deck[a] = pile
+        s.discard[a] = []
+        s.events.append(
+            f"{_player(a)}'s deck is empty: the discard pile is shuffled into a new deck (ruling M6)."
+        )
+    card = s.deck[a].pop()
+    c = info.cards[card]
+    s.turn += 1
+    s.card = card
+    s.colour = c.launcher
+    n = s.players
+    if s.variant == "left":
+        s.defenders = [(a + 1) % n]
+    else:
+        s.defenders = [(a + k) % n for k in range(1, n)]
+    s.events.append(f"{_player(a)} reveals {c.name}: a {COLOURS[c.launcher]} launcher.")
+    if c.slot == EFFECT:
+        if c.reveal:
+            _apply_steps(s, a, c, c.reveal)
+            if s.phase == "over":
+                return
+        elif c.basic or not (c.from_hand or c.as_booster):
+            s.events.append(
+                f"{c.name}'s text is not encoded; it plays as a plain card."
+            )
+    s.resume = "open"
+    _settle(s)
+
+
+def _usable(s: State, seat: int) -> list[int]:
+    info = s.seats[seat]
+    if not info.hand_cards:
+        return []
+    cards = info.cards
+    return sorted(
+        (
+            i
+            for i in s.hand[seat]
+            if i in info.hand_cards
+            and any(_step_applies(s, seat, st) for st in cards[i].from_hand)
+        ),
+        key=lambda i: cards[i].number,
+    )
+
+
+def _settle(s: State) -> None:
+    """Resolve pending discards, then run the counting window, then compare."""
+    while s.pending:
+        seat, count = s.pending[0]
+        hand = s.hand[seat]
+        if count <= 0 or not hand:
+            s.pending.pop(0)
+            continue
+        if len(hand) <= count:
+            names = ", ".join(s.seats[seat].cards[i].name for i in hand)
+            s.discard[seat].extend(hand)
+            hand.clear()
+            s.events.append(f"{_player(seat)} discards {names}.")
+            s.pending.pop(0)
+            continue
+        s.phase = "discard"
+        return
+    if s.resume == "open":
+        s.resume = "window"
+        s.prio = 0
+        s.passes = 0
+    involved = _involved(s)
+    k = len(involved)
+    while s.passes < k:
+        if _usable(s, involved[s.prio]):
+            s.phase = "window"
+            return
+        s.passes += 1
+        s.prio = (s.prio + 1) % k
+    _compare(s)
+
+
+def _fast_power(s: State, seat: int) -> int:
+    c = s.colour
+    total = s.seats[seat].base[c] + s.bcount[seat][c] + s.mods[seat]
+    for owner in _involved(s):
+        steps = s.seats[owner].lineup_steps
+        if steps:
+            total += _lineup_effects(s, owner, steps, seat)
+    return total
+
+
+def _lineup_effects(s: State, owner: int, steps: tuple, seat: int) -> int:
+    amount = 0
+    for step in steps:
+        if _step_applies(s, owner, step) and seat in _targets(s, owner, step.target):
+            amount += step.amount
+    return amount
+
+
+def power(state: State, seat: int, colour: str | None = None) -> tuple[int, dict]:
+    """Return a player's battle power and its parts (ruling M3).
+
+    The colour defaults to the current turn's. Effects count in the battle in
+    progress when the player takes part in it; otherwise only the line-up's
+    own text that always applies.
+    """
+    s = state
+    c = s.colour if colour is None else _colour_index(colour)
+    if c < 0:
+        raise ValueError("No colour is set: no card has been revealed this turn.")
+    info = s.seats[seat]
+    in_battle = s.card >= 0 and s.colour == c and seat in _involved(s)
+    if in_battle:
+        effects = s.mods[seat]
+        for owner in _involved(s):
+            effects += _lineup_effects(s, owner, s.seats[owner].lineup_steps, seat)
+    else:
+        effects = sum(
+            step.amount
+            for step in info.lineup_steps
+            if _lineup_step_applies(step, c, None) and step.target in ("self", "all")
+        )
+    parts = {
+        "character": info.stats[0][c],
+        "beyblade": info.stats[1][c],
+        "customizer": info.stats[2][c],
+        "emblem": info.emblem,
+        "move": info.move[c],
+        "boosters": s.bcount[seat][c],
+        "effects": effects,
+    }
+    return sum(parts.values()), parts
+
+
+def _compare(s: State) -> None:
+    involved = _involved(s)
+    powers = [_fast_power(s, seat) for seat in involved]
+    a = s.attacker
+    colour = COLOURS[s.colour]
+    said = ", ".join(
+        f"{_player(seat)} {p}" for seat, p in zip(involved, powers, strict=True)
+    )
+    s.events.append(f"Battle power on {colour}: {said}.")
+    card = s.seats[a].cards[s.card]
+    if powers[0] > max(powers[1:]):
+        s.phase = "choose"
+        s.events.append(f"{_player(a)} wins the battle and takes {card.name}.")
+        return
+    if powers[0] == max(powers[1:]):
+        s.events.append("A tie goes to the defender.")
+    else:
+        s.events.append(f"{_player(a)} loses the battle.")
+    if s.keep:
+        s.events.append(f"{card.name} goes to {_player(a)}'s hand all the same.")
+        _gain(s, a, s.card)
+        if s.phase == "over":
+            return
+    else:
+        s.discard[a].append(s.card)
+        s.events.append(f"{card.name} is discarded.")
+    _next_turn(s)
+
+
+def _boost_slots(s: State) -> tuple[str, ...]:
+    card = s.seats[s.attacker].cards[s.card]
+    if card.slot != EFFECT:
+        return (SLOTS[card.slot],)
+    return SLOTS if card.as_booster else ()
+
+
+# --- the interface ------------------------------------------------------------
+
+
+def to_act(state: State) -> int | None:
+    """Return the seat that acts next (None once the game is over)."""
+    s = state
+    phase = s.phase
+    if phase == "reveal" or phase == "choose":
+        return s.attacker
+    if phase == "window":
+        return _involved(s)[s.prio]
+    if phase == "discard":
+        return s.pending[0][0]
+    return None
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Return every action the seat to act may take, in a fixed order."""
+    s = state
+    phase = s.phase
+    if phase == "reveal":
+        return [REVEAL]
+    if phase == "choose":
+        return [HAND] + [BOOST[slot] for slot in _boost_slots(s)]
+    if phase == "window":
+        seat = _involved(s)[s.prio]
+        cards = s.seats[seat].cards
+        return [_use(cards[i].number) for i in _usable(s, seat)] + [PASS]
+    if phase == "discard":
+        seat = s.pending[0][0]
+        cards = s.seats[seat].cards
+        return [
+            _discard_action(n) for n in sorted(cards[i].number for i in s.hand[seat])
+        ]
+    return []
+
+
+def _refuse(s: State, action: Action) -> None:
+    seat = to_act(s)
+    who = _player(seat)
+    phase = s.phase
+    if phase == "reveal":
+        message = f"{who} attacks: the only move is to reveal the top card."
+    elif phase == "choose":
+        card = s.seats[seat].cards[s.card]
+        if action.kind == "boost":
+            if card.slot == EFFECT and not card.as_booster:
+                message = f"{card.name} is an Effect card whose text does not let it become a booster (ruling M4)."
+            else:
+                message = (
+                    f"{card.name} can only go under the line-up's {SLOTS[card.slot]}."
+                )
+        else:
+            message = (
+                f"{who} won {card.name}: put it into the hand or use it as a booster."
+            )
+    elif phase == "window":
+        message = f"{who} may use a 'discard this card from your hand' effect or pass."
+    else:
+        message = f"{who} must discard a card from their hand."
+    raise EngineError(
+        "illegal_action", f"That move is not allowed now ({action.text}): {message}"
+    )
+
+
+def apply(
+    state: State, action: Action | str, inplace: bool = False, player: int | None = None
+) -> State:
+    """Return the state after ``action``; refuse it with EngineError when not legal."""
+    if isinstance(action, str):
+        action = parse_action(action)
+    s = state
+    if s.phase == "over":
+        raise EngineError("game_over", "The game is over.")
+    if player is not None and player != to_act(s):
+        raise EngineError(
+            "not_your_turn",
+            f"It is {_player(to_act(s))}'s move, not {_player(player)}'s.",
+        )
+    kind = action.kind
+    phase = s.phase
+    if phase == "reveal":
+        ok = action is REVEAL or action == REVEAL
+    elif phase == "choose":
+        ok = (
+            kind == "hand"
+            and action.arg is None
+            or (kind == "boost" and action.arg in _boost_slots(s))
+        )
+    elif phase == "window":
+        if kind == "pass":
+            ok = action.arg is None
+        elif kind == "use":
+            seat = _involved(s)[s.prio]
+            index = s.seats[seat].by_number.get(action.arg, -1)
+            ok = index in _usable(s, seat)
+        else:
+            ok = False
+    else:
+        seat = s.pending[0][0]
+        ok = (
+            kind == "discard"
+            and s.seats[seat].by_number.get(action.arg, -1) in s.hand[seat]
+        )
+    if not ok:
+        _refuse(s, action)
+    if not inplace:
+        s = _copy(s)
+    s.log.append(action.text)
+    if phase == "reveal":
+        _reveal(s)
+    elif phase == "choose":
+        a = s.attacker
+        card = s.seats[a].cards[s.card]
+        if kind == "hand":
+            s.events.append(f"{_player(a)} puts {card.name} into their hand.")
+            _gain(s, a, s.card)
+        else:
+            slot = SLOTS.index(action.arg)
+            s.boosters[a][slot].append(s.card)
+            counts = s.bcount[a]
+            for c in range(4):
+                counts[c] += card.boost[c]
+            s.events.append(
+                f"{_player(a)} slides {card.name} under their {action.arg} as a booster."
+            )
+        if s.phase != "over":
+            _next_turn(s)
+    elif phase == "window":
+        involved = _involved(s)
+        seat = involved[s.prio]
+        s.prio = (s.prio + 1) % len(involved)
+        if kind == "pass":
+            s.passes += 1
+        else:
+            index = s.seats[seat].by_number[action.arg]
+            card = s.seats[seat].cards[index]
+            s.hand[seat].remove(index)
+            s.discard[seat].append(index)
+            s.passes = 0
+            s.events.append(
+                f"{_player(seat)} discards {card.name} from their hand to use it."
+            )
+            _apply_steps(s, seat, card, card.from_hand)
+            if s.phase == "over":
+                return s
+        _settle(s)
+    else:
+        seat = s.pending[0][0]
+        index = s.seats[seat].by_number[action.arg]
+        s.hand[seat].remove(index)
+        s.discard[seat].append(index)
+        s.events.append(f"{_player(seat)} discards {s.seats[seat].cards[index].name}.")
+        s.pending[0][1] -= 1
+        _settle(s)
+    return s
+
+
+def describe(state: State, action: Action) -> str:
+    """Return the action in plain words."""
+    s = state
+    kind = action.kind
+    if kind == "reveal":
+        return "Reveal the top card of your deck."
+    if kind == "pass":
+        return "Use nothing more; count the battle."
+    if kind in ("hand", "boost") and s.card >= 0:
+        name = s.seats[s.attacker].cards[s.card].name
+        if kind == "hand":
+            return f"Put {name} into your hand."
+        return f"Slide {name} under your {action.arg} as a booster."
+    seat = to_act(s)
+    name = f"card #{action.arg}"
+    if seat is not None and action.arg in s.seats[seat].by_number:
+        name = s.seats[seat].cards[s.seats[seat].by_number[action.arg]].name
+    if kind == "use":
+        return f"Discard {name} from your hand to use its effect."
+    if kind == "discard":
+        return f"Discard {name} from your hand."
+    return action.text
+
+
+def is_over(state: State) -> bool:
+    return state.phase == "over"
+
+
+def winner(state: State) -> int | None:
+    return state.winner
+
+
+def player_count(state: State) -> int:
+    return state.players
+
+
+def length(state: State) -> int:
+    """Return the number of battles fought (revealed cards)."""
+    return state.turn
+
+
+def chance_outcomes(state: State) -> list:
+    """Return no outcomes: shuffles come from the seed, nothing else is chance."""
+    return []
+
+
+def score(state: State, player: int) -> float:
+    """Return a heuristic value of the state for ``player`` (greedy bot)."""
+    s = state
+    if s.phase == "over":
+        if s.winner == player:
+            return 1000.0
+        return -1000.0 if s.winner is not None else 0.0
+    info = s.seats[player]
+    mean_power = sum(info.base[c] + s.bcount[player][c] for c in range(4)) / 4
+    return 3.0 * len(s.hand[player]) + mean_power
+
+
+def _card_view(info: _Seat, index: int) -> dict:
+    card = info.cards[index]
+    return {
+        "id": info.dicts[index].get("id"),
+        "name": card.name,
+        "number": card.number,
+        "type": "effect" if card.slot == EFFECT else SLOTS[card.slot],
+        "launcher": COLOURS[card.launcher] if card.launcher >= 0 else None,
+    }
+
+
+def _booster_code(info: _Seat, index: int) -> str | None:
+    return info.dicts[index].get("boosters")
+
+
+def view(state: State, player: int) -> dict:
+    """Return what ``player`` may see: others' hands as counts, no deck order."""
+    s = state
+    seats = []
+    for seat in range(s.players):
+        info = s.seats[seat]
+        own = seat == player
+        boosters = {}
+        for slot, pile in zip(SLOTS, s.boosters[seat], strict=True):
+            if own:
+                boosters[slot] = [
+                    dict(_card_view(info, i), boosters=_booster_code(info, i))
+                    for i in pile
+                ]
+            else:
+                boosters[slot] = [{"boosters": _booster_code(info, i)} for i in pile]
+        seats.append(
+            {
+                "player": seat,
+                "lineup": [_card_view(info, i) for i in range(3)],
+                "deck": len(s.deck[seat]),
+                "hand": [_card_view(info, i) for i in s.hand[seat]]
+                if own
+                else len(s.hand[seat]),
+                "hand_count": len(s.hand[seat]),
+                "discard": [_card_view(info, i) for i in s.discard[seat]],
+                "boosters": boosters,
+            }
+        )
+    battle = None
+    if s.card >= 0:
+        battle = {
+            "attacker": s.attacker,
+            "defenders": s.defenders[:],
+            "colour": COLOURS[s.colour],
+            "card": _card_view(s.seats[s.attacker], s.card),
+            "power": {
+                seat: dict(zip(("total", "parts"), power(s, seat), strict=True))
+                for seat in _involved(s)
+            },
+        }
+    acting = to_act(s)
+    return {
+        "game": SLUG,
+        "variant": s.variant,
+        "hand_to_win": s.target,
+        "turn": s.turn,
+        "turn_cap": TURN_CAP,
+        "phase": s.phase,
+        "to_act": acting,
+        "legal": [a.text for a in legal_actions(s)] if acting == player else [],
+        "players": seats,
+        "battle": battle,
+        "over": s.phase == "over",
+        "winner": s.winner,
+        "reason": s.reason,
+        "events": s.events[:],
+        "log": s.log[:],
+    }
+
+
+def to_json(state: State) -> dict:
+    """Return the whole state as JSON-ready data."""
+    s = state
+    return {
+        "schema": SCHEMA_VERSION,
+        "game": SLUG,
+        "version": VERSION,
+        "seed": s.seed,
+        "options": dict(s.options),
+        "decks": s.decks,
+        "players": s.players,
+        "variant": s.variant,
+        "target": s.target,
+        "rng": s.rng,
+        "deck": [d[:] for d in s.deck],
+        "hand": [h[:] for h in s.hand],
+        "discard": [d[:] for d in s.discard],
+        "boosters": [[b[:] for b in seat] for seat in s.boosters],
+        "phase": s.phase,
+        "attacker": s.attacker,
+        "turn": s.turn,
+        "card": s.card,
+        "colour": s.colour,
+        "defenders": s.defenders[:],
+        "mods": s.mods[:],
+        "keep": s.keep,
+        "prio": s.prio,
+        "passes": s.passes,
+        "resume": s.resume,
+        "pending": [p[:] for p in s.pending],
+        "winner": s.winner,
+        "reason": s.reason,
+        "log": s.log[:],
+        "events": s.events[:],
+    }
+
+
+def from_json(data: dict) -> State:
+    """Return the state stored by ``to_json``."""
+    if not isinstance(data, dict) or data.get("game") != SLUG:
+        raise EngineError("bad_state", "This is not a saved Metal Fusion game.")
+    if data.get("schema") != SCHEMA_VERSION or data.get("version") != VERSION:
+        raise EngineError(
+            "bad_state", "This saved game was made by another engine version."
+        )
+    try:
+        seats = [_seat_for(deck, i) for i, deck in enumerate(data["decks"])]
+        boosters = [[list(b) for b in seat] for seat in data["boosters"]]
+        bcount = []
+        for info, piles in zip(seats, boosters, strict=True):
+            counts = [0, 0, 0, 0]
+            for pile in piles:
+                for index in pile:
+                    for c in range(4):
+                        counts[c] += info.cards[index].boost[c]
+            bcount.append(counts)
+        return State(
+            data["seed"], dict(data["options"]), list(data["decks"]), data["players"],
+            data["variant"], data["target"], data["rng"],
+            [list(d) for d in data["deck"]], [list(h) for h in data["hand"]],
+            [list(d) for d in data["discard"]], boosters, bcount, data["phase"],
+            data["attacker"], data["turn"], data["card"], data["colour"],
+            list(data["defenders"]), list(data["mods"]), data["keep"], data["prio"],
+            data["passes"], data["resume"], [list(p) for p in data["pending"]],
+            data["winner"], data["reason"], list(data["log"]), list(data["events"]),
+            seats,
+        )  # fmt: skip
+    except (KeyError, TypeError, IndexError) as error:
+        raise EngineError(
+            "bad_state", f"The saved game is damaged ({error})."
+        ) from None
