@@ -1,0 +1,981 @@
+"""Play Collide-O! (Playroom Entertainment, 2004): match colours along a line.
+
+What it models. One shared pack of three-section cards; each section is a
+solid colour, a two-colour stripe or the five-colour wild stripe (letters
+B Y R G K). The first card after the seeded shuffle is the centre card, turned
+up at once; the rest are dealt equally, leftovers set aside face down. Every
+player draws five from their own stack. A card played on either end of the
+line covers exactly two sections of the end card (ruling O1): its inner end
+over the end card's middle, its middle over the end card's outer end, its
+own other end becoming the new outer end. Sections match when they share a
+colour, a stripe offering both colours and the wild stripe any (ruling O2).
+A card may be turned end to end, so every (card, end, orientation) that fits
+is its own action. While the centre card is alone with one end covered, a
+play at its other end matches the centre card's outer section and, in the
+middle position, the section of the card now lying over the centre card's
+middle (ruling O7): the engine keeps, for each position of the line, the
+section of the newest card lying there.
+
+Real-time play is modelled as rounds (DESIGN.md section 3, ruling O3): in
+each round every player, in turn order starting one seat later than the
+round before (round 1 starts with Player 1), may play one card or pass.
+``length`` counts rounds. Hands refill to the limit after each play while the
+stack lasts (five; four after a penalty). A seat whose only legal action is
+to pass is passed for automatically: the event log says so and the action
+log holds only real choices.
+
+Nobody can play (ruling O4): checked after every action, counting barred
+challengers as unable. One card is removed from each end of the line, the
+steps attributed to the players in rotation (Player 1 first). With two cards
+in the line the last played goes and the other stays. With one card it is
+replaced from the top of the set-aside pile and goes under it (ruling O8);
+with no set-aside cards the removed cards are shuffled to form the pile. When
+every set-aside card has been tried with no play possible, or there is
+nothing at all to replace the lone card with, the game is a tie.
+
+Winning (ruling O5): at the end of each round, every player whose stack is
+gone and who holds exactly one card wins; two or more tie. ``winner`` gives
+the single winner or None (a tie or a draw); ``winners`` lists the tied seats
+(empty for a draw). TURN_CAP is 500 rounds (ruling E3): reaching it ends the
+game as a draw and the log says why.
+
+Challenges (ruling O6, option ``"challenges"``, off by default). With it on,
+playing a card that does not fit is a legal action for every seat, so
+``legal_actions`` lists every (card, end, orientation) of the hand, and any
+player but the one who played it may ``challenge`` the last card played
+while it is still an end card and no other card has been played. A wrong
+play goes back to the bottom of its player's stack and that player's hand
+limit becomes four for the rest of the game (a second penalty leaves it at
+four); the card drawn after the wrong play goes back on top of the stack so
+the hand obeys the limit at once. A wrong challenger may not play (nor
+counts as able to play for O4) until a card has been played at each end; they
+may still challenge. The misplay rate (option ``"misplay_rate"``, default
+0.1) is applied by ``score``: the greedy bot misplays in that share of its
+decisions, drawn from the seed; the random bot picks uniformly among all
+legal actions, misplays included, so it misplays far more often.
+
+Choices made where the rules are silent: a lone card reached by removals is
+treated like the first card (replaced when nobody can play on it); when a
+card open to challenge would be cleared away by O4, every other player
+first gets one action to challenge it; a game ended mid-round by the O8
+deadlock still awards O5 winners already holding one card; a misplay taken
+back after a challenge still counts as a card played at its end for lifting
+a challenger's bar; a winning card played late in a round can be challenged
+only by the seats acting after it in that round.
+
+Left out: the real-time race itself (who is quicker), hands laid face up, and
+the replay match the text suggests after a tie.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .core import EngineError, Rng, seed_state
+
+SLUG = "collide-o"
+NAME = "Collide-O!"
+VERSION = "1"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+TURN_CAP = 500
+SCHEMA = 1
+
+HAND_LIMIT = 5
+PENALTY_LIMIT = 4
+COLOURS = "BYRGK"
+COLOUR_NAMES = {"B": "blue", "Y": "yellow", "R": "red", "G": "green", "K": "black"}
+WILD = (1 << len(COLOURS)) - 1
+SECTION_FIELDS = ("section_1", "section_2", "section_3")
+ENDS = ("left", "right")
+LEFT, RIGHT = 0, 1
+
+
+# --- matching helpers (pure, also used by the deck builder) -----------------
+
+
+def section_mask(section: str) -> int:
+    """Return the colour bits of a section such as "B", "BY" or "BYRGK"."""
+    mask = 0
+    for letter in section:
+        index = COLOURS.find(letter)
+        if index < 0:
+            raise ValueError(f"{letter!r} is not a colour letter (B Y R G K).")
+        mask |= 1 << index
+    return mask
+
+
+def matches(a: str, b: str) -> bool:
+    """Return whether two sections match: they share a colour (ruling O2)."""
+    return bool(section_mask(a) & section_mask(b))
+
+
+def can_extend(end_card, side: str, card, turned: bool = False) -> bool:
+    """Return whether ``card`` fits on the ``side`` end of ``end_card`` (O1, O2).
+
+    ``end_card`` gives the end card's three sections as they lie, read left to
+    right, all its own (no other card over them); ``card`` gives the played
+    card's sections as printed, ``turned`` laying it end to end.
+    """
+    reading = tuple(reversed(card)) if turned else tuple(card)
+    if side == "right":
+        return matches(reading[0], end_card[1]) and matches(reading[1], end_card[2])
+    if side == "left":
+        return matches(reading[2], end_card[1]) and matches(reading[1], end_card[0])
+    raise ValueError("side is 'left' or 'right'.")
+
+
+def _section_words(mask: int) -> str:
+    if mask == WILD:
+        return "wild"
+    return "-".join(COLOUR_NAMES[c] for i, c in enumerate(COLOURS) if mask >> i & 1)
+
+
+def _section_letters(mask: int) -> str:
+    return "".join(c for i, c in enumerate(COLOURS) if mask >> i & 1)
+
+
+def card_problems(card: dict) -> list[str]:
+    """Return why a card cannot be played: unknown or malformed sections."""
+    problems = []
+    for name in SECTION_FIELDS:
+        value = card.get(name)
+        if value is None:
+            problems.append(f"{name.replace('_', ' ')} is unknown")
+        elif (
+            not isinstance(value, str)
+            or len(value) not in (1, 2, 5)
+            or len(set(value)) != len(value)
+            or any(letter not in COLOURS for letter in value)
+        ):
+            problems.append(
+                f"{name.replace('_', ' ')} {value!r} is not one colour, a two-colour"
+                " stripe or the five-colour stripe (letters B Y R G K)"
+            )
+    return problems
+
+
+# --- actions ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Play:
+    """Play pack card ``card`` on an end, as printed or turned end to end."""
+
+    card: int
+    end: int
+    turned: bool = False
+    text: str = field(default="", compare=False, repr=False)
+
+    def __post_init__(self):
+        words = f"play {self.card} {ENDS[self.end]}" + (
+            " turned" if self.turned else ""
+        )
+        object.__setattr__(self, "text", words)
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Pass this round."""
+
+    text: str = field(default="pass", compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """Challenge the last card played (ruling O6)."""
+
+    text: str = field(default="challenge", compare=False, repr=False)
+
+
+PASS = Pass()
+CHALLENGE = Challenge()
+_PLAYS: dict[int, Play] = {}
+
+
+def _play(card: int, end: int, turned: int) -> Play:
+    key = card * 4 + end * 2 + turned
+    action = _PLAYS.get(key)
+    if action is None:
+        action = _PLAYS[key] = Play(card, end, bool(turned))
+    return action
+
+
+def parse_action(text: str):
+    """Return the action written as ``text`` (its log form)."""
+    words = text.split() if isinstance(text, str) else []
+    if words == ["pass"]:
+        return PASS
+    if words == ["challenge"]:
+        return CHALLENGE
+    if (
+        len(words) in (3, 4)
+        and words[0] == "play"
+        and words[1].isdigit()
+        and words[2] in ENDS
+        and words[3:] in ([], ["turned"])
+    ):
+        return Play(int(words[1]), ENDS.index(words[2]), len(words) == 4)
+    raise EngineError("bad_action", f"Not a Collide-O! action: {text!r}.")
+
+
+# --- state ------------------------------------------------------------------
+
+
+@dataclass
+class State:
+    """A Collide-O! game in progress; plain data, JSON via to_json/from_json."""
+
+    seed: int
+    options: dict
+    decks: list
+    rng: int
+    line: list  # (card, turned, stamp) left to right; a higher stamp lies on top
+    hands: list  # per seat, in draw order
+    stacks: list  # per seat, bottom first: draws come off the end
+    set_aside: list  # bottom first: replacements come off the end
+    removed: list
+    limits: list
+    barred: list  # per seat: bit 1 awaits a play on the left, bit 2 on the right
+    rounds: int  # rounds completed
+    step: int  # seats that have acted in the current round
+    start: int  # first seat of the current round
+    seat: int  # seat to act
+    stamp: int
+    clears: int  # O4 steps taken so far, for the rotation
+    tries: int  # lone-card replacements since the last play (ruling O8)
+    open_card: int  # the card open to challenge, or -1
+    open_seat: int
+    open_end: int
+    open_ok: bool
+    open_seen: int  # seats that have acted since it was played, as bits
+    dirty: bool  # the line, a hand or a bar changed since the last O4 check
+    over: bool
+    winners: list
+    reason: str
+    log: list
+    events: list
+    players: int = field(default=0, compare=False, repr=False)
+    challenges: bool = field(default=False, compare=False, repr=False)
+    read: list = field(default=None, compare=False, repr=False)
+    names: list = field(default=None, compare=False, repr=False)
+    ends: tuple = field(default=(0, 0, 0, 0), compare=False, repr=False)
+
+
+def _copy(st: State) -> State:
+    new = object.__new__(State)
+    new.__dict__.update(st.__dict__)
+    new.hands = [h[:] for h in st.hands]
+    new.stacks = [s[:] for s in st.stacks]
+    new.line = st.line[:]
+    new.set_aside = st.set_aside[:]
+    new.removed = st.removed[:]
+    new.limits = st.limits[:]
+    new.barred = st.barred[:]
+    new.winners = st.winners[:]
+    new.log = st.log[:]
+    new.events = st.events[:]
+    return new
+
+
+def _derive(st: State) -> None:
+    """Fill the fields computed from the pack and options."""
+    pack = st.decks[0]["pack"]
+    st.players = st.options["players"]
+    st.challenges = st.options["challenges"]
+    st.read, st.names = [], []
+    for index, card in enumerate(pack):
+        masks = tuple(section_mask(card[name]) for name in SECTION_FIELDS)
+        st.read.append((masks, masks[::-1]))
+        label = card.get("name") or f"card {index}"
+        st.names.append(f"{label} ({' | '.join(_section_words(m) for m in masks)})")
+    _refresh_ends(st)
+
+
+def _refresh_ends(st: State) -> None:
+    """Store the (middle, outer) sections showing at each end (rulings O1, O7)."""
+    line, read = st.line, st.read
+    c0, t0, p0 = line[0]
+    first = read[c0][t0]
+    if len(line) == 1:
+        st.ends = (first[1], first[0], first[1], first[2])
+        return
+    c1, t1, p1 = line[1]
+    left_middle = first[1] if p0 > p1 else read[c1][t1][0]
+    cz, tz, pz = line[-1]
+    last = read[cz][tz]
+    cy, ty, py = line[-2]
+    right_middle = last[1] if pz > py else read[cy][ty][2]
+    st.ends = (left_middle, first[0], right_middle, last[2])
+
+
+def _fits(st: State, card: int, end: int, turned: int) -> bool:
+    reading = st.read[card][turned]
+    left_middle, left_outer, right_middle, right_outer = st.ends
+    if end == RIGHT:
+        return bool(reading[0] & right_middle and reading[1] & right_outer)
+    return bool(reading[2] & left_middle and reading[1] & left_outer)
+
+
+def _can_play(st: State, seat: int) -> bool:
+    """Return whether a seat holds a card that fits either end."""
+    if st.barred[seat]:
+        return False
+    left_middle, left_outer, right_middle, right_outer = st.ends
+    read = st.read
+    for card in st.hands[seat]:
+        a, b, c = read[card][0]
+        sides = a | c
+        if (b & left_outer and sides & left_middle) or (
+            b & right_outer and sides & right_middle
+        ):
+            return True
+    return False
+
+
+def _has_choice(st: State, seat: int) -> bool:
+    if st.challenges:
+        if st.open_card >= 0 and st.open_seat != seat:
+            return True
+        return not st.barred[seat] and bool(st.hands[seat])
+    return _can_play(st, seat)
+
+
+def _refill(st: State, seat: int) -> None:
+    """Bring a hand to its limit from the stack while it lasts (ruling O3)."""
+    hand, stack, limit = st.hands[seat], st.stacks[seat], st.limits[seat]
+    while len(hand) > limit:
+        stack.append(hand.pop())
+    while len(hand) < limit and stack:
+        hand.append(stack.pop())
+
+
+# --- set-up -----------------------------------------------------------------
+
+
+def _options(options: dict | None) -> dict:
+    options = dict(options or {})
+    players = options.get("players", 2)
+    if (
+        not isinstance(players, int)
+        or isinstance(players, bool)
+        or not MIN_PLAYERS <= players <= MAX_PLAYERS
+    ):
+        raise EngineError("bad_options", "Collide-O! is for 2 to 5 players.")
+    challenges = options.get("challenges", False)
+    if not isinstance(challenges, bool):
+        raise EngineError("bad_options", "The challenges option is on or off.")
+    rate = options.get("misplay_rate", 0.1)
+    if (
+        not isinstance(rate, (int, float))
+        or isinstance(rate, bool)
+        or not 0 <= rate <= 1
+    ):
+        raise EngineError("bad_options", "The misplay rate is between 0 and 1.")
+    return {"players": players, "challenges": challenges, "misplay_rate": float(rate)}
+
+
+def _pack(decks) -> list:
+    if (
+        not isinstance(decks, (list, tuple))
+        or len(decks) != 1
+        or not isinstance(decks[0], dict)
+        or not isinstance(decks[0].get("pack"), (list, tuple))
+    ):
+        raise EngineError(
+            "bad_deck", 'Collide-O! is played with one shared pack: [{"pack": [...]}].'
+        )
+    pack = list(decks[0]["pack"])
+    for index, card in enumerate(pack):
+        if not isinstance(card, dict):
+            raise EngineError("bad_deck", f"Card {index} of the pack is not a card.")
+        problems = card_problems(card)
+        if problems:
+            label = card.get("name") or card.get("id") or index
+            raise EngineError(
+                "bad_deck", f"Card {label} cannot be played: {'; '.join(problems)}."
+            )
+    return pack
+
+
+def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
+    """Shuffle the pack, turn up the centre card, deal and draw five each."""
+    options = _options(options)
+    pack = _pack(decks)
+    players = options["players"]
+    need = 1 + HAND_LIMIT * players
+    if len(pack) < need:
+        raise EngineError(
+            "bad_deck",
+            f"The pack has {len(pack)} cards; {players} players need at least {need}"
+            " (the centre card and five for each player).",
+        )
+    rng = Rng(seed_state(seed, 1))
+    order = list(range(len(pack)))
+    rng.shuffle(order)
+    share = (len(order) - 1) // players
+    stacks = [
+        order[1 + seat : 1 + share * players : players] for seat in range(players)
+    ]
+    set_aside = order[1 + share * players :]
+    st = State(
+        seed=seed,
+        options=options,
+        decks=[{"pack": pack}],
+        rng=rng.state,
+        line=[(order[0], 0, 0)],
+        hands=[[] for _ in range(players)],
+        stacks=stacks,
+        set_aside=set_aside,
+        removed=[],
+        limits=[HAND_LIMIT] * players,
+        barred=[0] * players,
+        rounds=0,
+        step=0,
+        start=0,
+        seat=0,
+        stamp=1,
+        clears=0,
+        tries=0,
+        open_card=-1,
+        open_seat=-1,
+        open_end=-1,
+        open_ok=True,
+        open_seen=0,
+        dirty=True,
+        over=False,
+        winners=[],
+        reason="",
+        log=[],
+        events=[],
+    )
+    _derive(st)
+    for seat in range(players):
+        _refill(st, seat)
+    st.events.append(
+        f"The centre card is turned up: {st.names[order[0]]}. Each player has"
+        f" {share} cards; {len(set_aside)} are set aside."
+    )
+    _settle(st)
+    return st
+
+
+# --- the flow of rounds -----------------------------------------------------
+
+
+def _finish(st: State, winners: list, reason: str) -> None:
+    st.over = True
+    st.winners = winners
+    st.reason = reason
+    st.events.append(reason)
+
+
+def _o5_winners(st: State) -> list:
+    return [
+        seat
+        for seat in range(st.players)
+        if not st.stacks[seat] and len(st.hands[seat]) == 1
+    ]
+
+
+def _end_round(st: State) -> None:
+    st.rounds += 1
+    st.step = 0
+    st.start = (st.start + 1) % st.players
+    winners = _o5_winners(st)
+    if len(winners) == 1:
+        _finish(
+            st,
+            winners,
+            f"Player {winners[0] + 1} has no stack left and one card in hand,"
+            " and wins (ruling O5).",
+        )
+    elif winners:
+        names = ", ".join(f"Player {seat + 1}" for seat in winners)
+        _finish(
+            st, winners, f"{names} reach one card in the same round: a tie (ruling O5)."
+        )
+    elif st.rounds >= TURN_CAP:
+        _finish(
+            st,
+            [],
+            f"The game reached the cap of {TURN_CAP} rounds and is a draw (ruling E3).",
+        )
+
+
+def _deadlock(st: State, why: str) -> None:
+    winners = _o5_winners(st)
+    if winners:
+        names = ", ".join(f"Player {seat + 1}" for seat in winners)
+        _finish(st, winners, f"{why}; {names} already hold one card (ruling O5).")
+    else:
+        _finish(st, [], f"{why}: the game is a tie (ruling O8).")
+
+
+def _resolve_stuck(st: State) -> None:
+    """Clear the line while no player can play (rulings O4 and O8)."""
+    players = st.players
+    while not any(_can_play(st, seat) for seat in range(players)):
+        who = f"Player {st.clears % players + 1}"
+        line = st.line
+        if len(line) >= 3:
+            left, right = line.pop(0), line.pop()
+            st.removed += [left[0], right[0]]
+            st.events.append(
+                f"Nobody can play: {who} removes {st.names[left[0]]} from the left"
+                f" end and {st.names[right[0]]} from the right end (ruling O4)."
+            )
+        elif len(line) == 2:
+            newer = 0 if line[0][2] > line[1][2] else 1
+            gone = line.pop(newer)
+            st.removed.append(gone[0])
+            st.events.append(
+                f"Nobody can play: {who} removes the last card played,"
+                f" {st.names[gone[0]]}; {st.names[line[0][0]]} stays (ruling O4)."
+            )
+        else:
+            if not st.set_aside:
+                if not st.removed:
+                    _deadlock(
+                        st,
+                        "Nobody can play on the lone card and nothing can replace it",
+                    )
+                    return
+                st.set_aside, st.removed = st.removed, []
+                rng = Rng(st.rng)
+                rng.shuffle(st.set_aside)
+                st.rng = rng.state
+                st.tries = 0
+                st.events.append(
+                    f"The {len(st.set_aside)} removed cards are shuffled to form the"
+                    " set-aside pile (ruling O4)."
+                )
+            if st.tries >= len(st.set_aside):
+                _deadlock(
+                    st, "Every set-aside card has been tried and nobody can play on it"
+                )
+                return
+            old = line[0][0]
+            new = st.set_aside.pop()
+            st.set_aside.insert(0, old)
+            line[0] = (new, 0, st.stamp)
+            st.stamp += 1
+            st.tries += 1
+            st.events.append(
+                f"Nobody can play on the lone card: {who} puts {st.names[old]} under"
+                f" the set-aside pile and turns up {st.names[new]} (rulings O4, O8)."
+            )
+        st.clears += 1
+        # Every clearing step takes away the last card played, which was an end.
+        st.open_card = -1
+        _refresh_ends(st)
+
+
+def _settle(st: State) -> None:
+    """Run automatic steps until a seat has a choice or the game ends."""
+    players = st.players
+    everyone = (1 << players) - 1
+    while True:
+        if st.dirty and (
+            st.open_card < 0 or (st.open_seen | 1 << st.open_seat) == everyone
+        ):
+            st.dirty = False
+            _resolve_stuck(st)
+            if st.over:
+                return
+        if st.step == players:
+            _end_round(st)
+            if st.over:
+                return
+        seat = (st.start + st.step) % players
+        if _has_choice(st, seat):
+            st.seat = seat
+            return
+        st.events.append(f"Player {seat + 1} cannot play and passes.")
+        st.step += 1
+        if st.open_card >= 0:
+            st.open_seen |= 1 << seat
+
+
+# --- the interface ----------------------------------------------------------
+
+
+def to_act(state: State) -> int:
+    """Return the seat to act."""
+    return state.seat
+
+
+def is_over(state: State) -> bool:
+    """Return whether the game has ended."""
+    return state.over
+
+
+def winners(state: State) -> list[int]:
+    """Return the winning seat, the tied seats (ruling O5), or [] for a draw."""
+    return list(state.winners)
+
+
+def winner(state: State) -> int | None:
+    """Return the single winner, or None for a tie, a draw or a game not over."""
+    return state.winners[0] if len(state.winners) == 1 else None
+
+
+def player_count(state: State) -> int:
+    """Return the number of players."""
+    return state.players
+
+
+def length(state: State) -> int:
+    """Return the rounds played, counting a round in progress."""
+    return state.rounds + (1 if state.step else 0)
+
+
+def chance_outcomes(state: State) -> list:
+    """Return no outcomes: shuffles come from the seed."""
+    return []
+
+
+def legal_actions(state: State) -> list:
+    """Return the seat's plays (O1, O2; all with challenges on), pass, challenge."""
+    if state.over:
+        return []
+    seat = state.seat
+    actions = []
+    if not state.barred[seat]:
+        hand = state.hands[seat]
+        if state.challenges:
+            for card in hand:
+                actions += [
+                    _play(card, end, turned) for end in (0, 1) for turned in (0, 1)
+                ]
+        else:
+            left_middle, left_outer, right_middle, right_outer = state.ends
+            read = state.read
+            for card in hand:
+                forward, backward = read[card]
+                if forward[2] & left_middle and forward[1] & left_outer:
+                    actions.append(_play(card, LEFT, 0))
+                if backward[2] & left_middle and backward[1] & left_outer:
+                    actions.append(_play(card, LEFT, 1))
+                if forward[0] & right_middle and forward[1] & right_outer:
+                    actions.append(_play(card, RIGHT, 0))
+                if backward[0] & right_middle and backward[1] & right_outer:
+                    actions.append(_play(card, RIGHT, 1))
+    actions.append(PASS)
+    if state.challenges and state.open_card >= 0 and state.open_seat != seat:
+        actions.append(CHALLENGE)
+    return actions
+
+
+def _refuse_play(state: State, seat: int, action: Play) -> None:
+    card, end = action.card, action.end
+    if not 0 <= card < len(state.read):
+        raise EngineError("illegal_action", f"There is no card {card} in the pack.")
+    if card not in state.hands[seat]:
+        for other in range(state.players):
+            if card in state.hands[other]:
+                raise EngineError(
+                    "not_your_turn",
+                    f"It is Player {seat + 1}'s turn, and that card is in"
+                    f" Player {other + 1}'s hand.",
+                )
+        raise EngineError("illegal_action", f"Card {card} is not in your hand.")
+    if state.barred[seat]:
+        raise EngineError(
+            "illegal_action",
+            "You challenged a card that matched: you may play again once a card"
+            " has been played at each end (ruling O6).",
+        )
+    if not state.challenges and not _fits(state, card, end, action.turned):
+        middle, outer = state.ends[2 * end], state.ends[2 * end + 1]
+        raise EngineError(
+            "illegal_action",
+            f"That card does not fit the {ENDS[end]} end as laid: its inner end must"
+            f" match {_section_words(middle)} and its middle {_section_words(outer)}"
+            " (a card may be turned end to end).",
+        )
+
+
+def _check(state: State, action) -> None:
+    if state.over:
+        raise EngineError("game_over", "The game is over.")
+    kind = type(action)
+    if kind is Play:
+        if action.end not in (0, 1):
+            raise EngineError("bad_action", "A card goes on the left or the right end.")
+        _refuse_play(state, state.seat, action)
+    elif kind is Challenge:
+        if not state.challenges:
+            raise EngineError(
+                "illegal_action", "Challenges are not played in this game."
+            )
+        if state.open_card < 0:
+            raise EngineError(
+                "illegal_action",
+                "There is no card to challenge: a card can be challenged only while"
+                " it is an end card and before the next card is played.",
+            )
+        if state.open_seat == state.seat:
+            raise EngineError("illegal_action", "You cannot challenge your own card.")
+    elif kind is not Pass:
+        raise EngineError("bad_action", f"Not a Collide-O! action: {action!r}.")
+
+
+def apply(state: State, action, inplace: bool = False) -> State:
+    """Apply one action of the seat to act; refuse anything not legal."""
+    _check(state, action)
+    st = state if inplace else _copy(state)
+    seat = st.seat
+    who = f"Player {seat + 1}"
+    kind = type(action)
+    if kind is Play:
+        card, end, turned = action.card, action.end, int(action.turned)
+        fits = _fits(st, card, end, turned)
+        st.hands[seat].remove(card)
+        entry = (card, turned, st.stamp)
+        st.stamp += 1
+        if end == LEFT:
+            st.line.insert(0, entry)
+        else:
+            st.line.append(entry)
+        _refresh_ends(st)
+        _refill(st, seat)
+        bit = 1 << end
+        for other in range(st.players):
+            if st.barred[other]:
+                st.barred[other] &= ~bit
+        st.tries = 0
+        if st.challenges:
+            st.open_card, st.open_seat, st.open_end = card, seat, end
+            st.open_ok, st.open_seen = fits, 0
+        st.dirty = True
+        st.events.append(
+            f"{who} plays {st.names[card]} on the {ENDS[end]} end"
+            + (", turned end to end." if turned else ".")
+        )
+    elif kind is Challenge:
+        _challenge(st, seat)
+    else:
+        st.events.append(f"{who} passes.")
+    st.log.append(action.text)
+    st.step += 1
+    if st.open_card >= 0 and kind is not Play:
+        st.open_seen |= 1 << seat
+    _settle(st)
+    return st
+
+
+def _challenge(st: State, seat: int) -> None:
+    card, owner = st.open_card, st.open_seat
+    st.open_card = -1
+    st.dirty = True
+    if st.open_ok:
+        st.barred[seat] = 3
+        st.events.append(
+            f"Player {seat + 1} challenges {st.names[card]}, but it matches: Player"
+            f" {seat + 1} may not play until a card has been played at each end"
+            " (ruling O6)."
+        )
+        return
+    if st.line[0][0] == card:
+        st.line.pop(0)
+    else:
+        st.line.pop()
+    _refresh_ends(st)
+    st.stacks[owner].insert(0, card)
+    again = st.limits[owner] == PENALTY_LIMIT
+    st.limits[owner] = PENALTY_LIMIT
+    _refill(st, owner)
+    st.events.append(
+        f"Player {seat + 1} challenges {st.names[card]}: it does not match. It goes"
+        f" to the bottom of Player {owner + 1}'s stack, and Player {owner + 1}"
+        + (" still holds at most four cards" if again else " may now hold only four")
+        + " (ruling O6)."
+    )
+
+
+def describe(state: State, action) -> str:
+    """Return the action in plain words."""
+    who = f"Player {state.seat + 1}"
+    if type(action) is Play:
+        name = (
+            state.names[action.card]
+            if 0 <= action.card < len(state.names)
+            else f"card {action.card}"
+        )
+        turned = ", turned end to end" if action.turned else ""
+        return f"{who} plays {name} on the {ENDS[action.end]} end{turned}"
+    if type(action) is Challenge:
+        return f"{who} challenges the last card played"
+    return f"{who} passes"
+
+
+def _misplay_draw(state: State) -> float:
+    # One draw per decision: every candidate state after the same decision has
+    # the same log length, so the greedy bot sees one coin for all of them.
+    return Rng(seed_state(state.seed, 1000 + len(state.log))).random()
+
+
+def score(state: State, player: int) -> float:
+    """Return how good the state is for ``player``, for the greedy bot.
+
+    With challenges on, a misplay just made by ``player`` scores above a true
+    play in the share ``misplay_rate`` of decisions and far below otherwise.
+    """
+    if state.over:
+        if player in state.winners:
+            return 1000.0 if len(state.winners) == 1 else 500.0
+        return -1000.0 if state.winners else 0.0
+    players = state.players
+    own = len(state.hands[player]) + len(state.stacks[player])
+    others = sum(
+        len(state.hands[s]) + len(state.stacks[s])
+        for s in range(players)
+        if s != player
+    )
+    value = -10.0 * own + others / (players - 1)
+    if state.limits[player] == PENALTY_LIMIT:
+        value -= 5.0
+    if state.barred[player]:
+        value -= 3.0
+    if state.open_card >= 0 and state.open_seat == player and not state.open_ok:
+        if _misplay_draw(state) < state.options["misplay_rate"]:
+            value += 1.0
+        else:
+            value -= 50.0
+    return value
+
+
+def view(state: State, player: int) -> dict:
+    """Return what ``player`` may see: own hand, the line, counts of the rest."""
+    read = state.read
+
+    def sections(card: int, turned: int = 0) -> list[str]:
+        return [_section_letters(m) for m in read[card][turned]]
+
+    ends = state.ends
+    seats = range(state.players)
+    return {
+        "game": SLUG,
+        "player": player,
+        "players": state.players,
+        "round": length(state),
+        "to_act": None if state.over else state.seat,
+        "line": [
+            {"card": card, "sections": sections(card, turned), "turned": bool(turned)}
+            for card, turned, _ in state.line
+        ],
+        "ends": {
+            "left": {
+                "middle": _section_letters(ends[0]),
+                "outer": _section_letters(ends[1]),
+            },
+            "right": {
+                "middle": _section_letters(ends[2]),
+                "outer": _section_letters(ends[3]),
+            },
+        },
+        "hand": (
+            [{"card": c, "sections": sections(c)} for c in state.hands[player]]
+            if 0 <= player < state.players
+            else None
+        ),
+        "seats": [
+            {
+                "seat": s,
+                "hand": len(state.hands[s]),
+                "stack": len(state.stacks[s]),
+                "limit": state.limits[s],
+                "barred": bool(state.barred[s]),
+            }
+            for s in seats
+        ],
+        "set_aside": len(state.set_aside),
+        "removed": [{"card": c, "sections": sections(c)} for c in state.removed],
+        "challenges": state.challenges,
+        "open_to_challenge": (
+            {"card": state.open_card, "player": state.open_seat}
+            if state.open_card >= 0
+            else None
+        ),
+        "legal": (
+            [a.text for a in legal_actions(state)]
+            if not state.over and player == state.seat
+            else []
+        ),
+        "over": state.over,
+        "winners": list(state.winners),
+        "result": state.reason,
+        "events": list(state.events),
+    }
+
+
+_PLAIN = (
+    "seed",
+    "rng",
+    "rounds",
+    "step",
+    "start",
+    "seat",
+    "stamp",
+    "clears",
+    "tries",
+    "open_card",
+    "open_seat",
+    "open_end",
+    "open_ok",
+    "open_seen",
+    "dirty",
+    "over",
+    "reason",
+)
+
+
+def to_json(state: State) -> dict:
+    """Return the whole state as JSON-ready data."""
+    data = {"schema": SCHEMA, "game": SLUG, "version": VERSION}
+    for name in _PLAIN:
+        data[name] = getattr(state, name)
+    data["options"] = dict(state.options)
+    data["decks"] = [{"pack": [dict(card) for card in state.decks[0]["pack"]]}]
+    data["line"] = [list(entry) for entry in state.line]
+    data["hands"] = [list(h) for h in state.hands]
+    data["stacks"] = [list(s) for s in state.stacks]
+    for name in (
+        "set_aside",
+        "removed",
+        "limits",
+        "barred",
+        "winners",
+        "log",
+        "events",
+    ):
+        data[name] = list(getattr(state, name))
+    return data
+
+
+def from_json(data: dict) -> State:
+    """Rebuild a state from ``to_json`` data."""
+    if data.get("schema") != SCHEMA or data.get("game") != SLUG:
+        raise EngineError("bad_state", "This is not a saved Collide-O! game.")
+    try:
+        values = {name: data[name] for name in _PLAIN}
+        st = State(
+            options=_options(data["options"]),
+            decks=[{"pack": _pack(data["decks"])}],
+            line=[tuple(entry) for entry in data["line"]],
+            hands=[list(h) for h in data["hands"]],
+            stacks=[list(s) for s in data["stacks"]],
+            set_aside=list(data["set_aside"]),
+            removed=list(data["removed"]),
+            limits=list(data["limits"]),
+            barred=list(data["barred"]),
+            winners=list(data["winners"]),
+            log=list(data["log"]),
+            events=list(data["events"]),
+            **values,
+        )
+        _derive(st)
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        raise EngineError("bad_state", f"The saved game is damaged: {error}.") from None
+    return st
