@@ -99,7 +99,9 @@ Edge cases
 
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import dataclass
+from itertools import product
 
 from .core import EngineError, Rng, parse_effects, seed_state
 
@@ -124,7 +126,6 @@ _TIMINGS = {
     "event": ("play",),
     "blade": ("passive",),
 }
-_PIECES = set(".LSE")
 
 
 # --- cards -------------------------------------------------------------------
@@ -183,7 +184,7 @@ def card_problems(card: dict) -> list[str]:
     edge = card.get("battle_edge")
     if edge is None:
         problems.append("its battle edge is unknown")
-    elif not isinstance(edge, str) or len(edge) != 6 or set(edge) - _PIECES:
+    elif edge not in _EDGES:
         problems.append("its battle edge is not six notches of . L S E")
     if kind == "blade":
         spin = card.get("spin_strength")
@@ -236,6 +237,19 @@ def _encode(kind: str, raw_steps) -> tuple[tuple, tuple, tuple, str]:
     return tuple(steps["play"]), tuple(steps["win"]), tuple(steps["passive"]), ""
 
 
+def _edge_masks(edge: str) -> tuple[int, int, int]:
+    on = sum(1 << i for i, piece in enumerate(edge) if piece in "LS")
+    off = sum(1 << i for i, piece in enumerate(edge) if piece in "LE")
+    return on, off, edge.count("L")
+
+
+# Every possible edge, so that building a game's cards is a look-up.
+_EDGES = {
+    edge: _edge_masks(edge)
+    for edge in ("".join(notches) for notches in product(".LSE", repeat=6))
+}
+
+
 def _make_card(uid: int, owner: int, raw: dict) -> _Card:
     card = _Card()
     card.uid = uid
@@ -245,11 +259,8 @@ def _make_card(uid: int, owner: int, raw: dict) -> _Card:
     card.title = _title(raw)
     card.kind = raw["card_type"]
     card.colour = _COLOUR_INDEX.get(raw.get("colour"), -1)
-    edge = raw["battle_edge"]
-    card.edge = edge
-    card.on = sum(1 << i for i, piece in enumerate(edge) if piece in "LS")
-    card.off = sum(1 << i for i, piece in enumerate(edge) if piece in "LE")
-    card.live = edge.count("L")
+    card.edge = edge = raw["battle_edge"]
+    card.on, card.off, card.live = _EDGES[edge]
     card.spin = raw.get("spin_strength") or 0
     card.play, card.win, card.passive, card.note = _encode(
         card.kind, raw.get("effects")
@@ -257,8 +268,34 @@ def _make_card(uid: int, owner: int, raw: dict) -> _Card:
     return card
 
 
+def _plain_card_ok(raw: dict) -> bool:
+    """Return whether a coloured card without text is playable (fast path)."""
+    kind = raw.get("card_type")
+    return (
+        (kind == "action" or kind == "event" or (kind == "character" and _title(raw)))
+        and raw.get("battle_edge") in _EDGES
+        and raw.get("colour") in _COLOUR_INDEX
+        and not raw.get("effects")
+    )
+
+
+_BUILT: list = []  # recent (deck snapshot, build) pairs, newest last
+
+
 def _build(decks) -> tuple[list[_Card], list[int], list[list[int]]]:
     """Return the card table, each seat's Blade and each seat's deck (uids)."""
+    # Simulations start thousands of games from the same decks; the snapshot
+    # is a deep copy, so a deck changed in place is never served stale.
+    for snapshot, built in _BUILT:
+        if snapshot == decks:
+            return built
+    built = _build_new(decks)
+    _BUILT.append((deepcopy(decks), built))
+    del _BUILT[:-4]
+    return built
+
+
+def _build_new(decks) -> tuple[list[_Card], list[int], list[list[int]]]:
     if not isinstance(decks, (list, tuple)):
         raise EngineError("bad_deck", "Decks must be a list with one deck per player.")
     if not MIN_PLAYERS <= len(decks) <= MAX_PLAYERS:
@@ -279,6 +316,8 @@ def _build(decks) -> tuple[list[_Card], list[int], list[list[int]]]:
         if not isinstance(main, list):
             raise EngineError("bad_deck", f"{who} has no deck zone.")
         for raw in blade_zone + main:
+            if type(raw) is dict and _plain_card_ok(raw):
+                continue
             if not isinstance(raw, dict):
                 raise EngineError("bad_deck", f"{who} holds something that is no card.")
             problems = card_problems(raw)
@@ -414,6 +453,7 @@ class State:
     reason: str = ""
     log: list = None
     events: list = None
+    cached: tuple | None = None  # (len(log), legal actions), never copied
 
     def copy(self) -> State:
         """Return an independent copy (the card table is shared: it never changes)."""
@@ -855,7 +895,13 @@ def _needed_colour(s: State) -> int:
 
 def legal_actions(state: State) -> list[Action]:
     """Return every legal action of the seat to act, in a fixed order."""
-    s = state
+    actions = _legal(state)
+    # apply() checks against this while the log has not moved on.
+    state.cached = (len(state.log), tuple(actions))
+    return actions
+
+
+def _legal(s: State) -> list[Action]:
     phase = s.phase
     cards = s.cards
     if phase == "main":
@@ -947,7 +993,12 @@ def apply(state: State, action: Action, inplace: bool = False, player=None) -> S
         raise EngineError("game_over", "The game is over.")
     if player is not None and player != to_act(state):
         raise EngineError("not_your_turn", f"It is Player {to_act(state) + 1}'s move.")
-    if action not in legal_actions(state):
+    cached = state.cached
+    if cached is not None and cached[0] == len(state.log):
+        legal = cached[1]
+    else:
+        legal = _legal(state)
+    if action not in legal:
         raise _refusal(state, action)
     s = state if inplace else state.copy()
     s.log.append(action.text)
