@@ -1,0 +1,106 @@
+"""Beyblade Collision deck rules (rules text: Building a deck; rulings C1, C20).
+
+At least sixty cards in all, the Blade included (C1); exactly one Blade, which
+sits in the Blade zone; at most four cards sharing a title, across subtitles and
+the Blade included (C20). The title is the card's ``title`` field, never a split
+of the name on a comma: an Action or Event may carry a comma in its own title. A
+card whose title is unknown (null) counts under its own identity.
+"""
+
+from collections import defaultdict
+
+from . import Line, Problem, count_phrase, ids, total
+
+SLUG = "collision"
+NAME = "Collision"
+ZONES = ("blade", "deck")
+MIN_CARDS = 60
+BLADES = 1
+TITLE_LIMIT = 4
+BUILDING = "rules: Building a deck"
+
+
+def validate(lines: list[Line], **options) -> list[Problem]:
+    """Return the problems of a Collision deck."""
+    problems = []
+    size = total(lines)
+    if size < MIN_CARDS:
+        problems.append(
+            Problem(
+                "too_few_cards",
+                f"A Collision deck needs at least {MIN_CARDS} cards, the Blade included "
+                f"({BUILDING}; ruling C1). This deck has {size}.",
+            )
+        )
+    blades = [line for line in lines if line.get("card_type") == "blade"]
+    blade_count = total(blades)
+    if blade_count != BLADES:
+        problems.append(
+            Problem(
+                "blade_count",
+                f"A Collision deck has exactly one Blade ({BUILDING}; ruling C1). "
+                f"This deck has {count_phrase(blade_count, 'Blade')}.",
+                ids(blades),
+            )
+        )
+    misplaced = [line for line in blades if line.zone != "blade"]
+    if misplaced:
+        problems.append(
+            Problem(
+                "blade_in_deck",
+                "A Blade goes in the Blade zone, not among the deck's other cards "
+                f"({BUILDING}; ruling C1): move "
+                + ", ".join(line.label for line in misplaced)
+                + ".",
+                ids(misplaced),
+            )
+        )
+    not_blades = [
+        line
+        for line in lines
+        if line.zone == "blade" and line.get("card_type") != "blade"
+    ]
+    if not_blades:
+        problems.append(
+            Problem(
+                "not_a_blade",
+                f"Only a Blade goes in the Blade zone ({BUILDING}): "
+                + ", ".join(
+                    line.label
+                    + (" (type unknown)" if line.get("card_type") is None else "")
+                    for line in not_blades
+                )
+                + " is not one.",
+                ids(not_blades),
+            )
+        )
+    problems.extend(_title_problems(lines))
+    return problems
+
+
+def _title_problems(lines: list[Line]) -> list[Problem]:
+    groups: dict[object, list[Line]] = defaultdict(list)
+    for line in lines:
+        title = line.get("title")
+        # Ruling C20: the title field decides; an unknown title is its own card.
+        key = ("title", title.strip().casefold()) if title else ("card", line.card_id)
+        groups[key].append(line)
+    problems = []
+    for key, group in groups.items():
+        count = total(group)
+        if count <= TITLE_LIMIT:
+            continue
+        if key[0] == "title":
+            what = f"titled “{group[0].get('title').strip()}”"
+        else:
+            what = f"of {group[0].label} (title unknown)"
+        problems.append(
+            Problem(
+                "title_limit",
+                f"A Collision deck holds at most {TITLE_LIMIT} cards sharing a title, "
+                f"across subtitles and the Blade included ({BUILDING}; ruling C20). "
+                f"This deck has {count} {what}.",
+                ids(group),
+            )
+        )
+    return problems

@@ -1,0 +1,267 @@
+"""Writes on decks: create, update, entries, clone, import; each save keeps a version.
+
+Every function is keyword-only and atomic, and calls ``full_clean`` before saving,
+so a bad entry (unknown card, card of another game, bad zone, bad quantity) writes
+nothing. Views, the API, the admin and the tests all call these.
+"""
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+
+from cards.models import Card, Game
+
+from .choices import MAX_ENTRIES, MAX_QUANTITY, default_zone, zones_for
+from .models import Deck, DeckEntry, DeckVersion
+
+
+def _snapshot(deck: Deck) -> list[dict]:
+    entries = deck.entries.select_related("card").order_by("zone", "card_id")
+    return [
+        {
+            "card": e.card_id,
+            "zone": e.zone,
+            "quantity": e.quantity,
+            "name": e.card.display_name,
+        }
+        for e in entries
+    ]
+
+
+def deck_version_record(*, deck: Deck) -> DeckVersion:
+    """Store the deck as it is now as its next numbered version."""
+    last = deck.versions.aggregate(n=Max("number"))["n"] or 0
+    version = DeckVersion(
+        deck=deck,
+        number=last + 1,
+        name=deck.name,
+        notes=deck.notes,
+        entries=_snapshot(deck),
+    )
+    version.full_clean()
+    version.save()
+    return version
+
+
+def _quantity(value: Any, where: str) -> tuple[int | None, str | None]:
+    if isinstance(value, bool):
+        return None, f"{where}: the quantity must be a whole number."
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None, f"{where}: the quantity must be a whole number."
+    if isinstance(value, float) and value != number:
+        return None, f"{where}: the quantity must be a whole number."
+    if number < 1:
+        return None, f"{where}: the quantity must be at least 1."
+    if number > MAX_QUANTITY:
+        return None, f"{where}: at most {MAX_QUANTITY} copies per entry."
+    return number, None
+
+
+def _resolve_entries(*, deck: Deck, entries: Iterable[dict]) -> list[DeckEntry]:
+    """Return unsaved entries for ``deck`` from plain input, or raise every problem."""
+    entries = list(entries)
+    game = deck.game
+    zones = zones_for(game.slug)
+    errors: list[str] = []
+    if len(entries) > MAX_ENTRIES:
+        raise ValidationError(
+            {"entries": f"A deck lists at most {MAX_ENTRIES} entries."},
+            code="too_many_entries",
+        )
+    wanted_ids = set()
+    for item in entries:
+        card = item.get("card") if isinstance(item, dict) else None
+        if isinstance(card, Card):
+            wanted_ids.add(card.pk)
+        elif isinstance(card, int) and not isinstance(card, bool):
+            wanted_ids.add(card)
+    cards = Card.objects.visible_to(deck.owner).select_related("card_set__game")
+    found = {c.pk: c for c in cards.filter(pk__in=wanted_ids)}
+    merged: dict[tuple[int, str], DeckEntry] = {}
+    for index, item in enumerate(entries, start=1):
+        where = f"Entry {index}"
+        if not isinstance(item, dict):
+            errors.append(f"{where}: expected card, quantity and zone.")
+            continue
+        raw = item.get("card")
+        card_id = raw.pk if isinstance(raw, Card) else raw
+        card = found.get(card_id) if isinstance(card_id, int) else None
+        if card is None:
+            errors.append(f"{where}: there is no card with id {card_id!r}.")
+            continue
+        if card.card_set.game_id != game.pk:
+            errors.append(
+                f"{where}: {card.display_name} is a {card.card_set.game.name} card, "
+                f"not a {game.name} card."
+            )
+            continue
+        zone = item.get("zone") or default_zone(game.slug, card.card_type)
+        if zone not in zones:
+            errors.append(
+                f"{where}: {zone!r} is not a zone of a {game.name} deck "
+                f"({', '.join(zones)})."
+            )
+            continue
+        quantity, error = _quantity(item.get("quantity", 1), where)
+        if error:
+            errors.append(error)
+            continue
+        key = (card.pk, zone)
+        if key in merged:
+            merged[key].quantity += quantity
+            if merged[key].quantity > MAX_QUANTITY:
+                errors.append(f"{where}: at most {MAX_QUANTITY} copies per entry.")
+        else:
+            merged[key] = DeckEntry(deck=deck, card=card, zone=zone, quantity=quantity)
+    if errors:
+        raise ValidationError({"entries": errors}, code="bad_entries")
+    return list(merged.values())
+
+
+def _save_entries(*, deck: Deck, entries: list[DeckEntry]) -> None:
+    deck.entries.all().delete()
+    for entry in entries:
+        # The entries were merged per card and zone above, so the unique
+        # constraint holds; skipping its check saves a query per entry.
+        entry.full_clean(validate_constraints=False)
+    DeckEntry.objects.bulk_create(entries)
+
+
+@transaction.atomic
+def deck_create(
+    *,
+    owner,
+    game: Game | str,
+    name: str,
+    notes: str = "",
+    is_public: bool = False,
+    entries: Iterable[dict] = (),
+) -> Deck:
+    """Create a deck (legal or not) with its entries and its first version."""
+    if isinstance(game, str):
+        game = Game.objects.filter(slug=game).first()
+        if game is None:
+            raise ValidationError({"game": "There is no such game."}, code="bad_game")
+    deck = Deck(owner=owner, game=game, name=name, notes=notes, is_public=is_public)
+    deck.full_clean()
+    deck.save()
+    _save_entries(deck=deck, entries=_resolve_entries(deck=deck, entries=entries))
+    deck_version_record(deck=deck)
+    return deck
+
+
+@transaction.atomic
+def deck_update(
+    *,
+    deck: Deck,
+    name: str | None = None,
+    notes: str | None = None,
+    is_public: bool | None = None,
+    entries: Iterable[dict] | None = None,
+) -> Deck:
+    """Change a deck's name, notes, visibility and (when given) all its entries."""
+    if name is not None:
+        deck.name = name
+    if notes is not None:
+        deck.notes = notes
+    if is_public is not None:
+        deck.is_public = is_public
+    deck.full_clean()
+    deck.save()
+    if entries is not None:
+        _save_entries(deck=deck, entries=_resolve_entries(deck=deck, entries=entries))
+    deck_version_record(deck=deck)
+    return deck
+
+
+@transaction.atomic
+def deck_set_entries(*, deck: Deck, entries: Iterable[dict]) -> Deck:
+    """Replace every entry of the deck."""
+    return deck_update(deck=deck, entries=entries)
+
+
+@transaction.atomic
+def deck_add_card(
+    *, deck: Deck, card: Card, zone: str | None = None, quantity: int = 1
+) -> DeckEntry:
+    """Add copies of a card to a zone of the deck (its usual zone when none)."""
+    zone = zone or default_zone(deck.game.slug, card.card_type)
+    quantity, error = _quantity(quantity, "Adding")
+    if error:
+        raise ValidationError({"quantity": error}, code="bad_quantity")
+    entry = deck.entries.filter(card=card, zone=zone).first()
+    if entry is None:
+        entry = DeckEntry(deck=deck, card=card, zone=zone, quantity=quantity)
+    else:
+        entry.quantity += quantity
+    entry.full_clean()
+    if not Card.objects.visible_to(deck.owner).filter(pk=card.pk).exists():
+        raise ValidationError({"card": "There is no such card."}, code="bad_card")
+    entry.save()
+    deck.save(update_fields=["updated_at"])
+    deck_version_record(deck=deck)
+    return entry
+
+
+@transaction.atomic
+def deck_remove_card(*, deck: Deck, card: Card, zone: str, quantity: int = 1) -> None:
+    """Take copies of a card out of a zone; the entry goes when none are left."""
+    quantity, error = _quantity(quantity, "Removing")
+    if error:
+        raise ValidationError({"quantity": error}, code="bad_quantity")
+    entry = deck.entries.filter(card=card, zone=zone).first()
+    if entry is None:
+        raise ValidationError(
+            {"card": f"{card.display_name} is not in this zone of the deck."},
+            code="not_in_deck",
+        )
+    if entry.quantity <= quantity:
+        entry.delete()
+    else:
+        entry.quantity -= quantity
+        entry.full_clean()
+        entry.save()
+    deck.save(update_fields=["updated_at"])
+    deck_version_record(deck=deck)
+
+
+@transaction.atomic
+def deck_clone(*, deck: Deck, owner, name: str | None = None) -> Deck:
+    """Copy a deck, entries included, as a new private deck of ``owner``."""
+    entries = [
+        {"card": e.card_id, "zone": e.zone, "quantity": e.quantity}
+        for e in deck.entries.all()
+    ]
+    name = name or f"Copy of {deck.name}"[:120]
+    return deck_create(
+        owner=owner,
+        game=deck.game,
+        name=name,
+        notes=deck.notes,
+        is_public=False,
+        entries=entries,
+    )
+
+
+@transaction.atomic
+def deck_import_text(*, deck: Deck, text: str) -> Deck:
+    """Replace the deck's entries with a decklist; any bad line writes nothing."""
+    from .text_io import parse_decklist
+
+    parsed = parse_decklist(text, game_slug=deck.game.slug, user=deck.owner)
+    if parsed.errors:
+        raise ValidationError(
+            {"text": [error.message for error in parsed.errors]}, code="bad_decklist"
+        )
+    return deck_set_entries(deck=deck, entries=parsed.entries)
+
+
+@transaction.atomic
+def deck_delete(*, deck: Deck) -> None:
+    """Delete a deck with its entries and versions."""
+    deck.delete()

@@ -1,0 +1,224 @@
+"""Decklists as text: export a deck, and read one back (all lines or none).
+
+A line is a count and a card: ``4 Tyson, Eager Champion``, ``4x Name``,
+``Name x4``, or a number within the deck's game, ``2 #96`` (the card's key or
+printed number; ``practice#7`` names the set too). A line with no count is one
+copy. Zone headings (``Blade:``, ``Deck:``, ``# Line-up``) put the lines below
+them in that zone; without one, each card goes to its usual zone. Blank lines
+and ``//`` comments are skipped. Export writes names where they are unique in
+the game and ``set#key`` otherwise, so export then import gives the same deck.
+"""
+
+import difflib
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from .choices import MAX_QUANTITY, Zone, default_zone, zones_for
+
+ZONE_ALIASES = {
+    "blade": Zone.BLADE,
+    "blades": Zone.BLADE,
+    "deck": Zone.DECK,
+    "main deck": Zone.DECK,
+    "line-up": Zone.LINEUP,
+    "lineup": Zone.LINEUP,
+    "line up": Zone.LINEUP,
+    "bakugan": Zone.BAKUGAN,
+    "gate": Zone.GATE,
+    "gates": Zone.GATE,
+    "gate cards": Zone.GATE,
+    "ability": Zone.ABILITY,
+    "abilities": Zone.ABILITY,
+    "ability cards": Zone.ABILITY,
+    "pack": Zone.PACK,
+}
+HEADING_RE = re.compile(r"^(?:#+\s*(?P<a>.+?)\s*:?|(?P<b>[^#\d].*?)\s*:)$")
+COUNT_FIRST_RE = re.compile(r"^(?P<n>\d+)\s*[xX×]?\s+(?P<ref>\S.*)$")
+COUNT_LAST_RE = re.compile(r"^(?P<ref>\S.*?)\s+[xX×]\s*(?P<n>\d+)$")
+NUMBER_RE = re.compile(r"^(?:(?P<set>[\w-]+))?#(?P<key>\S+)$")
+MAX_LINES = 1000
+
+
+@dataclass
+class LineError:
+    line: int
+    text: str
+    message: str
+    suggestions: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ParsedDeck:
+    entries: list[dict] = field(default_factory=list)
+    errors: list[LineError] = field(default_factory=list)
+
+
+class CardIndex:
+    """The cards of one game a user may use, looked up by name and by number."""
+
+    def __init__(self, cards):
+        self.by_name = defaultdict(list)
+        self.by_number = defaultdict(list)
+        self.by_set_key = {}
+        self.names = {}
+        for card in cards:
+            if card.name:
+                self.by_name[card.name.casefold()].append(card)
+                self.names.setdefault(card.name.casefold(), card.name)
+            numbers = {card.key.casefold()}
+            if card.printed_number:
+                numbers.add(card.printed_number.casefold())
+            for number in numbers:
+                self.by_number[number].append(card)
+            self.by_set_key[(card.card_set.slug.casefold(), card.key.casefold())] = card
+
+    @classmethod
+    def for_game(cls, game_slug: str, user=None):
+        from cards.models import Card
+
+        cards = (
+            Card.objects.visible_to(user)
+            .filter(card_set__game__slug=game_slug)
+            .select_related("card_set")
+            .only("id", "name", "key", "printed_number", "card_type", "card_set__slug")
+        )
+        return cls(cards)
+
+    def reference(self, card) -> str:
+        """Return the shortest text that names this card and no other."""
+        if card.name and len(self.by_name[card.name.casefold()]) == 1:
+            if not NUMBER_RE.match(card.name) and not COUNT_LAST_RE.match(card.name):
+                return card.name
+        return f"{card.card_set.slug}#{card.key}"
+
+    def lookup(self, ref: str):
+        """Return (card, None) or (None, (message, suggestions))."""
+        number = NUMBER_RE.match(ref)
+        if number:
+            key = number["key"].casefold()
+            if number["set"]:
+                card = self.by_set_key.get((number["set"].casefold(), key))
+                if card:
+                    return card, None
+                return None, (f"No card {ref} in this game.", [])
+            matches = self.by_number.get(key, [])
+            if len(matches) == 1:
+                return matches[0], None
+            if matches:
+                options = [self.reference(c) for c in matches][:5]
+                return None, (
+                    f"#{number['key']} matches {len(matches)} cards; name the set.",
+                    options,
+                )
+            return None, (f"No card numbered #{number['key']} in this game.", [])
+        matches = self.by_name.get(ref.casefold(), [])
+        if len(matches) == 1:
+            return matches[0], None
+        if matches:
+            options = [f"{c.card_set.slug}#{c.key}" for c in matches][:5]
+            return None, (
+                f"“{ref}” names {len(matches)} cards; use one of these.",
+                options,
+            )
+        close = difflib.get_close_matches(
+            ref.casefold(), list(self.names), n=3, cutoff=0.6
+        )
+        return None, (
+            f"No card named “{ref}” in this game.",
+            [self.names[c] for c in close],
+        )
+
+
+def _heading_zone(line: str, zones: tuple[str, ...]):
+    """Return (is_heading, zone or None) for one stripped line."""
+    match = HEADING_RE.match(line)
+    if not match:
+        return False, None
+    word = (match["a"] or match["b"] or "").strip().rstrip(":").strip().casefold()
+    zone = ZONE_ALIASES.get(word)
+    return True, (str(zone) if zone is not None and str(zone) in zones else None)
+
+
+def parse_decklist(text: str, *, game_slug: str, user=None, index=None) -> ParsedDeck:
+    """Read a decklist into entries ``{card, zone, quantity}`` and per-line errors."""
+    index = index or CardIndex.for_game(game_slug, user)
+    zones = zones_for(game_slug)
+    parsed = ParsedDeck()
+    lines = (text or "").splitlines()
+    if len(lines) > MAX_LINES:
+        parsed.errors.append(
+            LineError(0, "", f"A decklist has at most {MAX_LINES} lines.")
+        )
+        return parsed
+    zone = None
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if not line or line.startswith("//"):
+            continue
+        if not NUMBER_RE.match(line):
+            is_heading, heading_zone = _heading_zone(line, zones)
+            if is_heading:
+                if heading_zone is None:
+                    close = difflib.get_close_matches(
+                        line.strip("#: ").casefold(), list(zones), n=3, cutoff=0.5
+                    )
+                    parsed.errors.append(
+                        _error(
+                            number,
+                            raw,
+                            f"is not a zone of this game's decks ({', '.join(zones)}).",
+                            close,
+                        )
+                    )
+                zone = heading_zone
+                continue
+        match = COUNT_FIRST_RE.match(line) or COUNT_LAST_RE.match(line)
+        quantity, ref = (int(match["n"]), match["ref"].strip()) if match else (1, line)
+        if not 1 <= quantity <= MAX_QUANTITY:
+            parsed.errors.append(
+                _error(number, raw, f"the count must be between 1 and {MAX_QUANTITY}.")
+            )
+            continue
+        card, problem = index.lookup(ref)
+        if card is None and match:
+            # A name may itself end in "x 2" or start with a number.
+            card, _ = index.lookup(line)
+            quantity = 1 if card is not None else quantity
+        if card is None:
+            parsed.errors.append(_error(number, raw, problem[0], problem[1]))
+            continue
+        parsed.entries.append(
+            {
+                "card": card.pk,
+                "zone": zone or default_zone(game_slug, card.card_type),
+                "quantity": quantity,
+            }
+        )
+    return parsed
+
+
+def _error(number: int, raw: str, message: str, suggestions=()) -> LineError:
+    text = f"Line {number}: {message}"
+    if suggestions:
+        text += " Did you mean: " + "; ".join(suggestions) + "?"
+    return LineError(number, raw, text, list(suggestions))
+
+
+def export_decklist(deck, *, index=None) -> str:
+    """Return the deck as text, one heading per zone, that imports back the same."""
+    index = index or CardIndex.for_game(deck.game.slug, deck.owner)
+    entries = list(deck.entries.select_related("card__card_set"))
+    labels = dict(Zone.choices)
+    blocks = []
+    for zone in zones_for(deck.game.slug):
+        in_zone = [e for e in entries if e.zone == zone]
+        if not in_zone:
+            continue
+        in_zone.sort(
+            key=lambda e: (e.card.number is None, e.card.number or 0, e.card.key)
+        )
+        lines = [f"{labels[zone]}:"]
+        lines += [f"{e.quantity} {index.reference(e.card)}" for e in in_zone]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n"
