@@ -6,4 +6,5 @@ urlpatterns = [
     path("", include("cards.api.urls")),
     path("", include("collection.api.urls")),
     path("", include("decks.api.urls")),
+    path("", include("decks.api.playtest_urls")),
 ]

@@ -9,6 +9,7 @@ urlpatterns = [
     path("accounts/", include("collection.account_urls")),
     path("collection/", include("collection.urls")),
     path("decks/", include("decks.urls")),
+    path("play/", include("decks.playtest_urls")),
     path("admin/", admin.site.urls),
     path("api/", include("cardsite.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -154,3 +154,6 @@ def diff_snapshots(before: list[dict], after: list[dict]) -> dict:
         }
         (added if a is None else removed if b is None else changed).append(item)
     return {"added": added, "removed": removed, "changed": changed}
+
+
+from .playtest_models import DeckReport, Playtest  # noqa: E402,F401  (playtests live beside decks)

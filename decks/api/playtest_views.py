@@ -1,0 +1,210 @@
+"""Playtest API: create a game, read it, act, undo. Games are private to their owner."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+
+from ..engine import get_game
+from ..playtest import (
+    PlaytestError,
+    choices,
+    load_state,
+    playtest_act,
+    playtest_create,
+    playtest_undo,
+)
+from ..playtest_models import Playtest
+
+
+class PlaytestCreateSerializer(serializers.Serializer):
+    deck = serializers.IntegerField()
+    opponent = serializers.ChoiceField(
+        choices=["random", "greedy", "hotseat"], default="random"
+    )
+    opponent_deck = serializers.IntegerField(required=False)
+    opponent_decks = serializers.ListField(
+        child=serializers.IntegerField(), required=False, max_length=8
+    )
+    players = serializers.IntegerField(
+        required=False, default=2, min_value=2, max_value=8
+    )
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**53 - 1)
+    options = serializers.DictField(required=False)
+    chance = serializers.ChoiceField(choices=["seed", "choose"], default="seed")
+
+
+class ActionSerializer(serializers.Serializer):
+    action = serializers.CharField(max_length=200)
+    version = serializers.IntegerField()
+
+
+class UndoSerializer(serializers.Serializer):
+    to = serializers.ChoiceField(choices=["last", "turn"], default="last")
+    version = serializers.IntegerField(required=False)
+
+
+class ChoiceSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    label = serializers.CharField()
+
+
+class PlaytestStateSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    version = serializers.IntegerField()
+    seed = serializers.IntegerField()
+    view = serializers.DictField()
+    legal_actions = ChoiceSerializer(many=True)
+    over = serializers.BooleanField()
+    winner = serializers.IntegerField(allow_null=True)
+    log = serializers.ListField(child=serializers.CharField())
+
+
+def state_payload(pt: Playtest) -> dict:
+    """Return the API's view of a playtest for the player to act."""
+    from ..engine.core import CHANCE
+    from ..playtest import acting_seat
+
+    game = get_game(pt.game)
+    state = load_state(pt)
+    seat = acting_seat(pt, state)
+    viewer = seat if seat not in (None, CHANCE) else 0
+    return {
+        "id": pt.pk,
+        "game": pt.game,
+        "version": pt.version,
+        "seed": pt.seed,
+        "view": game.view(state, viewer),
+        "legal_actions": [{"id": c.id, "label": c.label} for c in choices(pt, state)],
+        "over": game.is_over(state),
+        "winner": game.winner(state),
+        "log": list(pt.log),
+    }
+
+
+def _error(exc: PlaytestError) -> Response:
+    body = {"code": exc.code, "detail": exc.message}
+    if exc.details:
+        body["cards"] = exc.details
+    return Response(body, status=exc.status)
+
+
+class PlaytestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    permission_classes = [IsAuthenticated]
+    serializer_class = PlaytestStateSerializer
+
+    def get_queryset(self):
+        return Playtest.objects.filter(owner=self.request.user)
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(
+            self.get_queryset().only("id", "game", "version", "over", "winner")
+        )
+        rows = [
+            {
+                "id": p.pk,
+                "game": p.game,
+                "version": p.version,
+                "over": p.over,
+                "winner": p.winner,
+            }
+            for p in page
+        ]
+        return self.get_paginated_response(rows)
+
+    def _get(self, pk) -> Playtest | None:
+        try:
+            return self.get_queryset().get(pk=int(pk))
+        except (Playtest.DoesNotExist, ValueError, TypeError):
+            return None
+
+    @extend_schema(
+        request=PlaytestCreateSerializer, responses={201: PlaytestStateSerializer}
+    )
+    def create(self, request):
+        from ..models import Deck
+
+        data = PlaytestCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        visible = Deck.objects.visible_to(request.user).select_related("game")
+        deck = visible.filter(pk=v["deck"]).first()
+        if deck is None:
+            return Response(
+                {"deck": ["No such deck."]}, status=status.HTTP_400_BAD_REQUEST
+            )
+        ids = v.get("opponent_decks") or (
+            [v["opponent_deck"]] if "opponent_deck" in v else []
+        )
+        opponents = []
+        for pk in ids:
+            other = visible.filter(pk=pk).first()
+            if other is None:
+                return Response(
+                    {"opponent_deck": [f"No such deck: {pk}."]},
+                    status=status.HTTP_400_BAD_REQUEST,
+                )
+            opponents.append(other)
+        try:
+            pt = playtest_create(
+                owner=request.user,
+                deck=deck,
+                opponent=v["opponent"],
+                opponent_decks=opponents,
+                players=v["players"],
+                seed=v.get("seed"),
+                options=v.get("options") or {},
+                chance=v["chance"],
+            )
+        except PlaytestError as exc:
+            return _error(exc)
+        return Response(state_payload(pt), status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: PlaytestStateSerializer})
+    def retrieve(self, request, pk=None):
+        pt = self._get(pk)
+        if pt is None:
+            return Response(
+                {"detail": "No such game."}, status=status.HTTP_404_NOT_FOUND
+            )
+        return Response(state_payload(pt))
+
+    @extend_schema(request=ActionSerializer, responses={200: PlaytestStateSerializer})
+    @action(detail=True, methods=["post"])
+    def actions(self, request, pk=None):
+        pt = self._get(pk)
+        if pt is None:
+            return Response(
+                {"detail": "No such game."}, status=status.HTTP_404_NOT_FOUND
+            )
+        data = ActionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            pt = playtest_act(
+                playtest_id=pt.pk, user=request.user, **data.validated_data
+            )
+        except PlaytestError as exc:
+            return _error(exc)
+        return Response(state_payload(pt))
+
+    @extend_schema(request=UndoSerializer, responses={200: PlaytestStateSerializer})
+    @action(detail=True, methods=["post"])
+    def undo(self, request, pk=None):
+        pt = self._get(pk)
+        if pt is None:
+            return Response(
+                {"detail": "No such game."}, status=status.HTTP_404_NOT_FOUND
+            )
+        data = UndoSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            pt = playtest_undo(
+                playtest_id=pt.pk, user=request.user, **data.validated_data
+            )
+        except PlaytestError as exc:
+            return _error(exc)
+        return Response(state_payload(pt))

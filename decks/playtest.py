@@ -1,0 +1,394 @@
+"""Playtests: whole games stored as seed and action log, played through the engines.
+
+Seats are human (the deck's owner), hot-seat humans, or bots (ruling E1: the
+rules apply the same to all). Bots move by themselves after every human action.
+Chance steps (where a rolled Bakugan lands) are drawn from the seed with the
+engine's stated odds, or entered by the player when the game was started with
+``chance="choose"``. Every change bumps ``version``: an action chosen from an
+older version is refused as stale. Undo replays the log minus its tail and keeps
+the tail in ``undone``, so nothing is ever lost.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from .adapter import blocking_cards, deck_to_engine
+from .engine import get_game
+from .engine.bots import make_bot
+from .engine.core import CHANCE, EngineError, Rng, replay, resolve_chance, seed_state
+from .playtest_models import Playtest
+
+BOT_KINDS = ("random", "greedy")
+HUMAN_KINDS = ("human", "hotseat")
+SEED_CHANCE = "chance:seed"
+GAME_OPTIONS = {
+    "collision": {"advanced": bool},
+    "metal-fusion": {"variant": str},
+    "collide-o": {"challenges": bool, "misplay_rate": float},
+    "bakugan": {"land_probability": float},
+}
+
+
+class PlaytestError(Exception):
+    """A playtest request the site refuses, with an HTTP status and a plain message."""
+
+    def __init__(self, code: str, message: str, status: int = 400, details=None):
+        super().__init__(message)
+        self.code, self.message, self.status, self.details = (
+            code,
+            message,
+            status,
+            details,
+        )
+
+
+@dataclass
+class Choice:
+    id: str
+    label: str
+
+
+def _seat_is_human(seats, seat: int) -> bool:
+    return 0 <= seat < len(seats) and seats[seat]["kind"] in HUMAN_KINDS
+
+
+def _advance(
+    game, state, pt_seed: int, seats, chance_mode: str, log: list, steps: list
+):
+    """Play bot seats and seed-drawn chance steps until a human must act or the game ends."""
+    while not game.is_over(state):
+        seat = game.to_act(state)
+        turn = game.length(state)
+        if seat == CHANCE:
+            if chance_mode == "choose" and any(s["kind"] in HUMAN_KINDS for s in seats):
+                return state
+            action = resolve_chance(
+                game, state, Rng(seed_state(pt_seed, 50_000 + len(log)))
+            )
+        elif _seat_is_human(seats, seat):
+            return state
+        else:
+            bot = make_bot(
+                seats[seat]["kind"], (pt_seed * 1_000_003 + len(log)) & 0x7FFFFFFF
+            )
+            action = bot.choose(game, state)
+        state = game.apply(state, action, inplace=True)
+        log.append(action.text)
+        steps.append([seat, turn, False])
+    return state
+
+
+def _clean_options(game_slug: str, options: dict | None) -> dict:
+    allowed = GAME_OPTIONS.get(game_slug, {})
+    result = {}
+    for key, value in (options or {}).items():
+        kind = allowed.get(key)
+        if kind is None:
+            raise PlaytestError(
+                "bad_options", f"Unknown game option {key!r} for this game."
+            )
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, kind) or (kind is float and not 0 <= value <= 1):
+            raise PlaytestError("bad_options", f"Game option {key!r} has a bad value.")
+        result[key] = value
+    return result
+
+
+def engine_decks_for(game_slug: str, decks) -> list[dict]:
+    """Return the engine decks for database decks, refusing cards without play data."""
+    engine_decks = [deck_to_engine(d) for d in decks]
+    blocked = []
+    for ed in engine_decks:
+        blocked += [
+            b
+            for b in blocking_cards(game_slug, ed)
+            if b["id"] not in {x["id"] for x in blocked}
+        ]
+    if blocked:
+        names = "; ".join(f"{b['name']}: {', '.join(b['problems'])}" for b in blocked)
+        raise PlaytestError(
+            "blocked",
+            f"These cards lack the play data a playtest needs: {names}.",
+            details=blocked,
+        )
+    return engine_decks
+
+
+def playtest_create(
+    *,
+    owner,
+    deck,
+    opponent: str = "random",
+    opponent_decks=(),
+    players: int = 2,
+    seed: int | None = None,
+    options: dict | None = None,
+    chance: str = "seed",
+) -> Playtest:
+    """Start a game of ``deck`` against bots or hot-seat and store it."""
+    from .rules import is_legal, validate_deck
+
+    game_slug = deck.game.slug
+    game = get_game(game_slug)
+    if opponent not in BOT_KINDS + ("hotseat",):
+        raise PlaytestError(
+            "bad_opponent", "The opponent is random, greedy or hotseat."
+        )
+    if chance not in ("seed", "choose"):
+        raise PlaytestError(
+            "bad_options",
+            "Chance steps are drawn from the seed or chosen by the player.",
+        )
+    if (
+        not isinstance(players, int)
+        or not game.MIN_PLAYERS <= players <= game.MAX_PLAYERS
+    ):
+        raise PlaytestError(
+            "bad_players",
+            f"{game.NAME} takes {game.MIN_PLAYERS} to {game.MAX_PLAYERS} players.",
+        )
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    if not isinstance(seed, int) or not 0 <= seed < 2**53:
+        raise PlaytestError("bad_seed", "The seed is a whole number from 0 to 2^53.")
+    engine_options = _clean_options(game_slug, options)
+    for d in [deck, *opponent_decks]:
+        if d.game_id != deck.game_id:
+            raise PlaytestError("bad_deck", f"The deck {d.name!r} is for another game.")
+        entries = d.entries.select_related("card__card_set__game")
+        options_for_rules = {"players": players} if game_slug == "collide-o" else {}
+        problems = validate_deck(game_slug, entries, **options_for_rules)
+        if not is_legal(problems):
+            raise PlaytestError(
+                "illegal_deck",
+                f"The deck {d.name!r} is not legal: "
+                + " ".join(p.message for p in problems if p.level == "error"),
+            )
+    seat_kinds = ["human"] + [("hotseat" if opponent == "hotseat" else opponent)] * (
+        players - 1
+    )
+    if opponent == "hotseat":
+        seat_kinds[0] = "hotseat"
+    if game_slug == "collide-o":
+        seat_decks = [deck]
+        engine_options["players"] = players
+    else:
+        others = list(opponent_decks) or [deck]
+        seat_decks = [deck] + [
+            others[min(i, len(others) - 1)] for i in range(players - 1)
+        ]
+    engine_decks = engine_decks_for(game_slug, seat_decks)
+    try:
+        state = game.new_game(engine_decks, engine_options, seed)
+    except EngineError as exc:
+        raise PlaytestError(exc.code, exc.message) from exc
+    seats = [
+        {
+            "kind": kind,
+            "deck": (seat_decks[min(i, len(seat_decks) - 1)].pk),
+            "name": seat_decks[min(i, len(seat_decks) - 1)].name,
+        }
+        for i, kind in enumerate(seat_kinds)
+    ]
+    log, steps = [], []
+    state = _advance(game, state, seed, seats, chance, log, steps)
+    return Playtest.objects.create(
+        owner=owner,
+        deck=deck,
+        game=game_slug,
+        engine_version=game.VERSION,
+        seats=seats,
+        options=engine_options,
+        chance=chance,
+        seed=seed,
+        decks=engine_decks,
+        log=log,
+        steps=steps,
+        state=game.to_json(state),
+        version=1,
+        over=game.is_over(state),
+        winner=game.winner(state),
+    )
+
+
+def load_state(pt: Playtest):
+    """Return the engine state of a stored playtest."""
+    return get_game(pt.game).from_json(pt.state)
+
+
+def replay_to(pt: Playtest, step: int | None = None):
+    """Return the state after the first ``step`` logged actions (all when None)."""
+    log = pt.log if step is None else pt.log[: max(0, step)]
+    return replay(get_game(pt.game), pt.decks, pt.options, pt.seed, log)
+
+
+def acting_seat(pt: Playtest, state) -> int | None:
+    """Return the human seat that acts now (CHANCE for a chosen chance step), or None."""
+    game = get_game(pt.game)
+    if game.is_over(state):
+        return None
+    seat = game.to_act(state)
+    if seat == CHANCE:
+        return CHANCE if pt.chance == "choose" else None
+    return seat if _seat_is_human(pt.seats, seat) else None
+
+
+def choices(pt: Playtest, state) -> list[Choice]:
+    """Return the actions the player may click now, each with a stable id and a label."""
+    game = get_game(pt.game)
+    seat = acting_seat(pt, state)
+    if seat is None:
+        return []
+    if seat == CHANCE:
+        result = [
+            Choice(a.text, f"{game.describe(state, a)} ({p:.0%})")
+            for a, p in game.chance_outcomes(state)
+        ]
+        return result + [Choice(SEED_CHANCE, "Let the seed decide (odds as shown)")]
+    return [Choice(a.text, game.describe(state, a)) for a in game.legal_actions(state)]
+
+
+def _locked(playtest_id: int, user) -> Playtest:
+    try:
+        return Playtest.objects.select_for_update().get(pk=playtest_id, owner=user)
+    except (Playtest.DoesNotExist, ValueError, TypeError):
+        raise PlaytestError("not_found", "No such game.", status=404) from None
+
+
+def _save(pt: Playtest, game, state, log, steps) -> Playtest:
+    pt.log, pt.steps = log, steps
+    pt.state = game.to_json(state)
+    pt.version += 1
+    pt.over = game.is_over(state)
+    pt.winner = game.winner(state)
+    pt.save(
+        update_fields=[
+            "log",
+            "steps",
+            "undone",
+            "state",
+            "version",
+            "over",
+            "winner",
+            "updated_at",
+        ]
+    )
+    return pt
+
+
+def playtest_act(*, playtest_id: int, user, action: str, version: int) -> Playtest:
+    """Apply the player's action chosen at ``version``; bots then move."""
+    with transaction.atomic():
+        pt = _locked(playtest_id, user)
+        if version != pt.version:
+            raise PlaytestError(
+                "stale_state",
+                "This game has moved on since that page was loaded. It has been refreshed.",
+                status=409,
+            )
+        game = get_game(pt.game)
+        state = game.from_json(pt.state)
+        if game.is_over(state):
+            raise PlaytestError("game_over", "The game is over.")
+        seat = acting_seat(pt, state)
+        if seat is None:
+            raise PlaytestError("not_your_turn", "It is not a player's turn to act.")
+        if not isinstance(action, str) or len(action) > 200:
+            raise PlaytestError("bad_action", "That is not an action of this game.")
+        try:
+            if seat == CHANCE and action == SEED_CHANCE:
+                move = resolve_chance(
+                    game, state, Rng(seed_state(pt.seed, 50_000 + len(pt.log)))
+                )
+            else:
+                move = game.parse_action(action)
+            turn = game.length(state)
+            state = game.apply(state, move, inplace=True)
+        except EngineError as exc:
+            raise PlaytestError(exc.code, exc.message) from exc
+        log, steps = list(pt.log), list(pt.steps)
+        log.append(move.text)
+        steps.append([seat, turn, True])
+        state = _advance(game, state, pt.seed, pt.seats, pt.chance, log, steps)
+        return _save(pt, game, state, log, steps)
+
+
+def playtest_undo(
+    *, playtest_id: int, user, to: str = "last", version: int | None = None
+) -> Playtest:
+    """Take back the last player action (or the player's whole turn); keep the tail."""
+    with transaction.atomic():
+        pt = _locked(playtest_id, user)
+        if version is not None and version != pt.version:
+            raise PlaytestError(
+                "stale_state",
+                "This game has moved on since that page was loaded. It has been refreshed.",
+                status=409,
+            )
+        human = [i for i, step in enumerate(pt.steps) if step[2]]
+        if not human:
+            raise PlaytestError(
+                "nothing_to_undo", "There is no move of yours to take back."
+            )
+        cut = human[-1]
+        if to == "turn":
+            turn = pt.steps[cut][1]
+            while cut > 0 and pt.steps[cut - 1][1] == turn:
+                cut -= 1
+            while not pt.steps[cut][2]:
+                cut += 1
+        elif to != "last":
+            raise PlaytestError(
+                "bad_undo", "Undo takes back the last move or the whole turn."
+            )
+        pt.undone = [
+            *pt.undone,
+            {"from": cut, "log": pt.log[cut:], "steps": pt.steps[cut:]},
+        ]
+        game = get_game(pt.game)
+        state = replay(game, pt.decks, pt.options, pt.seed, pt.log[:cut])
+        return _save(pt, game, state, pt.log[:cut], pt.steps[:cut])
+
+
+def playtest_branch(*, playtest: Playtest, user, step: int | None = None) -> Playtest:
+    """Start a new game from step ``step`` of ``playtest`` (from the start when 0, same seed)."""
+    step = len(playtest.log) if step is None else step
+    if not isinstance(step, int) or not 0 <= step <= len(playtest.log):
+        raise PlaytestError("bad_step", "That step is not in this game.")
+    game = get_game(playtest.game)
+    log, steps = playtest.log[:step], playtest.steps[:step]
+    state = replay(game, playtest.decks, playtest.options, playtest.seed, log)
+    log, steps = list(log), list(steps)
+    state = _advance(
+        game, state, playtest.seed, playtest.seats, playtest.chance, log, steps
+    )
+    return Playtest.objects.create(
+        owner=user,
+        deck=playtest.deck,
+        game=playtest.game,
+        engine_version=playtest.engine_version,
+        seats=playtest.seats,
+        options=playtest.options,
+        chance=playtest.chance,
+        seed=playtest.seed,
+        decks=playtest.decks,
+        log=log,
+        steps=steps,
+        state=game.to_json(state),
+        version=1,
+        over=game.is_over(state),
+        winner=game.winner(state),
+        parent=playtest,
+    )
+
+
+def playtest_share(*, playtest: Playtest, on: bool = True) -> Playtest:
+    """Turn the read-only replay link on (a fresh token) or off."""
+    playtest.share_token = secrets.token_urlsafe(24) if on else None
+    playtest.save(update_fields=["share_token", "updated_at"])
+    return playtest

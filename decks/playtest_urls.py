@@ -1,0 +1,18 @@
+from django.urls import path
+
+from . import playtest_views as views
+
+app_name = "play"
+urlpatterns = [
+    path("", views.playtest_list, name="list"),
+    path("new/", views.playtest_new, name="new"),
+    path("<int:pk>/", views.playtest_detail, name="detail"),
+    path("<int:pk>/act/", views.playtest_act_view, name="act"),
+    path("<int:pk>/undo/", views.playtest_undo_view, name="undo"),
+    path("<int:pk>/branch/", views.playtest_branch_view, name="branch"),
+    path("<int:pk>/share/", views.playtest_share_view, name="share"),
+    path("shared/<str:token>/", views.playtest_shared, name="shared"),
+    path("help/<slug:game>/", views.how_to_play, name="help"),
+    path("reports/new/", views.report_new, name="report-new"),
+    path("reports/<int:pk>/", views.report_detail, name="report"),
+]

@@ -1,0 +1,299 @@
+"""Playtest pages: start, board, act, undo, restart, branch, share, replay, reports."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from .engine import get_game
+from .engine.core import CHANCE
+from .playtest import (
+    PlaytestError,
+    acting_seat,
+    choices,
+    load_state,
+    playtest_act,
+    playtest_branch,
+    playtest_create,
+    playtest_share,
+    playtest_undo,
+    replay_to,
+)
+from .playtest_models import DeckReport, Playtest
+
+
+def _int(value, default=None):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _visible_deck(user, pk):
+    from .models import Deck
+
+    deck = (
+        Deck.objects.visible_to(user)
+        .filter(pk=_int(pk, -1))
+        .select_related("game")
+        .first()
+    )
+    if deck is None:
+        raise Http404("No such deck.")
+    return deck
+
+
+def board_context(pt: Playtest, request=None, state=None, step=None, seat=None):
+    """Return the template context of a board: the view, choices and the plain-words log."""
+    game = get_game(pt.game)
+    state = state if state is not None else load_state(pt)
+    acting = acting_seat(pt, state) if step is None else None
+    hotseat = all(s["kind"] != "human" for s in pt.seats)
+    viewer = (
+        seat if seat is not None else (acting if acting not in (None, CHANCE) else 0)
+    )
+    pass_screen = False
+    if (
+        hotseat
+        and acting not in (None, CHANCE)
+        and request is not None
+        and step is None
+    ):
+        shown = _int(request.GET.get("seat"))
+        pass_screen = shown != acting
+        viewer = acting
+    view = game.view(state, viewer)
+    events = view.get("events") or view.get("log_text") or []
+    return {
+        "pt": pt,
+        "game": game,
+        "game_slug": pt.game,
+        "view": view,
+        "viewer": viewer,
+        "acting": acting,
+        "is_chance": acting == CHANCE,
+        "choices": choices(pt, state) if step is None else [],
+        "events": events[-60:],
+        "over": game.is_over(state),
+        "winner": game.winner(state),
+        "pass_screen": pass_screen,
+        "hotseat": hotseat,
+        "step": step,
+        "steps": len(pt.log),
+        "board_template": f"play/boards/{pt.game}.html",
+    }
+
+
+@login_required
+def playtest_list(request):
+    games = Playtest.objects.filter(owner=request.user).only(
+        "id", "game", "over", "winner", "updated_at", "seats"
+    )[:100]
+    reports = DeckReport.objects.filter(owner=request.user).select_related("deck")[:50]
+    return render(request, "play/list.html", {"games": games, "reports": reports})
+
+
+@login_required
+@require_POST
+def playtest_new(request):
+    deck = _visible_deck(request.user, request.POST.get("deck"))
+    opponent = request.POST.get("opponent", "random")
+    players = _int(request.POST.get("players"), 2)
+    seed = (
+        _int(request.POST.get("seed")) if request.POST.get("seed", "").strip() else None
+    )
+    opponent_decks = [
+        _visible_deck(request.user, pk)
+        for pk in request.POST.getlist("opponent_deck")
+        if pk.strip()
+    ]
+    options = {}
+    if request.POST.get("advanced"):
+        options["advanced"] = True
+    if request.POST.get("challenges"):
+        options["challenges"] = True
+    if request.POST.get("variant") in ("left", "all"):
+        options["variant"] = request.POST["variant"]
+    chance = "choose" if request.POST.get("chance") == "choose" else "seed"
+    try:
+        pt = playtest_create(
+            owner=request.user,
+            deck=deck,
+            opponent=opponent,
+            opponent_decks=opponent_decks,
+            players=players,
+            seed=seed,
+            options=options,
+            chance=chance,
+        )
+    except PlaytestError as exc:
+        messages.error(request, exc.message)
+        return redirect(deck.get_absolute_url())
+    return redirect(pt.get_absolute_url())
+
+
+def _own(request, pk) -> Playtest:
+    return get_object_or_404(Playtest, pk=_int(pk, -1), owner=request.user)
+
+
+@login_required
+@require_GET
+def playtest_detail(request, pk):
+    pt = _own(request, pk)
+    template = (
+        "play/_board.html" if request.headers.get("HX-Request") else "play/detail.html"
+    )
+    return render(request, template, board_context(pt, request))
+
+
+def _after(request, pt: Playtest, error: str | None = None):
+    """Answer a board form: the board partial for htmx, else a redirect to the board."""
+    if request.headers.get("HX-Request"):
+        context = board_context(pt, request)
+        context["error"] = error
+        return render(request, "play/_board.html", context)
+    if error:
+        messages.error(request, error)
+    url = pt.get_absolute_url()
+    seat = request.POST.get("seat")
+    return redirect(f"{url}?seat={seat}" if seat else url)
+
+
+def _stale(request, pt_url: str, message: str):
+    messages.warning(request, message)
+    if request.headers.get("HX-Request"):
+        response = HttpResponse(message, status=409)
+        response["HX-Refresh"] = "true"
+        return response
+    return redirect(pt_url)
+
+
+@login_required
+@require_POST
+def playtest_act_view(request, pk):
+    pt = _own(request, pk)
+    try:
+        pt = playtest_act(
+            playtest_id=pt.pk,
+            user=request.user,
+            action=request.POST.get("action", ""),
+            version=_int(request.POST.get("version"), -1),
+        )
+    except PlaytestError as exc:
+        if exc.status == 409:
+            return _stale(request, pt.get_absolute_url(), exc.message)
+        return _after(request, pt, exc.message)
+    return _after(request, pt)
+
+
+@login_required
+@require_POST
+def playtest_undo_view(request, pk):
+    pt = _own(request, pk)
+    try:
+        pt = playtest_undo(
+            playtest_id=pt.pk,
+            user=request.user,
+            to=request.POST.get("to", "last"),
+            version=_int(request.POST.get("version"), -1),
+        )
+    except PlaytestError as exc:
+        if exc.status == 409:
+            return _stale(request, pt.get_absolute_url(), exc.message)
+        return _after(request, pt, exc.message)
+    return _after(request, pt)
+
+
+@login_required
+@require_POST
+def playtest_branch_view(request, pk):
+    pt = _own(request, pk)
+    step = _int(request.POST.get("step"), 0 if request.POST.get("restart") else None)
+    try:
+        new = playtest_branch(playtest=pt, user=request.user, step=step)
+    except PlaytestError as exc:
+        messages.error(request, exc.message)
+        return redirect(pt.get_absolute_url())
+    return redirect(new.get_absolute_url())
+
+
+@login_required
+@require_POST
+def playtest_share_view(request, pk):
+    pt = _own(request, pk)
+    playtest_share(playtest=pt, on=request.POST.get("on") == "1")
+    return redirect(pt.get_absolute_url())
+
+
+@require_GET
+def playtest_shared(request, token):
+    pt = get_object_or_404(Playtest, share_token=str(token)[:40])
+    step = max(0, min(_int(request.GET.get("step"), 0), len(pt.log)))
+    state = replay_to(pt, step)
+    context = board_context(pt, state=state, step=step, seat=0)
+    context["share_url"] = reverse("play:shared", kwargs={"token": token})
+    return render(request, "play/shared.html", context)
+
+
+@login_required
+@require_POST
+def report_new(request):
+    from .reports import deck_report_start
+
+    deck = _visible_deck(request.user, request.POST.get("deck"))
+    opponent = (
+        _visible_deck(request.user, request.POST["opponent_deck"])
+        if request.POST.get("opponent_deck")
+        else None
+    )
+    try:
+        report = deck_report_start(
+            owner=request.user,
+            deck=deck,
+            opponent_deck=opponent,
+            games=_int(request.POST.get("games"), 100),
+            bot=request.POST.get("bot", "greedy"),
+            seed=_int(request.POST.get("seed"), 1),
+        )
+    except PlaytestError as exc:
+        messages.error(request, exc.message)
+        return redirect(deck.get_absolute_url())
+    return redirect("play:report", pk=report.pk)
+
+
+@login_required
+@require_GET
+def report_detail(request, pk):
+    report = get_object_or_404(
+        DeckReport.objects.select_related("deck", "opponent_deck"),
+        pk=_int(pk, -1),
+        owner=request.user,
+    )
+    template = (
+        "play/_report.html" if request.headers.get("HX-Request") else "play/report.html"
+    )
+    return render(request, template, {"report": report})
+
+
+HELP_GAMES = {
+    "collision": "Beyblade Collision",
+    "metal-fusion": "Beyblade Metal Fusion",
+    "collide-o": "Collide-O!",
+    "bakugan": "Bakugan Battle Brawlers",
+}
+
+
+@require_GET
+def how_to_play(request, game):
+    """Show the site's own how-to-play page of a game, with the rulings it follows."""
+    if game not in HELP_GAMES:
+        raise Http404("No such game.")
+    return render(
+        request,
+        f"play/help/{game}.html",
+        {"game_slug": game, "game_name": HELP_GAMES[game]},
+    )

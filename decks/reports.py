@@ -1,0 +1,184 @@
+"""Deck reports: many bot games of a deck, run by the task worker, never in a request.
+
+``deck_report_start`` stores the report and enqueues ``run_deck_report`` on the
+default task backend (the database backend: ``manage.py db_worker`` runs it, and
+``make run`` starts one). The worker writes progress as it goes; the page polls it.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+from django.db import transaction
+from django_tasks import task
+
+from .engine import get_game
+from .engine.bots import make_bot, play_out
+from .engine.core import Rng, seed_state
+from .playtest import PlaytestError, engine_decks_for
+from .playtest_models import DeckReport
+
+MAX_GAMES = 5000
+
+
+def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Return the 95% Wilson score interval of a win rate (draws count half)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def deck_report_start(
+    *,
+    owner,
+    deck,
+    opponent_deck=None,
+    games: int = 100,
+    bot: str = "greedy",
+    seed: int = 1,
+) -> DeckReport:
+    """Store a report request and enqueue it for the worker."""
+    if bot not in ("random", "greedy"):
+        raise PlaytestError("bad_bot", "The bots are random or greedy.")
+    if not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+        raise PlaytestError("bad_games", f"A report runs 1 to {MAX_GAMES} games.")
+    slug = deck.game.slug
+    opponent = opponent_deck or deck
+    if opponent.game_id != deck.game_id:
+        raise PlaytestError("bad_deck", "The opponent's deck is for another game.")
+    seat_decks = [deck] if slug == "collide-o" else [deck, opponent]
+    engine_decks = engine_decks_for(slug, seat_decks)
+    options = {"players": 2} if slug == "collide-o" else {}
+    with transaction.atomic():
+        report = DeckReport.objects.create(
+            owner=owner,
+            deck=deck,
+            opponent_deck=opponent_deck,
+            game=slug,
+            bot=bot,
+            games=games,
+            seed=seed,
+            options=options,
+            decks=engine_decks,
+        )
+        transaction.on_commit(lambda: run_deck_report.enqueue(report.pk))
+    return report
+
+
+def simulate_report(report: DeckReport, progress=None) -> dict:
+    """Play the report's games and return its figures (seat 0 is the reported deck)."""
+    game = get_game(report.game)
+    wins = losses = draws = 0
+    lengths = []
+    card_games: dict[str, list[int]] = {}
+    names = {
+        str(c["id"]): c.get("name") or f"card {c['id']}"
+        for cards in report.decks[0].values()
+        for c in cards
+    }
+    for i in range(report.games):
+        game_seed = report.seed + i
+        state = game.new_game(report.decks, report.options, game_seed)
+        seats = game.player_count(state)
+        bots = [make_bot(report.bot, game_seed * 31 + s) for s in range(seats)]
+        state = play_out(game, state, bots, Rng(seed_state(game_seed, 7)))
+        winner = game.winner(state)
+        result = 1.0 if winner == 0 else (0.5 if winner is None else 0.0)
+        wins += winner == 0
+        draws += winner is None
+        losses += winner not in (0, None)
+        lengths.append(game.length(state))
+        played = _cards_played(game, state)
+        for card_id in played:
+            card_games.setdefault(card_id, [0, 0])
+            card_games[card_id][0] += 1
+            card_games[card_id][1] += result * 2  # half-points as integers
+        if progress is not None:
+            progress(i + 1)
+    n = report.games
+    low, high = wilson_interval(wins + draws / 2, n)
+    buckets: dict[int, int] = {}
+    width = max(1, (max(lengths) - min(lengths)) // 10 + 1) if lengths else 1
+    for length in lengths:
+        start = (length - min(lengths)) // width * width + min(lengths)
+        buckets[start] = buckets.get(start, 0) + 1
+    per_card = sorted(
+        (
+            {
+                "id": cid,
+                "name": names.get(cid, cid),
+                "games": g,
+                "win_rate": round(points / 2 / g, 3),
+            }
+            for cid, (g, points) in card_games.items()
+            if cid in names
+        ),
+        key=lambda row: (-row["games"], row["name"]),
+    )
+    return {
+        "games": n,
+        "wins": wins,
+        "losses": losses,
+        "draws": draws,
+        "win_rate": round((wins + draws / 2) / n, 4),
+        "interval": [round(low, 4), round(high, 4)],
+        "mean_length": round(statistics.fmean(lengths), 2),
+        "median_length": statistics.median(lengths),
+        "length_histogram": [[k, buckets[k], width] for k in sorted(buckets)],
+        "per_card": per_card,
+    }
+
+
+def _cards_played(game, state) -> set[str]:
+    """Return the ids of seat 0's cards that the view shows as having left the hand."""
+    view = game.view(state, 0)
+    found: set[str] = set()
+
+    def walk(node, depth=0):
+        if depth > 6:
+            return
+        if isinstance(node, dict):
+            if (
+                "id" in node
+                and isinstance(node.get("id"), (int, str))
+                and node.get("owner", 0) == 0
+            ):
+                found.add(str(node["id"]))
+            for value in node.values():
+                walk(value, depth + 1)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value, depth + 1)
+
+    players = view.get("players") or view.get("seats") or []
+    if players:
+        walk({k: v for k, v in players[0].items() if k not in ("hand", "deck")})
+    return found
+
+
+@task()
+def run_deck_report(report_id: int) -> None:
+    """Run a stored deck report, writing progress as it goes."""
+    report = DeckReport.objects.get(pk=report_id)
+    DeckReport.objects.filter(pk=report_id).update(status=DeckReport.Status.RUNNING)
+    step = max(1, report.games // 50)
+
+    def progress(done: int) -> None:
+        if done % step == 0 or done == report.games:
+            DeckReport.objects.filter(pk=report_id).update(done_games=done)
+
+    try:
+        result = simulate_report(report, progress)
+    except Exception as exc:  # the report page must say what went wrong
+        DeckReport.objects.filter(pk=report_id).update(
+            status=DeckReport.Status.FAILED, error=str(exc)[:2000]
+        )
+        raise
+    DeckReport.objects.filter(pk=report_id).update(
+        status=DeckReport.Status.DONE, result=result, done_games=report.games
+    )
