@@ -1,5 +1,6 @@
 """Card data files: parse, validate, load, export, and the fixture files."""
 
+import importlib.util
 import json
 from collections import Counter
 from pathlib import Path
@@ -16,6 +17,7 @@ from cards.data import (
     card_data_export,
     card_data_export_csv,
     card_data_load,
+    card_data_normalise,
     card_data_parse,
     card_data_parse_csv,
     card_data_validate,
@@ -565,3 +567,15 @@ def test_practice_bakugan_meets_its_minimums():
         blanks = [b for b in BONUSES if ability[b] is None]
         assert blanks == ability["not_printed"]
     assert_effects_in_vocabulary(cards)
+
+
+def test_the_practice_generator_reproduces_the_committed_files():
+    spec = importlib.util.spec_from_file_location(
+        "practice_generate", FIXTURES / "practice" / "generate.py"
+    )
+    generate = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generate)
+    for game, (slug, name, notes, build) in generate.SETS.items():
+        card_set = generate.practice_set(slug, name, notes, build())
+        data = card_data_normalise(data={"game": game, "sets": [card_set]})
+        assert card_data_dumps(data) == fixture_text(f"{slug}.json")
