@@ -7,6 +7,7 @@ PostgreSQL. ``CARDSITE_PRODUCTION=1`` turns on the production hardening that
 """
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -112,7 +113,13 @@ else:
                     "PRAGMA foreign_keys=ON;"
                 ),
             },
-            "TEST": {"NAME": os.environ.get("SQLITE_TEST_PATH", str(BASE_DIR / "test_db.sqlite3"))},
+            # A file (threads in the concurrency tests need one), one per test run.
+            "TEST": {
+                "NAME": os.environ.get(
+                    "SQLITE_TEST_PATH",
+                    os.path.join(tempfile.gettempdir(), f"cardsite-test-{os.getpid()}.sqlite3"),
+                )
+            },
         }
     }
 
