@@ -11,7 +11,9 @@ from django.core.management.base import CommandError
 from django.db import transaction
 
 from cards.data import (
+    CardChange,
     CardDataError,
+    FieldChange,
     card_data_diff,
     card_data_dumps,
     card_data_export,
@@ -158,8 +160,11 @@ def test_validation_refuses_an_effect_step_outside_the_engine_vocabulary():
 
 def test_validation_refuses_a_custom_set_in_a_file():
     data = card_data_parse(text=data_file("bakugan", [], kind="custom"))
-    fields = [p.field for p in card_data_validate(data=data)]
-    assert "kind" in fields
+    problems = [(p.field, p.message) for p in card_data_validate(data=data)]
+    assert problems == [
+        ("kind", "Data files carry official and practice sets."),
+        ("owner", "A custom set needs an owner."),
+    ]
 
 
 def test_a_card_without_source_is_refused():
@@ -205,11 +210,9 @@ def test_a_changed_card_is_updated_and_the_diff_names_the_field():
     data = fixture("practice-bakugan.json")
     data["sets"][0]["cards"][0]["g_power"] = 500
     parsed = card_data_parse(text=json.dumps(data))
-    changes = card_data_diff(data=parsed)
-    assert [(c.key, c.created, c.changes) for c in changes] == [
-        ("1", False, (changes[0].changes[0],))
+    assert card_data_diff(data=parsed) == [
+        CardChange("practice-bakugan", "1", False, (FieldChange("g_power", 400, 500),))
     ]
-    assert (changes[0].changes[0].field, changes[0].changes[0].new) == ("g_power", 500)
     result = card_data_load(data=parsed)
     assert (result.created, result.updated, result.unchanged) == (0, 1, 47)
     assert Card.objects.get(card_set__slug="practice-bakugan", key="1").g_power == 500
