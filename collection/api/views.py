@@ -1,0 +1,52 @@
+"""The collection API: the signed-in user's entries, nobody else's."""
+
+from django.http import Http404
+from rest_framework import permissions, viewsets
+
+from .. import services
+from ..filtersets import CollectionEntryFilterSet
+from ..models import CollectionEntry
+from .serializers import CollectionEntrySerializer
+
+
+class OwnerOnly(permissions.BasePermission):
+    """Answer 404 to anonymous requests, as for another user's entries."""
+
+    def has_permission(self, request, view):
+        if not request.user or not request.user.is_authenticated:
+            raise Http404
+        return True
+
+
+class CollectionEntryViewSet(viewsets.ModelViewSet):
+    """List, create, update and delete the signed-in user's collection entries."""
+
+    serializer_class = CollectionEntrySerializer
+    permission_classes = [OwnerOnly]
+    filterset_class = CollectionEntryFilterSet
+
+    def get_queryset(self):
+        return CollectionEntry.objects.of(self.request.user).with_related()
+
+    def perform_create(self, serializer):
+        data = dict(serializer.validated_data)
+        card = data.pop("card")
+        serializer.instance = services.collection_entry_create(
+            user=self.request.user, card=card, **data
+        )
+
+    def perform_update(self, serializer):
+        data = dict(serializer.validated_data)
+        card = data.pop("card", None)
+        entry = serializer.instance
+        if card is not None and card.pk != entry.card_id:
+            from django.core.exceptions import ValidationError
+
+            raise ValidationError(
+                {"card": "An entry's card cannot change; delete it and add another."},
+                code="card_changed",
+            )
+        serializer.instance = services.collection_entry_update(entry=entry, **data)
+
+    def perform_destroy(self, instance):
+        services.collection_entry_delete(entry=instance)

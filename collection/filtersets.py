@@ -1,0 +1,71 @@
+"""The collection entry FilterSet, shared by the entries page and the API."""
+
+import django_filters as filters
+from django.db.models import Q
+
+from cards.choices import GameSlug
+
+from .choices import Condition, Finish, GradingCompany, Language
+from .models import CollectionEntry
+
+
+def card_search(text: str):
+    """Return (Q over Card, warnings) for the site's search language."""
+    # Imported here so this module loads even while cards.search is being written.
+    from cards.search import parse_query
+
+    query = parse_query(text)
+    return query.q, list(query.warnings)
+
+
+def card_filterset_class():
+    """Return the checklist's CardFilterSet (imported late; see card_search)."""
+    from cards.filtersets import CardFilterSet
+
+    return CardFilterSet
+
+
+class CollectionEntryFilterSet(filters.FilterSet):
+    q = filters.CharFilter(method="filter_q", label="Search cards")
+    game = filters.ChoiceFilter(
+        field_name="card__card_set__game__slug", choices=GameSlug.choices
+    )
+    set = filters.CharFilter(field_name="card__card_set__slug", label="Set slug")
+    card = filters.NumberFilter(field_name="card_id")
+    condition = filters.MultipleChoiceFilter(choices=Condition.choices)
+    finish = filters.ChoiceFilter(choices=Finish.choices)
+    language = filters.ChoiceFilter(choices=Language.choices)
+    grading_company = filters.ChoiceFilter(choices=GradingCompany.choices)
+    graded = filters.BooleanFilter(
+        field_name="grade", lookup_expr="isnull", exclude=True
+    )
+    owned = filters.BooleanFilter(method="filter_positive", field_name="quantity")
+    wanted = filters.BooleanFilter(
+        method="filter_positive", field_name="wanted_quantity"
+    )
+    for_trade = filters.BooleanFilter(
+        method="filter_positive", field_name="trade_quantity"
+    )
+
+    class Meta:
+        model = CollectionEntry
+        fields = []
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.warnings = []
+
+    def filter_q(self, queryset, name, value):
+        if not value.strip():
+            return queryset
+        q, warnings = card_search(value)
+        self.warnings.extend(warnings)
+        from cards.models import Card
+
+        return queryset.filter(card__in=Card.objects.filter(q).values("pk"))
+
+    def filter_positive(self, queryset, name, value):
+        if value is None:
+            return queryset
+        positive = Q(**{f"{name}__gt": 0})
+        return queryset.filter(positive) if value else queryset.exclude(positive)

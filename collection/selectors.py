@@ -1,0 +1,176 @@
+"""Reads over collections: counts for a page of cards, totals, completion, population.
+
+The checklist and the card page show a one-click widget per card. To keep it at
+one query per page, not one per row, call ``annotate_cards(cards, user)`` (a
+list) or ``with_collection_counts(queryset, user)`` (a queryset) before
+rendering: both give each card ``owned_qty`` and ``wanted_qty``, which
+``_owned_widget.html`` reads instead of querying.
+"""
+
+from collections import defaultdict
+
+from django.db.models import IntegerField, OuterRef, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
+
+from cards.choices import SetKind
+from cards.models import Card, CardSet
+
+from .choices import ShareKind
+from .models import CollectionEntry
+
+
+def counts_for_cards(*, user, card_ids) -> dict[int, tuple[int, int]]:
+    """Return {card id: (owned, wanted)} for ``user`` over ``card_ids``, in one query."""
+    if user is None or not user.is_authenticated:
+        return {}
+    rows = (
+        CollectionEntry.objects.filter(user=user, card_id__in=list(card_ids))
+        .values("card_id")
+        .annotate(owned=Sum("quantity"), wanted=Sum("wanted_quantity"))
+    )
+    return {r["card_id"]: (r["owned"] or 0, r["wanted"] or 0) for r in rows}
+
+
+def annotate_cards(cards, user):
+    """Set ``owned_qty`` and ``wanted_qty`` on each card of a list; return the list."""
+    cards = list(cards)
+    counts = counts_for_cards(user=user, card_ids={c.pk for c in cards})
+    for card in cards:
+        card.owned_qty, card.wanted_qty = counts.get(card.pk, (0, 0))
+    return cards
+
+
+def _sum_subquery(user, field: str):
+    entries = (
+        CollectionEntry.objects.filter(user=user, card=OuterRef("pk"))
+        .order_by()
+        .values("card")
+        .annotate(total=Sum(field))
+        .values("total")
+    )
+    return Coalesce(Subquery(entries, output_field=IntegerField()), Value(0))
+
+
+def with_collection_counts(queryset, user):
+    """Annotate a Card queryset with ``owned_qty``, ``wanted_qty`` and ``trade_qty``."""
+    if user is None or not user.is_authenticated:
+        return queryset.annotate(
+            owned_qty=Value(0), wanted_qty=Value(0), trade_qty=Value(0)
+        )
+    return queryset.annotate(
+        owned_qty=_sum_subquery(user, "quantity"),
+        wanted_qty=_sum_subquery(user, "wanted_quantity"),
+        trade_qty=_sum_subquery(user, "trade_quantity"),
+    )
+
+
+def collection_totals(*, user) -> dict:
+    """Return the owner's totals: distinct cards, copies, wanted and for trade."""
+    entries = CollectionEntry.objects.filter(user=user)
+    totals = entries.aggregate(
+        copies=Coalesce(Sum("quantity"), 0),
+        wanted=Coalesce(Sum("wanted_quantity"), 0),
+        for_trade=Coalesce(Sum("trade_quantity"), 0),
+        graded=Coalesce(Sum("quantity", filter=Q(grade__isnull=False)), 0),
+    )
+    totals["cards"] = (
+        entries.filter(quantity__gt=0).values("card_id").distinct().count()
+    )
+    return totals
+
+
+def _percent(owned: int, total: int) -> float:
+    return round(100 * owned / total, 1) if total else 0.0
+
+
+def set_completion(*, user) -> list[dict]:
+    """Return completion of every official set: cards owned of all, overall and per rarity.
+
+    Practice and custom sets are not printed products and never count.
+    """
+    owned_ids = set(
+        CollectionEntry.objects.filter(
+            user=user, quantity__gt=0, card__card_set__kind=SetKind.OFFICIAL
+        ).values_list("card_id", flat=True)
+    )
+    per_set = defaultdict(
+        lambda: {"total": 0, "owned": 0, "rarities": defaultdict(lambda: [0, 0])}
+    )
+    cards = Card.objects.filter(card_set__kind=SetKind.OFFICIAL).values_list(
+        "pk", "card_set_id", "rarity"
+    )
+    for pk, set_id, rarity in cards:
+        row = per_set[set_id]
+        have = pk in owned_ids
+        row["total"] += 1
+        row["owned"] += have
+        counts = row["rarities"][rarity or ""]
+        counts[0] += 1
+        counts[1] += have
+    sets = CardSet.objects.official().filter(pk__in=per_set).select_related("game")
+    result = []
+    for card_set in sets:
+        row = per_set[card_set.pk]
+        rarities = [
+            {
+                "rarity": rarity or None,
+                "total": total,
+                "owned": owned,
+                "missing": total - owned,
+                "percent": _percent(owned, total),
+            }
+            for rarity, (total, owned) in sorted(row["rarities"].items())
+        ]
+        result.append(
+            {
+                "set": card_set,
+                "total": row["total"],
+                "owned": row["owned"],
+                "missing": row["total"] - row["owned"],
+                "percent": _percent(row["owned"], row["total"]),
+                "rarities": rarities,
+            }
+        )
+    return result
+
+
+def missing_cards(*, user, card_set):
+    """Return the cards of ``card_set`` the user owns no copy of."""
+    owned = CollectionEntry.objects.filter(user=user, quantity__gt=0).values("card_id")
+    return (
+        card_set.cards.exclude(pk__in=owned)
+        .select_related("card_set", "card_set__game")
+        .order_by("number", "key")
+    )
+
+
+def graded_population(*, card) -> list[dict]:
+    """Return graded copies of ``card`` held on the site, by company and grade; no owners."""
+    from .choices import GradingCompany
+
+    labels = dict(GradingCompany.choices)
+    rows = (
+        CollectionEntry.objects.filter(card=card, grade__isnull=False, quantity__gt=0)
+        .values("grading_company", "grade")
+        .annotate(copies=Sum("quantity"))
+        .order_by("grading_company", "-grade")
+    )
+    return [
+        {
+            "company": r["grading_company"],
+            "company_label": labels.get(r["grading_company"], r["grading_company"]),
+            "grade": r["grade"],
+            "copies": r["copies"],
+        }
+        for r in rows
+    ]
+
+
+def entries_for_share(*, link):
+    """Return the entries a share link shows."""
+    entries = CollectionEntry.objects.filter(user=link.user).with_related()
+    if link.kind == ShareKind.WISHLIST:
+        return entries.filter(wanted_quantity__gt=0)
+    if link.kind == ShareKind.TRADELIST:
+        return entries.filter(trade_quantity__gt=0)
+    return entries.filter(quantity__gt=0)
