@@ -184,6 +184,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Card colour and launcher colour share one choice set; name it once.
+    "ENUM_NAME_OVERRIDES": {"ColourEnum": "cards.choices.Colour"},
 }
 
 TASKS = {
