@@ -5,5 +5,9 @@ from . import views
 app_name = "cards"
 urlpatterns = [
     path("", views.home, name="home"),
+    path("search/", views.search, name="search"),
     path("games/<slug:game>/", views.game_detail, name="game"),
+    path("games/<slug:game>/sets/<slug:set>/", views.set_detail, name="set"),
+    path("cards/<int:pk>/", views.card_detail, name="card"),
+    path("cards/<int:pk>/image.png", views.card_image, name="card-image"),
 ]

@@ -1,10 +1,117 @@
-"""Pages of the card catalogue: home, games, sets, cards."""
+"""Pages of the card catalogue: home, games, sets, cards, search and card pictures."""
 
+from django.core.paginator import Paginator
 from django.db.models import Count, Q
+from django.http import FileResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
+from django.utils.http import http_date
 
+from . import images
 from .choices import SetKind
-from .models import Game
+from .filtersets import CardFilterSet, sort_cards
+from .games import GAMES
+from .models import Card, CardSet, Game
+
+DEFAULT_PER_PAGE = 50
+MAX_PER_PAGE = 200
+PER_PAGE_CHOICES = (25, 50, 100, 200)
+
+COMMON_FILTERS = (
+    "type",
+    "colour",
+    "rarity",
+    "number_min",
+    "number_max",
+    "promo",
+    "verification",
+    "text",
+    "kind",
+)
+GAME_FILTERS = {
+    "collision": (
+        "edge_1",
+        "edge_2",
+        "edge_3",
+        "edge_4",
+        "edge_5",
+        "edge_6",
+        "live_min",
+        "live_max",
+        "strike_min",
+        "strike_max",
+        "empty_min",
+        "empty_max",
+        "spin_min",
+        "spin_max",
+        "symbol",
+    ),
+    "metal-fusion": (
+        "red_min",
+        "red_max",
+        "blue_min",
+        "blue_max",
+        "green_min",
+        "green_max",
+        "yellow_min",
+        "yellow_max",
+        "emblem",
+        "launcher",
+        "booster",
+    ),
+    "collide-o": ("section", "section_1", "section_2", "section_3", "wild"),
+    "bakugan": (
+        "attribute",
+        "g_power_min",
+        "g_power_max",
+        "gate_class",
+        "pyrus_min",
+        "aquos_min",
+        "subterra_min",
+        "haos_min",
+        "darkus_min",
+        "ventus_min",
+    ),
+}
+# Fields shown on the card page, per game, after the common ones.
+COMMON_FIELDS = (
+    ("Number", "printed_number"),
+    ("Name", "name"),
+    ("Type", "card_type"),
+    ("Rarity", "rarity"),
+    ("Text", "text"),
+    ("Lore", "lore"),
+    ("Code", "code"),
+)
+GAME_FIELDS = {
+    "collision": (
+        ("Title", "title"),
+        ("Subtitle", "subtitle"),
+        ("Colour", "colour"),
+        ("Battle edge", "battle_edge"),
+        ("Spin strength", "spin_strength"),
+        ("Symbol", "symbol"),
+    ),
+    "metal-fusion": (
+        ("Emblem", "emblem"),
+        ("Move", "move_name"),
+        ("Move kind", "move_kind"),
+        ("Launcher colour", "launcher"),
+        ("Boosters", "boosters"),
+        ("Timing", "timing"),
+    ),
+    "collide-o": (
+        ("Section 1", "section_1"),
+        ("Section 2", "section_2"),
+        ("Section 3", "section_3"),
+    ),
+    "bakugan": (
+        ("Colour", "colour"),
+        ("Attribute", "attribute"),
+        ("G-Power", "g_power"),
+        ("Gate class", "gate_class"),
+        ("Timing", "timing"),
+    ),
+}
 
 
 def home(request):
@@ -16,8 +123,167 @@ def home(request):
     return render(request, "cards/home.html", {"games": games})
 
 
+def _per_page(value, warnings: list[str]) -> int:
+    if value in (None, ""):
+        return DEFAULT_PER_PAGE
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        warnings.append(f"Ignored the page size “{value[:20]}”: it is not a number.")
+        return DEFAULT_PER_PAGE
+    if not 1 <= number <= MAX_PER_PAGE:
+        bounded = min(max(number, 1), MAX_PER_PAGE)
+        warnings.append(
+            f"The page size must be 1 to {MAX_PER_PAGE}; showing {bounded}."
+        )
+        return bounded
+    return number
+
+
+def checklist(request, base, *, game_slug=None, default_official=True):
+    """Return the context of a filtered, sorted, paginated card list."""
+    params = request.GET.copy()
+    warnings: list[str] = []
+    filterset = CardFilterSet(params, queryset=base, request=request)
+    errors = {}
+    if not filterset.is_valid():
+        # Show what was wrong and filter by the rest, rather than failing the page.
+        errors = {
+            (filterset.form.fields[name].label or name)
+            if name in filterset.form.fields
+            else name: [str(e) for e in errs]
+            for name, errs in filterset.form.errors.items()
+        }
+        for name in filterset.form.errors:
+            params.pop(name, None)
+        filterset = CardFilterSet(params, queryset=base, request=request)
+        filterset.is_valid()
+    cards = filterset.qs
+    search = filterset.search
+    if (
+        default_official
+        and not params.getlist("kind")
+        and not params.get("set")
+        and (not search.mentions_kind)
+    ):
+        cards = cards.filter(card_set__kind=SetKind.OFFICIAL)
+    cards, sort_warning = sort_cards(cards, params.get("sort"))
+    if sort_warning:
+        warnings.append(sort_warning)
+    per_page = _per_page(params.get("per_page"), warnings)
+    page = Paginator(cards, per_page).get_page(params.get("page"))
+    names = COMMON_FILTERS + GAME_FILTERS.get(game_slug, ())
+    if game_slug is None:
+        names = ("game",) + names
+    form = filterset.form
+    return {
+        "filterset": filterset,
+        "filter_fields": [form[name] for name in names],
+        "search": search,
+        "warnings": search.warnings + warnings,
+        "errors": errors,
+        "page_obj": page,
+        "cards": page.object_list,
+        "per_page": per_page,
+        "per_page_choices": PER_PAGE_CHOICES,
+        "sort": params.get("sort", ""),
+        "default_official": default_official,
+        "show_game": game_slug is None,
+        "show_set": True,
+    }
+
+
+def _cards(request):
+    return Card.objects.visible_to(request.user).with_related()
+
+
 def game_detail(request, game):
-    """Show one game: its sets (the checklist lives on the game and set pages)."""
+    """Show one game: its sets and its checklist."""
     game = get_object_or_404(Game, slug=game)
     sets = game.sets.visible_to(request.user).annotate(card_count=Count("cards"))
-    return render(request, "cards/game.html", {"game": game, "sets": sets})
+    base = _cards(request).filter(card_set__game=game)
+    context = checklist(request, base, game_slug=game.slug)
+    context.update(game=game, sets=sets)
+    return render(request, "cards/game.html", context)
+
+
+def set_detail(request, game, set):
+    """Show one set and its checklist."""
+    card_set = get_object_or_404(
+        CardSet.objects.visible_to(request.user).select_related("game", "owner"),
+        game__slug=game,
+        slug=set,
+    )
+    base = _cards(request).filter(card_set=card_set)
+    context = checklist(
+        request, base, game_slug=card_set.game.slug, default_official=False
+    )
+    context.update(game=card_set.game, card_set=card_set, show_set=False)
+    return render(request, "cards/set.html", context)
+
+
+def search(request):
+    """Search every card of the four games with the one search box."""
+    context = checklist(request, _cards(request), default_official=False)
+    context["query"] = request.GET.get("q", "")
+    return render(request, "cards/search.html", context)
+
+
+def card_detail(request, pk):
+    """Show one card: every field of its game, provenance, pictures, neighbours."""
+    card = get_object_or_404(_cards(request), pk=pk)
+    slug = card.card_set.game.slug
+    ids = list(
+        Card.objects.filter(card_set_id=card.card_set_id)
+        .order_by("number", "key", "pk")
+        .values_list("pk", flat=True)
+    )
+    index = ids.index(card.pk)
+    neighbour_ids = [ids[i] for i in (index - 1, index + 1) if 0 <= i < len(ids)]
+    neighbours = {c.pk: c for c in Card.objects.filter(pk__in=neighbour_ids)}
+    previous = neighbours.get(ids[index - 1]) if index > 0 else None
+    following = neighbours.get(ids[index + 1]) if index + 1 < len(ids) else None
+    module = GAMES[slug]
+    context = {
+        "card": card,
+        "game": card.card_set.game,
+        "slug": slug,
+        "fields": COMMON_FIELDS + GAME_FIELDS.get(slug, ()),
+        "previous": previous,
+        "next": following,
+        "mf_colours": getattr(module, "COLOURS", ()) if slug == "metal-fusion" else (),
+        "attributes": getattr(module, "ATTRIBUTES", ()) if slug == "bakugan" else (),
+        "position": index + 1,
+        "set_size": len(ids),
+    }
+    return render(request, "cards/card.html", context)
+
+
+def card_image(request, pk):
+    """Serve the card's picture: its accepted scan if any, else the drawn face."""
+    card = get_object_or_404(_cards(request), pk=pk)
+    size = request.GET.get("size", "full")
+    if size not in images.SIZES:
+        size = "full"
+    path = None
+    scan = getattr(card, "accepted_scan", None)
+    scan_file = getattr(scan, "image", None) if scan is not None else None
+    if scan_file:
+        stamp = str(getattr(scan, "pk", "") or "0")
+        try:
+            path = images.scan_image(card, scan_file, size, stamp)
+        except (OSError, ValueError):
+            path = None  # An unreadable scan falls back to the drawn face.
+    if path is None:
+        path = images.card_image(card, size)
+    etag = f'"{path.stem}"'
+    if etag in request.headers.get("If-None-Match", ""):
+        response = HttpResponseNotModified()
+    else:
+        response = FileResponse(path.open("rb"), content_type="image/png")
+    response["ETag"] = etag
+    if card.updated_at:
+        response["Last-Modified"] = http_date(card.updated_at.timestamp())
+    public = card.card_set.kind != SetKind.CUSTOM or card.card_set.is_public
+    response["Cache-Control"] = f"{'public' if public else 'private'}, max-age=3600"
+    return response

@@ -1,0 +1,301 @@
+"""Card face pictures drawn from card data with Pillow, cached on disk.
+
+The face is a picture of what the site knows, not a scan: unknown values are
+drawn as "?", and practice and custom cards say so on the face. A file is keyed
+by card id, size and ``updated_at``, so a changed card is drawn afresh.
+"""
+
+import io
+import os
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from django.conf import settings
+from PIL import Image, ImageDraw, ImageFont
+
+from .choices import COLLIDE_O_ORDER, LETTER_COLOURS, PIECE_NAMES, SetKind
+from .games import bakugan, metal_fusion
+
+FULL = (360, 504)
+SIZES = {"full": FULL, "thumb": (90, 126)}
+CACHE_DIR = "card-images"
+
+COLOURS = {
+    "red": (200, 49, 43),
+    "yellow": (224, 168, 0),
+    "green": (46, 139, 58),
+    "blue": (40, 89, 184),
+    "black": (34, 34, 34),
+    None: (138, 138, 138),
+}
+GAME_FRAMES = {
+    "collision": (31, 42, 68),
+    "metal-fusion": (90, 30, 30),
+    "collide-o": (60, 60, 60),
+    "bakugan": (40, 40, 40),
+}
+GATE_FRAMES = {
+    "gold": (201, 162, 39),
+    "silver": (158, 164, 173),
+    "copper": (176, 106, 59),
+}
+PIECE_FILL = {
+    ".": (240, 240, 240),
+    "L": (46, 139, 58),
+    "S": (200, 49, 43),
+    "E": (255, 255, 255),
+}
+WHITE, INK, GREY = (255, 255, 255), (29, 29, 36), (138, 138, 138)
+
+
+@lru_cache(maxsize=16)
+def font(size: int):
+    """Return Pillow's bundled scalable font at ``size`` (no system font needed)."""
+    return ImageFont.load_default(size=size)
+
+
+def cache_key(card, size: str) -> str:
+    """Return the file name of the cached picture of ``card`` at ``size``."""
+    stamp = int(card.updated_at.timestamp() * 1_000_000) if card.updated_at else 0
+    return f"{card.pk}-{size}-{stamp}.png"
+
+
+def cache_path(card, size: str) -> Path:
+    return Path(settings.MEDIA_ROOT) / CACHE_DIR / cache_key(card, size)
+
+
+def card_image(card, size: str = "full") -> Path:
+    """Return the path of the PNG of ``card`` at ``size``, drawing it if needed."""
+    path = cache_path(card, size)
+    if path.exists():
+        return path
+    image = draw_card(card)
+    if size != "full":
+        image = image.resize(SIZES[size], Image.LANCZOS)
+    _write_atomically(path, image)
+    _remove_stale(path, card, size)
+    return path
+
+
+def scan_image(card, scan_file, size: str, stamp: str) -> Path:
+    """Return the path of an uploaded scan as a PNG at ``size``, cached like faces."""
+    path = Path(settings.MEDIA_ROOT) / CACHE_DIR / f"{card.pk}-scan-{size}-{stamp}.png"
+    if path.exists():
+        return path
+    with scan_file.open("rb") as fh, Image.open(fh) as img:
+        img = img.convert("RGB")
+        img.thumbnail(SIZES[size])
+        _write_atomically(path, img)
+    return path
+
+
+def _write_atomically(path: Path, image) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=True)
+    # Concurrent requests may draw the same card; each writes its own file and
+    # the rename is atomic, so a reader never sees half a PNG.
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(buffer.getvalue())
+    os.replace(tmp, path)
+
+
+def _remove_stale(path: Path, card, size: str) -> None:
+    for old in path.parent.glob(f"{card.pk}-{size}-*.png"):
+        if old != path:
+            old.unlink(missing_ok=True)
+
+
+def _value(card, field: str) -> str:
+    value = getattr(card, field)
+    if value is None:
+        return "not printed" if field in (card.not_printed or []) else "?"
+    return str(value)
+
+
+def draw_card(card) -> Image.Image:
+    """Draw the full-size face of ``card``."""
+    game = card.card_set.game.slug
+    frame = GAME_FRAMES.get(game, INK)
+    if game == "collision" and card.card_type != "blade":
+        frame = COLOURS.get(card.colour, GREY)
+    if game == "bakugan" and card.gate_class:
+        frame = GATE_FRAMES[card.gate_class]
+    if game == "bakugan" and card.card_type == "ability":
+        frame = COLOURS.get(card.colour, GREY)
+    image = Image.new("RGB", FULL, frame)
+    d = ImageDraw.Draw(image)
+    w, h = FULL
+    d.rounded_rectangle((14, 14, w - 14, h - 14), radius=12, fill=WHITE)
+    title = card.name or f"Unknown card #{card.printed_number or card.key}"
+    d.text((26, 24), _fit(title, 26), fill=INK, font=font(22))
+    kind = (card.card_type or "?").replace("-", " ").title()
+    number = card.printed_number or card.key
+    d.text((26, 54), f"{kind}  ·  #{number}", fill=GREY, font=font(15))
+    if card.rarity:
+        d.text((w - 40, 54), card.rarity[:3].upper(), fill=GREY, font=font(15))
+    body_top = 84
+    drawer = {
+        "collision": _draw_collision,
+        "metal-fusion": _draw_metal_fusion,
+        "collide-o": _draw_collide_o,
+        "bakugan": _draw_bakugan,
+    }.get(game)
+    if drawer:
+        drawer(card, d, body_top)
+    if card.text:
+        _draw_text(d, card.text, (26, 360), w - 52, 8)
+    elif card.is_unknown("text"):
+        d.text((26, 360), "Text: ?", fill=GREY, font=font(14))
+    kind_label = {
+        SetKind.PRACTICE: "PRACTICE · not a printed card",
+        SetKind.CUSTOM: "CUSTOM · not a printed card",
+    }.get(card.card_set.kind)
+    if kind_label:
+        d.rectangle((14, h - 48, w - 14, h - 22), fill=(122, 63, 176))
+        d.text((26, h - 44), kind_label, fill=WHITE, font=font(15))
+    else:
+        d.text((26, h - 40), card.card_set.name[:40], fill=GREY, font=font(13))
+    return image
+
+
+def _fit(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _draw_text(d, text: str, origin, width: int, max_lines: int) -> None:
+    x, y = origin
+    f = font(13)
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if d.textlength(trial, font=f) > width and line:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    if line:
+        lines.append(line)
+    for i, line in enumerate(lines[:max_lines]):
+        if i == max_lines - 1 and len(lines) > max_lines:
+            line = _fit(line, len(line) - 1)
+        d.text((x, y + i * 17), line, fill=INK, font=f)
+
+
+def _draw_collision(card, d, top: int) -> None:
+    d.text((26, top), "Battle edge", fill=GREY, font=font(14))
+    edge = card.battle_edge
+    for i in range(6):
+        x0 = 26 + i * 52
+        box = (x0, top + 22, x0 + 44, top + 66)
+        if edge is None:
+            d.rectangle(box, outline=GREY, width=2)
+            d.text((x0 + 16, top + 32), "?", fill=GREY, font=font(22))
+            continue
+        code = edge[i]
+        d.rectangle(box, fill=PIECE_FILL[code], outline=INK, width=2)
+        if code == "E":
+            d.line((box[0], box[1], box[2], box[3]), fill=INK, width=2)
+        d.text((x0 + 2, top + 70), PIECE_NAMES[code], fill=INK, font=font(12))
+    y = top + 100
+    if card.card_type == "blade":
+        d.text(
+            (26, y),
+            f"Spin strength: {_value(card, 'spin_strength')}",
+            fill=INK,
+            font=font(18),
+        )
+    else:
+        d.text((26, y), f"Colour: {card.colour or '?'}", fill=INK, font=font(18))
+        if card.card_type == "action":
+            d.text(
+                (26, y + 28),
+                f"Symbol: {_value(card, 'symbol')}",
+                fill=INK,
+                font=font(18),
+            )
+
+
+def _draw_metal_fusion(card, d, top: int) -> None:
+    for row, colour in enumerate(metal_fusion.COLOURS):
+        y = top + row * 38
+        d.rectangle((26, y, 56, y + 28), fill=COLOURS[colour])
+        value = getattr(card, f"stat_{colour}")
+        if value is None:
+            d.text((70, y + 2), "?", fill=GREY, font=font(20))
+        else:
+            for pip in range(5):
+                box = (70 + pip * 30, y + 4, 90 + pip * 30, y + 24)
+                if pip < value:
+                    d.ellipse(box, fill=COLOURS[colour])
+                else:
+                    d.ellipse(box, outline=GREY, width=2)
+        move = getattr(card, f"move_{colour}")
+        if card.card_type == "beyblade":
+            label = f"{move:+d}" if move is not None else _value(card, f"move_{colour}")
+            d.text((240, y + 2), label, fill=INK, font=font(20))
+    y = top + 160
+    emblem = _value(card, "emblem")
+    d.text((26, y), f"Emblem: {emblem}", fill=INK, font=font(15))
+    if card.move_name:
+        d.text(
+            (26, y + 22),
+            f"Move: {card.move_name} ({card.move_kind or '?'})",
+            fill=INK,
+            font=font(15),
+        )
+    boosters = card.boosters
+    d.text(
+        (26, y + 44),
+        f"Launcher: {card.launcher or '?'}   Boosters: "
+        f"{boosters or _value(card, 'boosters')}",
+        fill=INK,
+        font=font(15),
+    )
+
+
+def _draw_collide_o(card, d, top: int) -> None:
+    for i, field in enumerate(("section_1", "section_2", "section_3")):
+        x0 = 26 + i * 104
+        box = (x0, top, x0 + 96, top + 250)
+        letters = getattr(card, field)
+        if not letters:
+            d.rectangle(box, outline=GREY, width=2)
+            d.text((x0 + 40, top + 110), "?", fill=GREY, font=font(28))
+            continue
+        letters = "".join(c for c in COLLIDE_O_ORDER if c in letters)
+        stripe = (box[2] - box[0]) / len(letters)
+        for j, letter in enumerate(letters):
+            colour = COLOURS[LETTER_COLOURS[letter]]
+            d.rectangle(
+                (x0 + j * stripe, top, x0 + (j + 1) * stripe, top + 250), fill=colour
+            )
+        d.rectangle(box, outline=INK, width=2)
+
+
+def _draw_bakugan(card, d, top: int) -> None:
+    if card.card_type == "bakugan":
+        d.text(
+            (26, top),
+            f"Attribute: {_value(card, 'attribute')}",
+            fill=INK,
+            font=font(18),
+        )
+        d.text(
+            (26, top + 30),
+            f"G-Power: {_value(card, 'g_power')}",
+            fill=INK,
+            font=font(18),
+        )
+        return
+    if card.gate_class:
+        d.text((26, top), f"{card.gate_class.title()} gate", fill=INK, font=font(18))
+    for i, attribute in enumerate(bakugan.ATTRIBUTES):
+        x, y = 26, top + 34 + i * 34
+        value = getattr(card, f"bonus_{attribute}")
+        shown = (
+            f"{value:+d}" if value is not None else _value(card, f"bonus_{attribute}")
+        )
+        d.text((x, y), f"{attribute.title()}: {shown}", fill=INK, font=font(16))

@@ -1,0 +1,287 @@
+"""Template helpers for card pages: values, badges and the SVG pictures."""
+
+from django import template
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+
+from cards.choices import (
+    COLLIDE_O_ORDER,
+    LETTER_COLOURS,
+    PIECE_NAMES,
+    RARITY_SYMBOLS,
+    SetKind,
+)
+
+register = template.Library()
+
+UNKNOWN = mark_safe(
+    '<span class="unknown" title="Nobody has recorded this yet">unknown</span>'
+)
+NOT_PRINTED = mark_safe(
+    '<span class="not-printed" title="The card does not print this">not printed</span>'
+)
+FILL = {
+    "red": "#c8312b",
+    "yellow": "#e0a800",
+    "green": "#2e8b3a",
+    "blue": "#2859b8",
+    "black": "#222222",
+}
+PIECE_FILL = {".": "#f3f1ea", "L": "#2e8b3a", "S": "#c8312b", "E": "#ffffff"}
+
+
+@register.simple_tag
+def value(card, field: str, signed: bool = False):
+    """Render a card field, or "unknown" / "not printed" styled."""
+    raw = getattr(card, field)
+    if raw is None or raw == "":
+        return NOT_PRINTED if field in (card.not_printed or []) else UNKNOWN
+    display = getattr(card, f"get_{field}_display", None)
+    if display is not None:
+        return display()
+    if signed and isinstance(raw, int):
+        return f"{raw:+d}"
+    return raw
+
+
+@register.simple_tag
+def kind_badge(card_or_set):
+    """Render the practice/custom badge (nothing for official cards)."""
+    card_set = getattr(card_or_set, "card_set", card_or_set)
+    if card_set.kind == SetKind.PRACTICE:
+        return mark_safe(
+            '<span class="badge badge-practice" title="Made by this site to play with">'
+            "practice · not printed</span>"
+        )
+    if card_set.kind == SetKind.CUSTOM:
+        return mark_safe(
+            '<span class="badge badge-custom" title="Made by a user">custom · not printed</span>'
+        )
+    return ""
+
+
+@register.simple_tag
+def status_badge(card):
+    """Render the verification status badge."""
+    return format_html(
+        '<span class="badge badge-{}">{}</span>',
+        card.verification,
+        card.get_verification_display(),
+    )
+
+
+@register.simple_tag
+def rarity(card):
+    """Render the rarity with its printed symbol (Collision) or as printed."""
+    if card.rarity is None:
+        return NOT_PRINTED if "rarity" in (card.not_printed or []) else UNKNOWN
+    symbol = RARITY_SYMBOLS.get(card.rarity)
+    if symbol and card.card_set.game.slug == "collision":
+        return format_html(
+            '<span class="rarity" title="{}"><span aria-hidden="true">{}</span> {}</span>',
+            card.rarity,
+            symbol,
+            card.rarity,
+        )
+    return card.rarity
+
+
+@register.simple_tag
+def image_url(card, size: str = "full"):
+    """Return the card picture URL, versioned so a changed card is fetched again."""
+    url = reverse("cards:card-image", kwargs={"pk": card.pk})
+    stamp = int(card.updated_at.timestamp()) if card.updated_at else 0
+    query = f"?v={stamp}" if size == "full" else f"?size={size}&v={stamp}"
+    return url + query
+
+
+@register.simple_tag
+def edge_svg(card, scale: int = 24):
+    """Draw the battle edge as six notches (inline SVG; unknown drawn as ?)."""
+    edge = card.battle_edge
+    w, h = scale * 6 + 2, scale + 2
+    if edge is None:
+        return UNKNOWN
+    cells = []
+    for i, code in enumerate(edge):
+        x = 1 + i * scale
+        name = PIECE_NAMES.get(code, "?")
+        cells.append(
+            format_html(
+                '<rect class="piece piece-{}" x="{}" y="1" width="{}" height="{}" fill="{}" '
+                'stroke="#1d1d24"><title>Notch {}: {}</title></rect>',
+                name,
+                x,
+                scale,
+                scale,
+                PIECE_FILL.get(code, "#ccc"),
+                i + 1,
+                name,
+            )
+        )
+        if code == "E":
+            cells.append(
+                format_html(
+                    '<circle cx="{}" cy="{}" r="{}" fill="none" stroke="#1d1d24" '
+                    'stroke-width="2"/>',
+                    x + scale / 2,
+                    1 + scale / 2,
+                    scale / 4,
+                )
+            )
+        if code == "S":
+            cells.append(
+                format_html(
+                    '<path d="M{} {} L{} {} L{} {} Z" fill="#fff"/>',
+                    x + scale / 2,
+                    4,
+                    x + scale - 4,
+                    scale - 2,
+                    x + 4,
+                    scale - 2,
+                )
+            )
+    label = ", ".join(PIECE_NAMES.get(c, "?") for c in edge)
+    return format_html(
+        '<svg class="edge" role="img" aria-label="Battle edge: {}" width="{}" height="{}" '
+        'viewBox="0 0 {} {}">{}</svg>',
+        label,
+        w,
+        h,
+        w,
+        h,
+        mark_safe("".join(cells)),
+    )
+
+
+@register.simple_tag
+def edge_legend():
+    """Draw the legend of the four notch pieces."""
+    items = []
+    for code, name in PIECE_NAMES.items():
+        items.append(
+            format_html(
+                '<li><svg width="16" height="16" viewBox="0 0 16 16"><rect x="1" y="1" '
+                'width="14" height="14" fill="{}" stroke="#1d1d24"/>{}</svg> {}</li>',
+                PIECE_FILL[code],
+                mark_safe(
+                    '<circle cx="8" cy="8" r="4" fill="none" stroke="#1d1d24"/>'
+                    if code == "E"
+                    else '<path d="M8 3 L13 13 L3 13 Z" fill="#fff"/>'
+                    if code == "S"
+                    else ""
+                ),
+                name,
+            )
+        )
+    return format_html('<ul class="edge-legend">{}</ul>', mark_safe("".join(items)))
+
+
+def _section_svg(letters: str | None, x: int, width: int, height: int):
+    if not letters:
+        return format_html(
+            '<g><rect x="{}" y="0" width="{}" height="{}" fill="#eee" stroke="#8a8a8a"/>'
+            '<text x="{}" y="{}" text-anchor="middle" fill="#8a8a8a">?</text></g>',
+            x,
+            width,
+            height,
+            x + width / 2,
+            height / 2 + 5,
+        )
+    letters = "".join(c for c in COLLIDE_O_ORDER if c in letters)
+    stripe = width / len(letters)
+    names = " and ".join(LETTER_COLOURS[c] for c in letters)
+    rects = format_html_join(
+        "",
+        '<rect x="{}" y="0" width="{}" height="{}" fill="{}"/>',
+        (
+            (x + j * stripe, stripe, height, FILL[LETTER_COLOURS[c]])
+            for j, c in enumerate(letters)
+        ),
+    )
+    return format_html(
+        '<g><title>{}</title>{}<rect x="{}" y="0" width="{}" height="{}" fill="none" '
+        'stroke="#1d1d24"/></g>',
+        "wild (all five colours)" if len(letters) == 5 else names,
+        rects,
+        x,
+        width,
+        height,
+    )
+
+
+@register.simple_tag
+def sections_svg(card, width: int = 30, height: int = 40):
+    """Draw the three Collide-O! sections with their stripes (inline SVG)."""
+    fields = ("section_1", "section_2", "section_3")
+    parts = [
+        _section_svg(getattr(card, f), i * (width + 2), width, height)
+        for i, f in enumerate(fields)
+    ]
+    total = 3 * width + 4
+    label = "; ".join(
+        getattr(card, f)
+        and ", ".join(LETTER_COLOURS[c] for c in getattr(card, f))
+        or "unknown"
+        for f in fields
+    )
+    return format_html(
+        '<svg class="sections" role="img" aria-label="Sections: {}" width="{}" height="{}" '
+        'viewBox="0 0 {} {}">{}</svg>',
+        label,
+        total,
+        height,
+        total,
+        height,
+        mark_safe("".join(parts)),
+    )
+
+
+@register.simple_tag
+def pips(card, colour: str):
+    """Draw a Metal Fusion stat row as five pips, filled up to the value."""
+    number = getattr(card, f"stat_{colour}")
+    if number is None:
+        return UNKNOWN
+    circles = format_html_join(
+        "",
+        '<circle cx="{}" cy="8" r="6" fill="{}" stroke="{}"/>',
+        (
+            (8 + i * 16, FILL[colour] if i < number else "none", FILL[colour])
+            for i in range(5)
+        ),
+    )
+    return format_html(
+        '<svg class="pips" role="img" aria-label="{} {}" width="82" height="16" '
+        'viewBox="0 0 82 16">{}</svg>',
+        colour,
+        number,
+        circles,
+    )
+
+
+@register.inclusion_tag("cards/_key_stats.html")
+def key_stats(card):
+    """Render the key stats of the card's game for a checklist row."""
+    return {"card": card, "game": card.card_set.game.slug}
+
+
+@register.simple_tag(takes_context=True)
+def query_with(context, **changes):
+    """Return the current query string with some parameters replaced."""
+    params = context["request"].GET.copy()
+    for key, new in changes.items():
+        if new in (None, ""):
+            params.pop(key, None)
+        else:
+            params[key] = new
+    if "page" not in changes:
+        params.pop("page", None)
+    return "?" + params.urlencode()
+
+
+@register.simple_tag
+def sort_link(current: str, key: str):
+    """Return the sort value a column header links to (toggles the direction)."""
+    return f"-{key}" if current == key else key
