@@ -265,3 +265,32 @@ def deck_import_text(*, deck: Deck, text: str) -> Deck:
 def deck_delete(*, deck: Deck) -> None:
     """Delete a deck with its entries and versions."""
     deck.delete()
+
+
+@transaction.atomic
+def deck_add_missing_to_wishlist(*, deck: Deck, user) -> int:
+    """Raise the user's wanted count of each card they lack for the deck.
+
+    A card's wanted count goes up to the copies missing (needed minus owned), not
+    by them, so pressing the button twice never asks for the cards twice. The
+    collection's own service makes each change. Return the copies added.
+    """
+    from collection.selectors import counts_for_cards
+    from collection.services import collection_change_quantity
+
+    needed: dict[int, int] = {}
+    cards: dict[int, Card] = {}
+    for entry in deck.entries.select_related("card"):
+        needed[entry.card_id] = needed.get(entry.card_id, 0) + entry.quantity
+        cards[entry.card_id] = entry.card
+    counts = counts_for_cards(user=user, card_ids=list(needed))
+    added = 0
+    for card_id, count in needed.items():
+        owned, wanted = counts.get(card_id, (0, 0))
+        delta = count - owned - wanted
+        if delta > 0:
+            collection_change_quantity(
+                user=user, card=cards[card_id], wanted_delta=delta
+            )
+            added += delta
+    return added

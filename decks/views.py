@@ -1,3 +1,454 @@
-from django.shortcuts import render
+"""Deck pages: the public list per game, the deck page (its owner's editor), tools,
+versions, text import and export. Writes go through ``decks.services``."""
 
-# Create your views here.
+import secrets
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.db.models import Sum
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from cards.choices import GameSlug
+from cards.models import Card, Game
+
+from . import services
+from .choices import Zone, default_zone, zones_for
+from .filtersets import DeckFilterSet
+from .forms import DeckForm, DeckSettingsForm, EntryForm, ImportForm
+from .models import Deck, DeckVersion, diff_snapshots
+from .rules import is_legal, validate_deck
+from .text_io import export_decklist, parse_decklist
+from .tools import deck_tools
+
+SEARCH_LIMIT = 40
+MAX_SEED = 2**31 - 1
+
+
+def _is_htmx(request) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _visible_deck(request, pk) -> Deck:
+    decks = Deck.objects.visible_to(request.user).select_related("game", "owner")
+    return get_object_or_404(decks, pk=pk)
+
+
+def _own_deck(request, pk) -> Deck:
+    decks = Deck.objects.owned_by(request.user).select_related("game", "owner")
+    return get_object_or_404(decks, pk=pk)
+
+
+def _error_text(error: ValidationError) -> str:
+    return " ".join(error.messages)
+
+
+def _seed(value) -> int:
+    try:
+        return max(0, min(int(value), MAX_SEED))
+    except (TypeError, ValueError):
+        return 0
+
+
+def _collection_counts(user, card_ids) -> dict[int, tuple[int, int]]:
+    """Return {card id: (owned, wanted)} from the viewer's collection."""
+    if not user.is_authenticated or not card_ids:
+        return {}
+    from collection.selectors import counts_for_cards
+
+    return counts_for_cards(user=user, card_ids=card_ids)
+
+
+def card_zones(game_slug: str, card_type: str | None) -> list[str]:
+    """Return the zones the editor offers for a card of this type."""
+    if game_slug == "metal-fusion" and card_type in (
+        "character",
+        "beyblade",
+        "customizer",
+    ):
+        return ["lineup", "deck"]
+    return [default_zone(game_slug, card_type)]
+
+
+def deck_state(deck: Deck, user, *, seed: int = 0) -> dict:
+    """Return the deck's zones, problems, collection counts and tools for a page."""
+    entries = list(
+        deck.entries.select_related("card__card_set__game").order_by(
+            "card__number", "card__key", "card_id"
+        )
+    )
+    slug = deck.game.slug
+    problems = validate_deck(slug, entries)
+    needed: dict[int, int] = {}
+    for entry in entries:
+        needed[entry.card_id] = needed.get(entry.card_id, 0) + entry.quantity
+    counts = _collection_counts(user, list(needed))
+    missing_total = 0
+    for card_id, count in needed.items():
+        missing_total += max(0, count - counts.get(card_id, (0, 0))[0])
+    for entry in entries:
+        owned, wanted = counts.get(entry.card_id, (0, 0))
+        entry.owned = owned
+        entry.wanted = wanted
+        entry.missing = max(0, needed[entry.card_id] - owned)
+    labels = dict(Zone.choices)
+    zones = []
+    for zone in zones_for(slug):
+        in_zone = [e for e in entries if e.zone == zone]
+        zones.append(
+            {
+                "zone": zone,
+                "label": labels[zone],
+                "entries": in_zone,
+                "count": sum(e.quantity for e in in_zone),
+            }
+        )
+    return {
+        "deck": deck,
+        "zones": zones,
+        "problems": problems,
+        "errors": [p for p in problems if p.level == "error"],
+        "warnings": [p for p in problems if p.level != "error"],
+        "legal": is_legal(problems),
+        "card_count": sum(e.quantity for e in entries),
+        "missing_total": missing_total,
+        "show_collection": user.is_authenticated,
+        "is_owner": user.is_authenticated and deck.owner_id == user.pk,
+        "tools": deck_tools(slug, entries, seed=seed),
+        "next_seed": secrets.randbelow(MAX_SEED),
+        "has_practice": any(e.card.card_set.kind != "official" for e in entries),
+    }
+
+
+def _search(request, deck: Deck) -> dict | None:
+    """Return the card search of the editor, or None when nothing was asked."""
+    asked = {k: v for k, v in request.GET.items() if k not in ("seed",) and v}
+    if not asked:
+        return None
+    from cards.filtersets import CardFilterSet
+
+    data = request.GET.copy()
+    data["game"] = deck.game.slug
+    base = (
+        Card.objects.visible_to(request.user)
+        .filter(card_set__game=deck.game)
+        .select_related("card_set__game")
+    )
+    only_owned = request.GET.get("owned") in ("1", "on", "true")
+    if only_owned:
+        from collection.models import CollectionEntry
+
+        owned_ids = CollectionEntry.objects.filter(
+            user=request.user, quantity__gt=0
+        ).values("card_id")
+        base = base.filter(pk__in=owned_ids)
+    filterset = CardFilterSet(data, queryset=base)
+    if not filterset.is_valid():
+        return {"errors": filterset.errors, "cards": [], "only_owned": only_owned}
+    found = list(filterset.qs[: SEARCH_LIMIT + 1])
+    more = len(found) > SEARCH_LIMIT
+    found = found[:SEARCH_LIMIT]
+    counts = _collection_counts(request.user, [c.pk for c in found])
+    for card in found:
+        card.owned = counts.get(card.pk, (0, 0))[0]
+        card.zones = card_zones(deck.game.slug, card.card_type)
+    description = warnings = None
+    if request.GET.get("q"):
+        from cards.search import parse_query
+
+        parsed = parse_query(request.GET["q"])
+        description, warnings = parsed.description, parsed.warnings
+    return {
+        "cards": found,
+        "more": more,
+        "only_owned": only_owned,
+        "description": description,
+        "warnings": warnings,
+        "q": request.GET.get("q", ""),
+    }
+
+
+@require_GET
+def deck_list(request, game=None):
+    """List public decks, by game, and the viewer's own decks."""
+    params = request.GET.copy()
+    if game is not None:
+        if game not in GameSlug.values:
+            raise Http404("No such game.")
+        params["game"] = game
+    public = (
+        Deck.objects.filter(is_public=True)
+        .select_related("game", "owner")
+        .annotate(card_count=Sum("entries__quantity"))
+    )
+    filterset = DeckFilterSet(params, queryset=public)
+    decks = filterset.qs if filterset.is_valid() else public.none()
+    page = Paginator(decks, 30).get_page(request.GET.get("page"))
+    mine = []
+    if request.user.is_authenticated:
+        mine = (
+            Deck.objects.owned_by(request.user)
+            .select_related("game")
+            .annotate(card_count=Sum("entries__quantity"))
+        )
+        if params.get("game") in GameSlug.values:
+            mine = mine.filter(game__slug=params["game"])
+    return render(
+        request,
+        "decks/list.html",
+        {
+            "filterset": filterset,
+            "page": page,
+            "mine": mine,
+            "games": Game.objects.all(),
+            "current_game": params.get("game", ""),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def deck_create(request):
+    """Start a new deck."""
+    form = DeckForm(request.POST or None, initial={"game": request.GET.get("game")})
+    if request.method == "POST" and form.is_valid():
+        try:
+            deck = services.deck_create(
+                owner=request.user,
+                game=form.cleaned_data["game"],
+                name=form.cleaned_data["name"],
+                notes=form.cleaned_data["notes"],
+                is_public=form.cleaned_data["is_public"],
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            return redirect(deck)
+    return render(request, "decks/form.html", {"form": form, "title": "New deck"})
+
+
+@require_GET
+def deck_detail(request, pk):
+    """Show a deck: zones, legality, tools; its owner also gets the editor."""
+    deck = _visible_deck(request, pk)
+    context = deck_state(deck, request.user, seed=_seed(request.GET.get("seed")))
+    if context["is_owner"]:
+        context["search"] = _search(request, deck)
+        context["search_params"] = request.GET
+    return render(request, "decks/detail.html", context)
+
+
+@require_GET
+def deck_search(request, pk):
+    """Return the editor's card search results (htmx partial)."""
+    deck = _own_deck(request, pk)
+    return render(
+        request,
+        "decks/_search_results.html",
+        {"deck": deck, "search": _search(request, deck), "is_owner": True},
+    )
+
+
+def _panel_response(request, deck, error: str | None = None):
+    if _is_htmx(request):
+        context = deck_state(deck, request.user)
+        context["panel_error"] = error
+        return render(request, "decks/_panel.html", context)
+    if error:
+        messages.error(request, error)
+    return redirect(deck)
+
+
+@require_POST
+def deck_add(request, pk):
+    """Add copies of a card to the deck."""
+    deck = _own_deck(request, pk)
+    form = EntryForm(request.POST)
+    if not form.is_valid():
+        return _panel_response(request, deck, "Choose a card and a count from 1 to 99.")
+    card = (
+        Card.objects.visible_to(request.user)
+        .filter(pk=form.cleaned_data["card"])
+        .select_related("card_set__game")
+        .first()
+    )
+    if card is None:
+        return _panel_response(request, deck, "There is no such card.")
+    try:
+        services.deck_add_card(
+            deck=deck,
+            card=card,
+            zone=form.cleaned_data["zone"] or None,
+            quantity=form.cleaned_data["quantity"],
+        )
+    except ValidationError as error:
+        return _panel_response(request, deck, _error_text(error))
+    return _panel_response(request, deck)
+
+
+@require_POST
+def deck_remove(request, pk):
+    """Take copies of a card out of a zone of the deck."""
+    deck = _own_deck(request, pk)
+    form = EntryForm(request.POST)
+    if not form.is_valid() or not form.cleaned_data["zone"]:
+        return _panel_response(request, deck, "Choose a card, a zone and a count.")
+    card = Card.objects.filter(pk=form.cleaned_data["card"]).first()
+    if card is None:
+        return _panel_response(request, deck, "There is no such card.")
+    try:
+        services.deck_remove_card(
+            deck=deck,
+            card=card,
+            zone=form.cleaned_data["zone"],
+            quantity=form.cleaned_data["quantity"],
+        )
+    except ValidationError as error:
+        return _panel_response(request, deck, _error_text(error))
+    return _panel_response(request, deck)
+
+
+@require_http_methods(["GET", "POST"])
+def deck_settings(request, pk):
+    """Change a deck's name, notes and visibility."""
+    deck = _own_deck(request, pk)
+    form = DeckSettingsForm(request.POST or None, instance=deck)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.deck_update(
+                deck=Deck.objects.get(pk=deck.pk),
+                name=form.cleaned_data["name"],
+                notes=form.cleaned_data["notes"],
+                is_public=form.cleaned_data["is_public"],
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, "Deck saved.")
+            return redirect(deck)
+    return render(
+        request,
+        "decks/form.html",
+        {"form": form, "title": f"Edit {deck}", "deck": deck},
+    )
+
+
+@require_POST
+def deck_delete(request, pk):
+    """Delete one of the user's decks."""
+    deck = _own_deck(request, pk)
+    services.deck_delete(deck=deck)
+    messages.success(request, f"Deck “{deck.name}” deleted.")
+    return redirect("decks:list")
+
+
+@login_required
+@require_POST
+def deck_clone(request, pk):
+    """Copy a deck the user can see into a new private deck of theirs."""
+    deck = _visible_deck(request, pk)
+    copy = services.deck_clone(deck=deck, owner=request.user)
+    messages.success(request, f"Copied into “{copy.name}”.")
+    return redirect(copy)
+
+
+@require_http_methods(["GET", "POST"])
+def deck_import(request, pk):
+    """Replace the deck's cards from a decklist; any bad line writes nothing."""
+    deck = _own_deck(request, pk)
+    form = ImportForm(request.POST or None)
+    line_errors = []
+    if request.method == "POST" and form.is_valid():
+        parsed = parse_decklist(
+            form.cleaned_data["text"], game_slug=deck.game.slug, user=request.user
+        )
+        line_errors = parsed.errors
+        if not line_errors:
+            try:
+                services.deck_set_entries(deck=deck, entries=parsed.entries)
+            except ValidationError as error:
+                form.add_error(None, error)
+            else:
+                messages.success(request, "Decklist imported.")
+                return redirect(deck)
+    return render(
+        request,
+        "decks/import.html",
+        {"form": form, "deck": deck, "line_errors": line_errors},
+    )
+
+
+@require_GET
+def deck_export(request, pk):
+    """Return the deck as a plain-text decklist."""
+    deck = _visible_deck(request, pk)
+    response = HttpResponse(
+        export_decklist(deck), content_type="text/plain; charset=utf-8"
+    )
+    if request.GET.get("download"):
+        response["Content-Disposition"] = f'attachment; filename="deck-{deck.pk}.txt"'
+    return response
+
+
+@require_GET
+def deck_versions(request, pk):
+    """List a deck's versions and compare any two."""
+    deck = _visible_deck(request, pk)
+    versions = list(deck.versions.all())
+    numbers = {v.number: v for v in versions}
+    diff = a = b = None
+    if len(versions) >= 2:
+        a = numbers.get(_seed(request.GET.get("a"))) or versions[1]
+        b = numbers.get(_seed(request.GET.get("b"))) or versions[0]
+        diff = diff_snapshots(a.entries, b.entries)
+    return render(
+        request,
+        "decks/versions.html",
+        {"deck": deck, "versions": versions, "diff": diff, "a": a, "b": b},
+    )
+
+
+@require_GET
+def deck_hand(request, pk):
+    """Return a sample opening for a seed (htmx partial, or the deck page)."""
+    deck = _visible_deck(request, pk)
+    seed = _seed(request.GET.get("seed"))
+    if not _is_htmx(request):
+        return redirect(f"{reverse('decks:detail', args=[deck.pk])}?seed={seed}#hand")
+    entries = list(deck.entries.select_related("card__card_set__game"))
+    tools = deck_tools(deck.game.slug, entries, seed=seed)
+    return render(
+        request,
+        "decks/_hand.html",
+        {"deck": deck, "tools": tools, "next_seed": secrets.randbelow(MAX_SEED)},
+    )
+
+
+@require_POST
+def deck_wishlist(request, pk):
+    """Raise the wanted count of each card the user lacks for this deck."""
+    deck = _own_deck(request, pk)
+    added = services.deck_add_missing_to_wishlist(deck=deck, user=request.user)
+    text = (
+        f"Added {added} wanted {'copy' if added == 1 else 'copies'} to your wishlist."
+        if added
+        else "Your wishlist already covers every missing card."
+    )
+    if _is_htmx(request):
+        context = deck_state(deck, request.user)
+        context["panel_message"] = text
+        return render(request, "decks/_panel.html", context)
+    messages.success(request, text)
+    return redirect(deck)
+
+
+@require_GET
+def version_detail(request, pk, number):
+    """Show one stored version of a deck."""
+    deck = _visible_deck(request, pk)
+    version = get_object_or_404(DeckVersion, deck=deck, number=number)
+    return render(request, "decks/version.html", {"deck": deck, "version": version})

@@ -1,0 +1,100 @@
+"""Deck serializers: shapes only; the rules live in services and ``decks.rules``."""
+
+from rest_framework import serializers
+
+from cards.choices import GameSlug
+
+from ..choices import MAX_ENTRIES, MAX_QUANTITY, Zone
+from ..models import Deck, DeckEntry
+from ..rules import is_legal, validate_deck
+
+
+class EntrySerializer(serializers.Serializer):
+    card = serializers.IntegerField(min_value=1)
+    quantity = serializers.IntegerField(min_value=1, max_value=MAX_QUANTITY)
+    zone = serializers.ChoiceField(choices=Zone.choices)
+
+
+class EntryReadSerializer(serializers.ModelSerializer):
+    card = serializers.IntegerField(source="card_id")
+    name = serializers.CharField(source="card.display_name")
+    set_kind = serializers.CharField(source="card.card_set.kind")
+
+    class Meta:
+        model = DeckEntry
+        fields = ["card", "name", "set_kind", "quantity", "zone"]
+
+
+class ProblemSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    cards = serializers.ListField(child=serializers.IntegerField())
+    level = serializers.ChoiceField(choices=["error", "warning"])
+
+
+class DeckListSerializer(serializers.ModelSerializer):
+    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    owner = serializers.CharField(source="owner.get_username", read_only=True)
+    public = serializers.BooleanField(source="is_public")
+    card_count = serializers.IntegerField(read_only=True, default=0)
+
+    class Meta:
+        model = Deck
+        fields = ["id", "game", "name", "owner", "public", "card_count", "updated_at"]
+
+
+class DeckSerializer(serializers.ModelSerializer):
+    game = serializers.ChoiceField(choices=GameSlug.choices, source="game.slug")
+    owner = serializers.CharField(source="owner.get_username", read_only=True)
+    public = serializers.BooleanField(source="is_public", default=False)
+    notes = serializers.CharField(
+        allow_blank=True, required=False, default="", max_length=10000
+    )
+    entries = EntrySerializer(many=True, required=False, max_length=MAX_ENTRIES)
+    legal = serializers.SerializerMethodField()
+    problems = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Deck
+        fields = [
+            "id",
+            "game",
+            "name",
+            "notes",
+            "public",
+            "owner",
+            "entries",
+            "legal",
+            "problems",
+            "created_at",
+            "updated_at",
+        ]
+        read_only_fields = ["created_at", "updated_at"]
+
+    def _problems(self, deck):
+        cache = getattr(self, "_problem_cache", {})
+        if deck.pk not in cache:
+            entries = deck.entries.select_related("card__card_set")
+            cache[deck.pk] = validate_deck(deck.game.slug, list(entries))
+            self._problem_cache = cache
+        return cache[deck.pk]
+
+    def get_legal(self, deck) -> bool:
+        return is_legal(self._problems(deck))
+
+    @staticmethod
+    def _problem_dicts(problems):
+        return [p.as_dict() for p in problems]
+
+    def get_problems(self, deck) -> list[dict]:
+        return ProblemSerializer(
+            self._problem_dicts(self._problems(deck)), many=True
+        ).data
+
+    def to_representation(self, deck):
+        data = super().to_representation(deck)
+        entries = deck.entries.select_related("card__card_set").order_by(
+            "zone", "card_id"
+        )
+        data["entries"] = EntryReadSerializer(entries, many=True).data
+        return data
