@@ -855,11 +855,11 @@ def _do_clear(state: State, action: Action) -> None:
         f"{_seat_word(seat)} has no Bakugan to roll and no enemy stands: "
         f"{_gname(state, action.arg)} goes to their used pile with their Bakugan."
     )
-    _take_gate(state, seat, pos)
     for k, b in enumerate(state.fb):
         if b >= 0 and b // 3 == seat:
             state.fb[k] = -1
             state.used[seat].append(b % 3)
+    _take_gate(state, seat, pos)
     _end_turn(state)
 
 
