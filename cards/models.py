@@ -240,6 +240,15 @@ class Card(models.Model):
     def is_official(self) -> bool:
         return self.card_set.kind == SetKind.OFFICIAL
 
+    @property
+    def accepted_scan(self):
+        """Return the scan a moderator accepted for this card (the newest), or None."""
+        return (
+            self.scans.filter(status=ReviewStatus.ACCEPTED)
+            .order_by("-reviewed_at", "-pk")
+            .first()
+        )
+
     def is_unknown(self, field: str) -> bool:
         """Return True when ``field`` has no recorded value and is not 'not printed'."""
         return getattr(self, field) is None and field not in (self.not_printed or [])
@@ -250,3 +259,182 @@ class Card(models.Model):
         errors = validate_card(self)
         if errors:
             raise ValidationError(errors)
+
+
+# --- Community data: submissions, history, scans, whole-set imports ----------
+#
+# Their choices stay here rather than in choices.py: they describe the review
+# workflow, not card data.
+
+
+class ReviewStatus(models.TextChoices):
+    PENDING = "pending", "Waiting for review"
+    ACCEPTED = "accepted", "Accepted"
+    REJECTED = "rejected", "Rejected"
+
+
+def _new_token() -> str:
+    import secrets
+
+    return secrets.token_urlsafe(24)
+
+
+class CardSubmission(models.Model):
+    """A user's proposed new card, or correction to fields of an existing card."""
+
+    submitter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        related_name="card_submissions",
+        on_delete=models.CASCADE,
+    )
+    game = models.ForeignKey(Game, related_name="submissions", on_delete=models.PROTECT)
+    card = models.ForeignKey(
+        Card,
+        related_name="submissions",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        help_text="The card corrected; for a new card, the card made on acceptance.",
+    )
+    card_set = models.ForeignKey(
+        CardSet,
+        related_name="submissions",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        help_text="The set a proposed new card goes in.",
+    )
+    is_new = models.BooleanField(default=False, help_text="Proposes a new card.")
+    fields = models.JSONField(default=dict, help_text="Proposed values by field name.")
+    source = models.TextField(
+        help_text="Where the values come from: my own copy, a scan, a rulebook page."
+    )
+    status = models.CharField(
+        max_length=10, choices=ReviewStatus.choices, default=ReviewStatus.PENDING
+    )
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        related_name="reviewed_submissions",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+    )
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    reason = models.TextField(blank=True, help_text="The moderator's reason or note.")
+    verification = models.CharField(
+        max_length=10,
+        choices=Verification.choices,
+        blank=True,
+        help_text="Verification status the moderator set on acceptance.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["status", "created_at"])]
+
+    def __str__(self):
+        what = "new card" if self.is_new else f"correction to {self.card}"
+        return f"Submission #{self.pk}: {what}"
+
+    def get_absolute_url(self):
+        return reverse("community:submission", kwargs={"pk": self.pk})
+
+    def clean(self):
+        if not self.is_new and self.card_id is None:
+            raise ValidationError(
+                {"card": "A correction names the card it corrects."}, code="no_card"
+            )
+        if self.is_new and self.card_set_id is None:
+            raise ValidationError(
+                {"card_set": "A new card needs its set."}, code="no_set"
+            )
+
+
+class CardChange(models.Model):
+    """One recorded change to a card: who, when, what (field: old -> new), from where."""
+
+    card = models.ForeignKey(Card, related_name="changes", on_delete=models.CASCADE)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        related_name="card_changes",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+    )
+    submission = models.ForeignKey(
+        CardSubmission,
+        related_name="changes",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+    )
+    created = models.BooleanField(default=False, help_text="The change made the card.")
+    changes = models.JSONField(
+        default=list, help_text='A list of {"field", "old", "new"}.'
+    )
+    source = models.TextField(help_text="Where the change came from.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["card", "created_at"])]
+
+    def __str__(self):
+        return f"Change to {self.card_id} at {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class Scan(models.Model):
+    """An uploaded picture of a card, re-encoded; public once a moderator accepts it."""
+
+    uploader = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="card_scans", on_delete=models.CASCADE
+    )
+    card = models.ForeignKey(
+        Card, related_name="scans", on_delete=models.CASCADE, null=True, blank=True
+    )
+    submission = models.ForeignKey(
+        CardSubmission,
+        related_name="scans",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+    )
+    image = models.FileField(max_length=200)
+    thumbnail = models.FileField(max_length=200)
+    image_format = models.CharField(max_length=8)
+    width = models.PositiveIntegerField()
+    height = models.PositiveIntegerField()
+    size_bytes = models.PositiveIntegerField()
+    status = models.CharField(
+        max_length=10, choices=ReviewStatus.choices, default=ReviewStatus.PENDING
+    )
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"Scan #{self.pk} ({self.width}x{self.height} {self.image_format})"
+
+
+class CardDataImport(models.Model):
+    """An uploaded data file checked and waiting for a moderator to apply it."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="card_data_imports", on_delete=models.CASCADE
+    )
+    token = models.CharField(max_length=64, unique=True, default=_new_token)
+    label = models.CharField(max_length=200)
+    text = models.TextField(help_text="The uploaded file, kept until applied.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"Import of {self.label}"
+
+    def get_absolute_url(self):
+        return reverse("community:import-preview", kwargs={"token": self.token})
