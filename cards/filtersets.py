@@ -223,8 +223,14 @@ class CardFilterSet(filters.FilterSet):
         model = Card
         fields = []
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, data=None, *args, prune: bool = False, **kwargs):
+        if prune and data is not None:
+            # The API builds a FilterSet per request; copying ~100 filters and their
+            # form fields cost more than the query, so keep only the ones given.
+            self.base_filters = {
+                k: f for k, f in self.base_filters.items() if k in data
+            }
+        super().__init__(data, *args, **kwargs)
         self.search = search.parse_query("")
 
     def filter_q(self, queryset, name, value):

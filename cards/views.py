@@ -172,6 +172,10 @@ def checklist(request, base, *, game_slug=None, default_official=True):
         warnings.append(sort_warning)
     per_page = _per_page(params.get("per_page"), warnings)
     page = Paginator(cards, per_page).get_page(params.get("page"))
+    # One query for the whole page's owned/wanted counts, not one per row.
+    from collection.selectors import annotate_cards
+
+    page.object_list = annotate_cards(page.object_list, request.user)
     names = COMMON_FILTERS + GAME_FILTERS.get(game_slug, ())
     if game_slug is None:
         names = ("game",) + names
