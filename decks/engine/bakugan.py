@@ -137,7 +137,6 @@ OPS = {
     "win_gate",
 }
 GATE_TIMINGS = ("gate_open", "after_battle")
-OPTION_KEYS = ("players", "first", "table", "land_probability")
 
 
 # --- actions ---------------------------------------------------------------
@@ -902,12 +901,12 @@ def _do_play(state: State, action: Action) -> None:
         if state.wkind in ("before_battle", "in_battle"):
             _resolve_battle(state)
             return
-    _advance_window(state, played=True)
+    _advance_window(state)
 
 
 def _do_pass(state: State, action: Action) -> None:
     state.wpasses += 1
-    _advance_window(state, played=False)
+    _advance_window(state)
 
 
 _HANDLERS = {
@@ -933,16 +932,19 @@ def _open_window(state: State, kind: str, then: str) -> None:
     if kind in BATTLE_WINDOWS:
         battlers = (state.battle.attacker // 3, state.battle.defender // 3)
         order = [s for s in order if s in battlers]
+    windows, hands = state.static.ab_window, state.ab_hand
     for pos, seat in enumerate(order):
-        if _has_card(state, seat, kind):
-            state.phase = "window"
-            state.wkind, state.wseats, state.wpos = kind, order, pos
-            state.wpasses, state.wnext = 0, then
-            return
+        held = windows[seat]
+        for i in hands[seat]:
+            if held[i] == kind:
+                state.phase = "window"
+                state.wkind, state.wseats, state.wpos = kind, order, pos
+                state.wpasses, state.wnext = 0, then
+                return
     _continue(state, then)
 
 
-def _advance_window(state: State, played: bool) -> None:
+def _advance_window(state: State) -> None:
     kind, seats = state.wkind, state.wseats
     active = sum(1 for s in seats if _has_card(state, s, kind))
     if active == 0 or state.wpasses >= active:
