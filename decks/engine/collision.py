@@ -356,13 +356,31 @@ def _build_new(decks) -> tuple[list[_Card], list[int], list[list[int]]]:
 # --- actions -----------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+_ACTIONS: dict = {}
+_ARGS = {"play": 2, "test": 2, "stop": 1, "discard": 1, "remove": 1, "pick": 1}
+
+
+@dataclass(frozen=True, eq=False)
 class Action:
-    """One move: ``kind`` with a card uid (or pick position) and a target seat."""
+    """One move: ``kind`` with a card uid (or pick position) and a target seat.
+
+    Actions are interned: equal moves are the same object, so equality is
+    identity and legal-list look-ups stay cheap.
+    """
 
     kind: str
     card: int = -1
     target: int = -1
+
+    def __new__(cls, kind: str, card: int = -1, target: int = -1):
+        key = (kind, card, target)
+        action = _ACTIONS.get(key)
+        if action is None:
+            action = _ACTIONS[key] = object.__new__(cls)
+        return action
+
+    def __getnewargs__(self):
+        return (self.kind, self.card, self.target)
 
     @property
     def text(self) -> str:
@@ -374,17 +392,9 @@ class Action:
         return kind
 
 
-_ACTIONS: dict[tuple[str, int, int], Action] = {}
-_ARGS = {"play": 2, "test": 2, "stop": 1, "discard": 1, "remove": 1, "pick": 1}
-
-
 def _act(kind: str, card: int = -1, target: int = -1) -> Action:
-    # Interned so that membership tests on legal lists hit identity first.
-    key = (kind, card, target)
-    action = _ACTIONS.get(key)
-    if action is None:
-        action = _ACTIONS[key] = Action(kind, card, target)
-    return action
+    action = _ACTIONS.get((kind, card, target))
+    return action if action is not None else Action(kind, card, target)
 
 
 PASS = _act("pass")
