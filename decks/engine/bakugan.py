@@ -180,6 +180,20 @@ class Action:
 
 
 MISS = Action("miss")
+# Every action exists once: legal_actions hands out these shared objects, which
+# is much cheaper than building frozen dataclasses on each call.
+_LAND = [Action("land", -1, g) for g in range(12)]
+_PLACE = [[Action("place", s, i) for i in range(3)] for s in range(4)]
+_ROLL = [[Action("roll", s, i) for i in range(3)] for s in range(4)]
+_PLAY = [[Action("play", s, i) for i in range(3)] for s in range(4)]
+_PASS = [Action("pass", s) for s in range(4)]
+_SKIP = [Action("skip", s) for s in range(4)]
+_MOVE = [[Action("move", s, g) for g in range(12)] for s in range(4)]
+_CLEAR = [[Action("clear", s, g) for g in range(12)] for s in range(4)]
+_SHIFT = [
+    [[Action("shift", s, b, g) for g in range(12)] for b in range(3)] for s in range(4)
+]
+_ORDERS = {n: [[(t + k) % n for k in range(n)] for t in range(n)] for n in (2, 4)}
 _GATE = r"P([1-4])-G([1-3])"
 _PATTERNS = (
     (re.compile(r"P([1-4]) places G([1-3])"), "place"),
@@ -649,7 +663,7 @@ def _has_card(state: State, seat: int, window: str) -> bool:
 
 
 def _roll_outcomes(state: State) -> list[Action]:
-    return [MISS] + [Action("land", -1, g) for g in state.fg]
+    return [MISS] + [_LAND[g] for g in state.fg]
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -661,32 +675,28 @@ def legal_actions(state: State) -> list[Action]:
         seat = state.wseats[state.wpos]
         windows = state.static.ab_window[seat]
         kind = state.wkind
-        acts = [
-            Action("play", seat, i) for i in state.ab_hand[seat] if windows[i] == kind
-        ]
-        acts.append(Action("pass", seat))
+        acts = [_PLAY[seat][i] for i in state.ab_hand[seat] if windows[i] == kind]
+        acts.append(_PASS[seat])
         return acts
     if phase == "place":
         seat = state.queue[0]
-        return [Action("place", seat, i) for i in state.gate_hand[seat]]
+        return [_PLACE[seat][i] for i in state.gate_hand[seat]]
     seat = state.turn_player
     if phase == "move":
         pos = state.fg.index(state.landed)
-        return [Action("move", seat, g) for g in _move_targets(state, seat, pos)]
+        return [_MOVE[seat][g] for g in _move_targets(state, seat, pos)]
     if phase == "choose":
         if state.unused[seat]:
-            return [Action("roll", seat, i) for i in state.unused[seat]]
+            return [_ROLL[seat][i] for i in state.unused[seat]]
         own = [k for k, b in enumerate(state.fb) if b >= 0 and b // 3 == seat]
         enemy = [k for k, b in enumerate(state.fb) if b >= 0 and b // 3 != seat]
         if own and enemy:
             return [
-                Action("shift", seat, state.fb[k] % 3, state.fg[e])
-                for k in own
-                for e in enemy
+                _SHIFT[seat][state.fb[k] % 3][state.fg[e]] for k in own for e in enemy
             ]
         if own:
-            return [Action("clear", seat, state.fg[k]) for k in own]
-        return [Action("skip", seat)]
+            return [_CLEAR[seat][state.fg[k]] for k in own]
+        return [_SKIP[seat]]
     return []
 
 
@@ -706,7 +716,7 @@ def chance_outcomes(state: State) -> list:
     gates = len(state.fg)
     land = state.land_p if gates else 0.0
     outcomes = [(MISS, 1.0 - land)]
-    outcomes += [(Action("land", -1, g), land / gates) for g in state.fg]
+    outcomes += [(_LAND[g], land / gates) for g in state.fg]
     return outcomes
 
 
@@ -927,8 +937,7 @@ _HANDLERS = {
 
 
 def _open_window(state: State, kind: str, then: str) -> None:
-    n, start = state.n, state.turn_player
-    order = [(start + k) % n for k in range(n)]
+    order = _ORDERS[state.n][state.turn_player]
     if kind in BATTLE_WINDOWS:
         battlers = (state.battle.attacker // 3, state.battle.defender // 3)
         order = [s for s in order if s in battlers]
@@ -938,7 +947,7 @@ def _open_window(state: State, kind: str, then: str) -> None:
         for i in hands[seat]:
             if held[i] == kind:
                 state.phase = "window"
-                state.wkind, state.wseats, state.wpos = kind, order, pos
+                state.wkind, state.wseats, state.wpos = kind, list(order), pos
                 state.wpasses, state.wnext = 0, then
                 return
     _continue(state, then)
@@ -1134,7 +1143,7 @@ def _open_gate(state: State) -> None:
 
 
 def _turn_order(state: State) -> list[int]:
-    return [(state.turn_player + k) % state.n for k in range(state.n)]
+    return _ORDERS[state.n][state.turn_player]
 
 
 def _resolve_battle(state: State) -> None:
