@@ -1,13 +1,68 @@
 """Shared fixtures for the whole suite."""
 
+from pathlib import Path
+
 import pytest
+
+from cards.data import card_data_load, card_data_parse
+from cards.games import ensure_games
+from decks.samples import sample_deck
+
+
+@pytest.fixture(autouse=True)
+def _games_exist(request):
+    """Recreate the four games for transactional tests: a flush removes migration data."""
+    marker = request.node.get_closest_marker("django_db")
+    if "transactional_db" in request.fixturenames or (
+        marker and marker.kwargs.get("transaction")
+    ):
+        request.getfixturevalue("transactional_db")
+        ensure_games()
 
 
 @pytest.fixture
 def user(django_user_model):
-    return django_user_model.objects.create_user("alice", "alice@example.com", "correct-horse-battery-1")
+    return django_user_model.objects.create_user(
+        "alice", "alice@example.com", "correct-horse-battery-1"
+    )
 
 
 @pytest.fixture
 def other_user(django_user_model):
-    return django_user_model.objects.create_user("mallory", "mallory@example.com", "correct-horse-battery-2")
+    return django_user_model.objects.create_user(
+        "mallory", "mallory@example.com", "correct-horse-battery-2"
+    )
+
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def load_practice(game_slug: str) -> None:
+    data = card_data_parse(text=(FIXTURES / f"practice-{game_slug}.json").read_text())
+    card_data_load(data=data, source_label="tests")
+
+
+@pytest.fixture
+def practice(db):
+    """Return a loader: ``practice("collision")`` loads that game's practice set."""
+    loaded = set()
+
+    def load(game_slug: str):
+        if game_slug not in loaded:
+            load_practice(game_slug)
+            loaded.add(game_slug)
+
+    return load
+
+
+@pytest.fixture
+def deck_for(practice, user):
+    """Return a factory of legal sample decks owned by ``user``."""
+
+    def make(game_slug: str, variant: int = 0, owner=None, **kw):
+        practice(game_slug)
+        return sample_deck(
+            owner=owner or user, game_slug=game_slug, variant=variant, **kw
+        )
+
+    return make

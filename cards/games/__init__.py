@@ -25,6 +25,26 @@ COMMON_FIELDS = (
 )
 
 
+# The four games' rows (a frozen copy lives in migration 0002, which creates them).
+GAME_ROWS = (
+    ("collision", "Beyblade Collision", "Decipher", "2002", 1),
+    ("metal-fusion", "Beyblade Metal Fusion", "DeAgostini", "c. 2010", 2),
+    ("collide-o", "Collide-O!", "Playroom Entertainment", "2004", 3),
+    ("bakugan", "Bakugan Battle Brawlers", "Spin Master", "2007-2012", 4),
+)
+
+
+def ensure_games() -> None:
+    """Create any of the four Game rows that is missing (after a flush, say)."""
+    from cards.models import Game
+
+    for slug, name, publisher, year, order in GAME_ROWS:
+        Game.objects.get_or_create(
+            slug=slug,
+            defaults={"name": name, "publisher": publisher, "year": year, "sort_order": order},
+        )
+
+
 class Errors(dict):
     """Field errors collected for one card, each a list of ValidationError."""
 

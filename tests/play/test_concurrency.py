@@ -7,7 +7,13 @@ from django.db import connection
 
 from decks.engine import get_game
 from decks.engine.core import replay
-from decks.playtest import PlaytestError, choices, load_state, playtest_act, playtest_create
+from decks.playtest import (
+    PlaytestError,
+    choices,
+    load_state,
+    playtest_act,
+    playtest_create,
+)
 from decks.playtest_models import Playtest
 
 ROUNDS = 1000
@@ -21,7 +27,9 @@ def _race(playtest_id, user, version, actions):
     def post(action):
         try:
             barrier.wait()
-            playtest_act(playtest_id=playtest_id, user=user, action=action, version=version)
+            playtest_act(
+                playtest_id=playtest_id, user=user, action=action, version=version
+            )
             results.append("ok")
         except PlaytestError as exc:
             results.append(exc.code)
@@ -37,7 +45,9 @@ def _race(playtest_id, user, version, actions):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_thousand_rounds_of_conflicting_posts_have_one_winner_each_and_replay_equal(user, deck_for):
+def test_a_thousand_rounds_of_conflicting_posts_have_one_winner_each_and_replay_equal(
+    user, deck_for
+):
     deck = deck_for("collide-o")
     game = get_game("collide-o")
     pt = playtest_create(owner=user, deck=deck, opponent="hotseat", players=2, seed=11)
@@ -45,7 +55,9 @@ def test_a_thousand_rounds_of_conflicting_posts_have_one_winner_each_and_replay_
     for round_no in range(ROUNDS):
         pt = Playtest.objects.get(pk=games[-1])
         if pt.over:
-            pt = playtest_create(owner=user, deck=deck, opponent="hotseat", players=2, seed=11 + round_no)
+            pt = playtest_create(
+                owner=user, deck=deck, opponent="hotseat", players=2, seed=11 + round_no
+            )
             games.append(pt.pk)
         state = load_state(pt)
         options = [c.id for c in choices(pt, state)]

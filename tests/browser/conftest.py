@@ -1,0 +1,144 @@
+"""Browser tests: Debian's Chromium driven by Playwright against a real server process.
+
+They skip (with a message saying how to enable them) when Chromium is not
+installed; ``.ci/run`` sets ``CARDSITE_BROWSER_TESTS=required``, which turns a
+skip into a failure.
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+# Playwright's sync API keeps an event loop in this thread; the ORM calls the tests
+# make are still synchronous, so Django's async guard is switched off here only.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = (
+    os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+)
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+def _require_browser():
+    if Path(CHROMIUM).exists():
+        return
+    message = "Chromium is not installed: run `apt-get install chromium` to enable the browser tests."
+    if os.environ.get("CARDSITE_BROWSER_TESTS") == "required":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``manage.py runserver`` in its own process, on the test database; restartable."""
+
+    def __init__(self):
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc = None
+        db = settings.DATABASES["default"]
+        self.env = dict(os.environ, PYTHONUNBUFFERED="1")
+        if db["ENGINE"].endswith("sqlite3"):
+            self.env["SQLITE_PATH"] = str(db["NAME"])
+        else:
+            self.env["DATABASE_URL"] = (
+                f"postgres://{db['USER']}:{db.get('PASSWORD') or ''}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+            )
+
+    def start(self):
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "manage.py",
+                "runserver",
+                f"127.0.0.1:{self.port}",
+                "--noreload",
+                "--nothreading",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=2)
+                return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError("the test server did not start")
+
+    def stop(self):
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+            self.proc = None
+
+    def restart(self):
+        self.stop()
+        self.start()
+
+
+@pytest.fixture
+def server(transactional_db):
+    srv = Server()
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    _require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def signed_in_page(browser, server, user, client):
+    """Return a page whose session belongs to ``user``, on the server."""
+    client.force_login(user)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": server.url,
+            }
+        ]
+    )
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def screenshot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

@@ -1,0 +1,113 @@
+"""Play whole games by clicking, resume after reload and restart, see the stale-tab refusal."""
+
+import pytest
+
+from decks.playtest import playtest_create
+from decks.playtest_models import Playtest
+
+from .conftest import screenshot
+
+pytestmark = pytest.mark.browser
+
+GAMES = ["collision", "metal-fusion", "collide-o", "bakugan"]
+
+
+def click_to_the_end(page, limit=600):
+    """Click the first offered move (or pass the device) until the game is over."""
+    for _ in range(limit):
+        if page.locator("text=Game over").count():
+            return
+        if page.locator(".pass-screen").count():
+            page.locator(".pass-screen a").click()
+            continue
+        buttons = page.locator(".choices button")
+        if buttons.count() == 0:
+            page.reload()
+            continue
+        version = page.locator("#board").get_attribute("data-version")
+        buttons.first.click()
+        page.wait_for_function(
+            "v => { const b = document.querySelector('#board'); return b && b.dataset.version !== v; }",
+            arg=version,
+            timeout=15000,
+        )
+    raise AssertionError("the game did not end within the click limit")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_whole_game_is_played_to_the_end_by_clicking(
+    signed_in_page, server, user, deck_for, game
+):
+    deck = deck_for(game)
+    pt = playtest_create(owner=user, deck=deck, opponent="random", seed=5)
+    page = signed_in_page
+    page.goto(f"{server.url}/play/{pt.pk}/")
+    screenshot(page, f"{game}-start")
+    click_to_the_end(page)
+    screenshot(page, f"{game}-over")
+    assert Playtest.objects.get(pk=pt.pk).over is True
+    assert page.locator(".game-log li").count() > 0
+
+
+def test_a_game_resumes_after_a_reload_and_after_a_server_restart(
+    signed_in_page, server, user, deck_for
+):
+    pt = playtest_create(
+        owner=user, deck=deck_for("collision"), opponent="random", seed=9
+    )
+    page = signed_in_page
+    page.goto(f"{server.url}/play/{pt.pk}/")
+    for _ in range(3):
+        version = page.locator("#board").get_attribute("data-version")
+        page.locator(".choices button").first.click()
+        page.wait_for_function(
+            "v => document.querySelector('#board').dataset.version !== v", arg=version
+        )
+    board_before = page.locator("#board").inner_text()
+    version_before = page.locator("#board").get_attribute("data-version")
+    page.reload()
+    assert page.locator("#board").get_attribute("data-version") == version_before
+    assert page.locator("#board").inner_text() == board_before
+    server.restart()
+    page.goto(f"{server.url}/play/{pt.pk}/")
+    screenshot(page, "resumed-after-restart")
+    assert page.locator("#board").get_attribute("data-version") == version_before
+    assert page.locator("#board").inner_text() == board_before
+
+
+def test_an_action_from_an_out_of_date_tab_is_refused_and_the_tab_refreshes(
+    signed_in_page, server, user, deck_for
+):
+    pt = playtest_create(
+        owner=user, deck=deck_for("collision"), opponent="random", seed=3
+    )
+    first = signed_in_page
+    second = first.context.new_page()
+    first.goto(f"{server.url}/play/{pt.pk}/")
+    second.goto(f"{server.url}/play/{pt.pk}/")
+    version = first.locator("#board").get_attribute("data-version")
+    first.locator(".choices button").first.click()
+    first.wait_for_function(
+        "v => document.querySelector('#board').dataset.version !== v", arg=version
+    )
+    new_version = first.locator("#board").get_attribute("data-version")
+    second.locator(".choices button").first.click()
+    second.wait_for_selector("text=has moved on", timeout=15000)
+    screenshot(second, "stale-tab-refused")
+    assert second.locator("#board").get_attribute("data-version") == new_version
+    assert Playtest.objects.get(pk=pt.pk).version == int(new_version)
+
+
+def test_hot_seat_hides_the_hand_behind_a_pass_the_device_screen(
+    signed_in_page, server, user, deck_for
+):
+    pt = playtest_create(
+        owner=user, deck=deck_for("collision"), opponent="hotseat", seed=4
+    )
+    page = signed_in_page
+    page.goto(f"{server.url}/play/{pt.pk}/")
+    assert page.locator(".pass-screen").count() == 1
+    assert page.locator(".choices").count() == 0
+    page.locator(".pass-screen a").click()
+    assert page.locator(".choices button").count() > 0
+    screenshot(page, "hotseat")
