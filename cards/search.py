@@ -500,8 +500,10 @@ def parse_query(text: str) -> SearchQuery:
     if len(text) > MAX_LENGTH:
         text = text[:MAX_LENGTH]
         warnings.append(f"The query was cut to its first {MAX_LENGTH} characters.")
-    cleaned = CONTROL_RE.sub(" ", unicodedata.normalize("NFC", text))
-    if cleaned != unicodedata.normalize("NFC", text):
+    # Lone surrogates cannot be stored or compared by the database; drop them too.
+    text = unicodedata.normalize("NFC", text)
+    cleaned = CONTROL_RE.sub(" ", text.encode("utf-8", "replace").decode("utf-8"))
+    if cleaned != text:
         warnings.append("Removed control characters from the query.")
     text = cleaned.replace("\u201c", '"').replace("\u201d", '"')
     result.text = text

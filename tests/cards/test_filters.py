@@ -1,0 +1,371 @@
+"""CardFilterSet: each filter over three rows keeps exactly the two that match.
+
+The factories here (``make_set``, ``make_card``, ``three_rows``) are shared by the
+other checklist test modules; they make their own rows and need no fixtures.
+"""
+
+import itertools
+from urllib.parse import urlencode
+
+import pytest
+from django.http import QueryDict
+
+from cards.filtersets import CardFilterSet, CardSetFilterSet, sort_cards
+from cards.models import Card, CardSet, Game
+
+pytestmark = pytest.mark.django_db
+
+_keys = itertools.count(1)
+
+
+def make_set(game="collision", kind="official", slug=None, owner=None, **fields):
+    """Create a set of ``game`` (one per game, kind and slug)."""
+    slug = slug or f"{kind}-set"
+    card_set, _ = CardSet.objects.get_or_create(
+        game=Game.objects.get(slug=game),
+        slug=slug,
+        defaults={
+            "name": slug.replace("-", " ").title(),
+            "kind": kind,
+            "owner": owner,
+            **fields,
+        },
+    )
+    return card_set
+
+
+def make_card(game="collision", *, card_set=None, kind="official", **fields) -> Card:
+    """Create a valid card of ``game`` through full_clean, with a fresh key."""
+    card_set = card_set or make_set(game, kind)
+    key = fields.pop("key", None) or str(next(_keys))
+    fields.setdefault("source", "test rows")
+    card = Card(card_set=card_set, key=key, **fields)
+    card.full_clean()
+    card.save()
+    return card
+
+
+def three_rows(rows):
+    """Create the cards described by (game, fields) pairs; return them in order."""
+    return [make_card(game, **dict(fields)) for game, fields in rows]
+
+
+C, MF, CO, B = "collision", "metal-fusion", "collide-o", "bakugan"
+PRACTICE = {"card_set": None}
+
+# Each case: three rows (the first two match) and the filter parameters.
+CASES = {
+    "game": ([(C, {}), (C, {}), (B, {})], {"game": "collision"}),
+    "type": (
+        [
+            (C, {"card_type": "event"}),
+            (C, {"card_type": "event"}),
+            (C, {"card_type": "character"}),
+        ],
+        {"type": "event"},
+    ),
+    "colour": (
+        [(C, {"colour": "red"}), (C, {"colour": "red"}), (C, {"colour": "blue"})],
+        {"colour": "red"},
+    ),
+    "rarity": (
+        [(C, {"rarity": "rare"}), (C, {"rarity": "rare"}), (C, {"rarity": "common"})],
+        {"rarity": "RARE"},
+    ),
+    "number": (
+        [(C, {"number": 7}), (C, {"number": 7}), (C, {"number": 8})],
+        {"number": "7"},
+    ),
+    "number_min": (
+        [(C, {"number": 10}), (C, {"number": 20}), (C, {"number": 9})],
+        {"number_min": "10"},
+    ),
+    "number_max": (
+        [(C, {"number": 1}), (C, {"number": 5}), (C, {"number": 6})],
+        {"number_max": "5"},
+    ),
+    "promo": (
+        [
+            (C, {"number": 141}),
+            (C, {"rarity": "promo", "number": 3}),
+            (C, {"number": 130, "rarity": "rare"}),
+        ],
+        {"promo": "true"},
+    ),
+    "verification": (
+        [
+            (C, {"verification": "verified"}),
+            (C, {"verification": "verified"}),
+            (C, {"verification": "disputed"}),
+        ],
+        {"verification": "verified"},
+    ),
+    "text": (
+        [
+            (C, {"title": "Storm Rider"}),
+            (C, {"text": "A storm is coming."}),
+            (C, {"title": "Calm", "text": "Quiet."}),
+        ],
+        {"text": "storm"},
+    ),
+    "name": (
+        [
+            (C, {"title": "Dragoon"}),
+            (C, {"title": "Dragoon", "subtitle": "Storm"}),
+            (C, {"title": "Dranzer"}),
+        ],
+        {"name": "dragoon"},
+    ),
+    "kind": (
+        [(C, {"card_set": "practice"}), (C, {"card_set": "practice"}), (C, {})],
+        {"kind": "practice"},
+    ),
+    "edge_4": (
+        [
+            (C, {"battle_edge": "...S.."}),
+            (C, {"battle_edge": "LLLSEE"}),
+            (C, {"battle_edge": "LLLLEE"}),
+        ],
+        {"edge_4": "strike"},
+    ),
+    "live_min": (
+        [
+            (C, {"battle_edge": "LLL..."}),
+            (C, {"battle_edge": "LLLLSE"}),
+            (C, {"battle_edge": "LL.SSS"}),
+        ],
+        {"live_min": "3"},
+    ),
+    "strike_max": (
+        [
+            (C, {"battle_edge": "LLL..."}),
+            (C, {"battle_edge": "LLLLSE"}),
+            (C, {"battle_edge": "LL.SSS"}),
+        ],
+        {"strike_max": "1"},
+    ),
+    "empty": (
+        [
+            (C, {"battle_edge": "EE...."}),
+            (C, {"battle_edge": "E.L.E."}),
+            (C, {"battle_edge": "EEE..."}),
+        ],
+        {"empty": "2"},
+    ),
+    "spin_min": (
+        [
+            (C, {"card_type": "blade", "spin_strength": 6}),
+            (C, {"card_type": "blade", "spin_strength": 5}),
+            (C, {"card_type": "blade", "spin_strength": 4}),
+        ],
+        {"spin_min": "5"},
+    ),
+    "symbol": (
+        [
+            (C, {"card_type": "action", "symbol": "play"}),
+            (C, {"card_type": "action", "symbol": "play"}),
+            (C, {"card_type": "action", "symbol": "win"}),
+        ],
+        {"symbol": "play"},
+    ),
+    "red_min": (
+        [(MF, {"stat_red": 4}), (MF, {"stat_red": 5}), (MF, {"stat_red": 3})],
+        {"red_min": "4"},
+    ),
+    "yellow_max": (
+        [(MF, {"stat_yellow": 0}), (MF, {"stat_yellow": 2}), (MF, {"stat_yellow": 3})],
+        {"yellow_max": "2"},
+    ),
+    "emblem": (
+        [
+            (MF, {"emblem": "Pegasus"}),
+            (MF, {"emblem": "pegasus wing"}),
+            (MF, {"emblem": "Leone"}),
+        ],
+        {"emblem": "pegasus"},
+    ),
+    "launcher": (
+        [
+            (MF, {"launcher": "green"}),
+            (MF, {"launcher": "green"}),
+            (MF, {"launcher": "blue"}),
+        ],
+        {"launcher": "green"},
+    ),
+    "booster": (
+        [
+            (MF, {"boosters": "RB"}),
+            (MF, {"boosters": "RBGY"}),
+            (MF, {"boosters": "GY"}),
+        ],
+        {"booster": "blue"},
+    ),
+    "section": (
+        [
+            (CO, {"section_1": "K"}),
+            (CO, {"section_3": "RK"}),
+            (CO, {"section_1": "R", "section_2": "BY"}),
+        ],
+        {"section": "black"},
+    ),
+    "section_2": (
+        [(CO, {"section_2": "R"}), (CO, {"section_2": "YR"}), (CO, {"section_1": "R"})],
+        {"section_2": "red"},
+    ),
+    "wild": (
+        [
+            (CO, {"section_2": "BYRGK"}),
+            (CO, {"section_3": "BYRGK"}),
+            (CO, {"section_1": "BY"}),
+        ],
+        {"wild": "true"},
+    ),
+    "attribute": (
+        [
+            (B, {"card_type": "bakugan", "attribute": "haos"}),
+            (B, {"card_type": "bakugan", "attribute": "haos"}),
+            (B, {"card_type": "bakugan", "attribute": "pyrus"}),
+        ],
+        {"attribute": "haos"},
+    ),
+    "g_power_min": (
+        [
+            (B, {"card_type": "bakugan", "g_power": 400}),
+            (B, {"card_type": "bakugan", "g_power": 350}),
+            (B, {"card_type": "bakugan", "g_power": 340}),
+        ],
+        {"g_power_min": "350"},
+    ),
+    "gate_class": (
+        [
+            (B, {"card_type": "gate", "gate_class": "gold"}),
+            (B, {"card_type": "gate", "gate_class": "gold"}),
+            (B, {"card_type": "gate", "gate_class": "copper"}),
+        ],
+        {"gate_class": "gold"},
+    ),
+    "ability colour": (
+        [
+            (B, {"card_type": "ability", "colour": "green"}),
+            (B, {"card_type": "ability", "colour": "green"}),
+            (B, {"card_type": "ability", "colour": "red"}),
+        ],
+        {"colour": "green"},
+    ),
+    "pyrus_min": (
+        [
+            (B, {"bonus_pyrus": 200}),
+            (B, {"bonus_pyrus": 300}),
+            (B, {"bonus_pyrus": 100}),
+        ],
+        {"pyrus_min": "200"},
+    ),
+    "ventus_max": (
+        [
+            (B, {"bonus_ventus": -50}),
+            (B, {"bonus_ventus": 0}),
+            (B, {"bonus_ventus": 50}),
+        ],
+        {"ventus_max": "0"},
+    ),
+}
+
+
+def query(params: dict) -> QueryDict:
+    """Return ``params`` as a request's query string would arrive."""
+    return QueryDict(urlencode(params, doseq=True))
+
+
+def _rows(case_rows):
+    rows = []
+    for game, fields in case_rows:
+        fields = dict(fields)
+        if fields.get("card_set") == "practice":
+            fields["card_set"] = make_set(game, "practice")
+        rows.append((game, fields))
+    return rows
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_each_filter_keeps_the_two_matching_rows_of_three(name):
+    case_rows, params = CASES[name]
+    first, second, third = three_rows(_rows(case_rows))
+    filterset = CardFilterSet(query(params), queryset=Card.objects.all())
+    assert filterset.is_valid(), filterset.errors
+    assert sorted(filterset.qs.values_list("pk", flat=True)) == sorted(
+        [first.pk, second.pk]
+    )
+
+
+@pytest.mark.parametrize("name", ["red_min", "section", "live_min"])
+def test_the_pruned_api_filterset_filters_the_same(name):
+    case_rows, params = CASES[name]
+    first, second, _ = three_rows(_rows(case_rows))
+    filterset = CardFilterSet(query(params), queryset=Card.objects.all(), prune=True)
+    assert list(filterset.filters) == list(params)
+    assert sorted(filterset.qs.values_list("pk", flat=True)) == sorted(
+        [first.pk, second.pk]
+    )
+
+
+def test_the_set_filter_takes_the_set_slug():
+    alpha, beta = make_set(C, slug="alpha"), make_set(C, slug="beta")
+    first = make_card(C, card_set=alpha)
+    second = make_card(C, card_set=alpha)
+    make_card(C, card_set=beta)
+    qs = CardFilterSet(query({"set": "alpha"}), queryset=Card.objects.all()).qs
+    assert sorted(qs.values_list("pk", flat=True)) == [first.pk, second.pk]
+
+
+def test_the_q_filter_reads_the_search_language_and_keeps_its_warnings():
+    first = make_card(C, card_type="blade", spin_strength=6)
+    second = make_card(C, card_type="blade", spin_strength=7)
+    make_card(C, card_type="blade", spin_strength=5)
+    filterset = CardFilterSet(
+        query({"q": "spin>=6 bogus:1"}), queryset=Card.objects.all()
+    )
+    assert sorted(filterset.qs.values_list("pk", flat=True)) == [first.pk, second.pk]
+    assert filterset.search.warnings == ['Ignored “bogus:1”: unknown key "bogus".']
+
+
+@pytest.mark.parametrize(
+    "params, field",
+    [
+        ({"number_min": "abc"}, "number_min"),
+        ({"red_max": "99999999"}, "red_max"),
+        ({"colour": "pink"}, "colour"),
+        ({"edge_4": "sideways"}, "edge_4"),
+        ({"game": "chess"}, "game"),
+    ],
+)
+def test_a_bad_filter_value_is_a_form_error_not_an_exception(params, field):
+    filterset = CardFilterSet(query(params), queryset=Card.objects.all())
+    assert not filterset.is_valid()
+    assert list(filterset.errors) == [field]
+
+
+def test_sorting_by_a_whitelisted_key_orders_the_rows():
+    b = make_card(C, title="Beta", number=1)
+    a = make_card(C, title="Alpha", number=2)
+    qs, warning = sort_cards(Card.objects.all(), "name")
+    assert (list(qs), warning) == ([a, b], None)
+    qs, warning = sort_cards(Card.objects.all(), "-number")
+    assert (list(qs), warning) == ([a, b], None)
+
+
+def test_sorting_by_an_unknown_key_is_ignored_with_a_warning():
+    qs, warning = sort_cards(Card.objects.all(), "password")
+    assert warning == (
+        "Ignored the sort “password”: sort by one of number, name, type, colour, rarity "
+        "(- first for descending)."
+    )
+
+
+def test_the_set_filterset_filters_by_game_and_kind():
+    first = make_set(C, "practice")
+    second = make_set(B, "practice")
+    make_set(C, "official")
+    qs = CardSetFilterSet(
+        query({"kind": "practice"}), queryset=CardSet.objects.all()
+    ).qs
+    assert sorted(qs.values_list("pk", flat=True)) == sorted([first.pk, second.pk])
