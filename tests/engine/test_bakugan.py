@@ -390,7 +390,7 @@ def test_b8_only_the_two_battlers_play_battle_cards_in_a_four_player_game():
     state = act(act(four_player(), "P1 rolls B1"), "landed on gate P1-G1")
     state = act(act(state, "P2 rolls B1"), "missed")
     state = act(act(state, "P3 rolls B3"), "landed on gate P1-G1")
-    assert state.wkind == "before_battle" or state.wkind == "in_battle"
+    assert state.wkind == "in_battle"
     seats = []
     while state.phase == "window":
         seats.append(bk.to_act(state))
@@ -548,14 +548,8 @@ def battle_with(p1_steps=(), p2_steps=(), gate_steps=(), gates=None):
     return act(state, "P2 passes")
 
 
-def finish(state):
-    while state.phase == "window":
-        state = bk.apply(state, bk.Action("pass", bk.to_act(state)))
-    return state
-
-
 def test_lower_wins_makes_the_weaker_bakugan_win():
-    state = finish(act(battle_with([step("lower_wins")]), "P1 plays A1"))
+    state = pass_windows(act(battle_with([step("lower_wins")]), "P1 plays A1"))
     assert state.won == [[0], []]
     assert (
         "Player 2's Skyress 350 G against Player 1's Dragonoid 340 G (lower wins)."
@@ -565,7 +559,7 @@ def test_lower_wins_makes_the_weaker_bakugan_win():
 
 def test_add_g_power_to_the_opponent_can_be_negative():
     card = [step("add_g_power", amount=-30, target="opponent")]
-    state = finish(act(battle_with(card), "P1 plays A1"))
+    state = pass_windows(act(battle_with(card), "P1 plays A1"))
     assert (
         "Player 2's Skyress 320 G against Player 1's Dragonoid 340 G." in state.events
     )
@@ -574,7 +568,9 @@ def test_add_g_power_to_the_opponent_can_be_negative():
 
 def test_swap_g_power_exchanges_before_the_gate_bonus_is_added():
     gates = [gate("Fire", pyrus=100)] * 3
-    state = finish(act(battle_with([step("swap_g_power")], gates=gates), "P1 plays A1"))
+    state = pass_windows(
+        act(battle_with([step("swap_g_power")], gates=gates), "P1 plays A1")
+    )
     # 350 and 340 swap; Dragonoid then adds its Pyrus 100.
     assert (
         "Player 2's Skyress 340 G against Player 1's Dragonoid 450 G." in state.events
@@ -585,14 +581,14 @@ def test_cancel_gate_drops_the_bonus_and_the_gates_steps():
     gates = [gate("Reverse", ventus=200, effects=[step("lower_wins", "gate_open")])] * 3
     state = battle_with(gate_steps=(), gates=gates)
     assert "In this battle the lower G-Power wins." in state.events
-    state = finish(act(state, "P1 plays A1"))  # P1's card has no steps
+    state = pass_windows(act(state, "P1 plays A1"))  # P1's card has no steps
     assert (
         "Player 2's Skyress 550 G against Player 1's Dragonoid 340 G (lower wins)."
         in (state.events)
     )
     assert state.won == [[0], []]
     cancel = battle_with([step("cancel_gate")], gates=gates)
-    cancel = finish(act(cancel, "P1 plays A1"))
+    cancel = pass_windows(act(cancel, "P1 plays A1"))
     assert (
         "Player 2's Skyress 350 G against Player 1's Dragonoid 340 G." in cancel.events
     )
@@ -620,7 +616,7 @@ def test_a_step_limited_to_an_attribute_or_a_turn_applies_only_then():
         step("add_g_power", amount=5, turn="your"),
         step("add_g_power", amount=7, turn="opponent"),
     ]
-    state = finish(act(battle_with(card), "P1 plays A1"))
+    state = pass_windows(act(battle_with(card), "P1 plays A1"))
     assert (
         "Player 2's Skyress 350 G against Player 1's Dragonoid 347 G." in state.events
     )
@@ -649,6 +645,27 @@ def test_a_before_roll_card_waits_for_a_battle_and_lapses_without_one():
 def test_the_unencoded_gate_gives_its_bonus_only_and_the_log_says_so():
     state = battle_with()
     assert "P1-G1 (Gate) opens: its text is not encoded, bonus only." in state.events
+
+
+def test_an_after_battle_card_removes_the_bakugan_that_just_battled():
+    doom = [step("remove_bakugan", "after_battle", target="opponent")]
+    p2 = [ability("Doom", "after-battle", doom)] * 3
+    state = two_player([make_deck(0), make_deck(1, abilities=p2)])
+    state = act(act(state, "P1 rolls B1"), "landed on gate P1-G1")
+    state = act(act(state, "P2 rolls B3"), "landed on gate P1-G1")
+    state = act(state, "P1 passes")  # P1's plain cards; P2 has none in battle
+    assert (state.wkind, bk.to_act(state)) == ("after_battle", 1)
+    assert texts(bk.legal_actions(state)) == [
+        "P2 plays A1",
+        "P2 plays A2",
+        "P2 plays A3",
+        "P2 passes",
+    ]
+    state = act(state, "P2 plays A1")
+    assert state.removed == [[0], []]
+    assert state.used == [[], [2]]
+    assert state.won == [[], [0]]
+    assert bk.describe(state, bk.parse_action("P1 rolls B2")) == "Player 1 rolls Gorem."
 
 
 # --- whole games, invariants, determinism, golden ------------------------
