@@ -109,6 +109,7 @@ class DeckVersion(models.Model):
     notes = models.TextField(blank=True)
     entries = models.JSONField(
         default=list,
+        blank=True,
         help_text="[{card, zone, quantity, name}] at the time of the save.",
     )
     created_at = models.DateTimeField(auto_now_add=True)

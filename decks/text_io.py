@@ -167,7 +167,8 @@ def parse_decklist(text: str, *, game_slug: str, user=None, index=None) -> Parse
                         _error(
                             number,
                             raw,
-                            f"is not a zone of this game's decks ({', '.join(zones)}).",
+                            f"“{line}” is not a zone of this game's decks "
+                            f"({', '.join(zones)}).",
                             close,
                         )
                     )

@@ -59,11 +59,11 @@ def validate(lines: list[Line], **options) -> list[Problem]:
             )
         if field is None:
             continue
-        problems.extend(_spread_problems(zone, in_zone, field, values, many))
+        problems.extend(_spread_problems(zone, in_zone, field, values, many, card_type))
     return problems
 
 
-def _spread_problems(zone, in_zone, field, values, many) -> list[Problem]:
+def _spread_problems(zone, in_zone, field, values, many, card_type) -> list[Problem]:
     problems = []
     counts = {value: 0 for value in values}
     for line in in_zone:
@@ -84,7 +84,12 @@ def _spread_problems(zone, in_zone, field, values, many) -> list[Problem]:
                 ids(involved),
             )
         )
-    unknown = [line for line in in_zone if line.get(field) is None]
+    # A card of the wrong type is reported above, not as an unknown value.
+    unknown = [
+        line
+        for line in in_zone
+        if line.get(field) is None and line.get("card_type") == card_type
+    ]
     if unknown:
         what = "colour" if field == "colour" else "class"
         problems.append(
