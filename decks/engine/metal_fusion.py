@@ -394,43 +394,43 @@ def _lineup_static(lineup: Sequence[dict]):
     return stats, emblem, move
 
 
-def _sort_lineup(cards: Sequence[dict], who: str) -> list[dict]:
+def _sort_lineup(cards: Sequence[dict], whose: str) -> list[dict]:
     """Return the line-up ordered character, beyblade, customizer; refuse a wrong shape."""
     if not isinstance(cards, (list, tuple)) or len(cards) != 3:
         raise EngineError(
             "bad_deck",
-            f"{who}'s line-up must be three cards: one Character, one Beyblade, one Customizer.",
+            f"{whose} line-up must be three cards: one Character, one Beyblade, one Customizer.",
         )
     by_slot: dict[str, dict] = {}
     for card in cards:
         if not isinstance(card, dict):
             raise EngineError(
-                "bad_deck", f"{who}'s line-up holds something that is not a card."
+                "bad_deck", f"{whose} line-up holds something that is not a card."
             )
         kind = card.get("card_type")
         if kind not in SLOTS:
             what = "a card of unknown type" if kind is None else f"a {kind} card"
             raise EngineError(
                 "bad_deck",
-                f"{who}'s line-up holds {_name(card)}, {what}; it takes one Character, "
+                f"{whose} line-up holds {_name(card)}, {what}; it takes one Character, "
                 "one Beyblade and one Customizer.",
             )
         if kind in by_slot:
             raise EngineError(
                 "bad_deck",
-                f"{who}'s line-up holds two {kind} cards ({_name(by_slot[kind])} and "
+                f"{whose} line-up holds two {kind} cards ({_name(by_slot[kind])} and "
                 f"{_name(card)}); it takes one of each type.",
             )
         by_slot[kind] = card
     return [by_slot[slot] for slot in SLOTS]
 
 
-def _checked_cards(card: dict, zone: str, who: str) -> None:
+def _checked_cards(card: dict, zone: str, whose: str) -> None:
     problems = card_problems(card, zone)
     if problems:
         raise EngineError(
             "bad_deck",
-            f"{who}'s {_name(card)} cannot be played: {'; '.join(problems)}.",
+            f"{whose} {_name(card)} cannot be played: {'; '.join(problems)}.",
         )
 
 
@@ -458,7 +458,7 @@ def _build_seat(deck: dict, seat: int) -> _Seat:
     who = f"Player {seat + 1}"
     if not isinstance(deck, dict) or "lineup" not in deck or "deck" not in deck:
         raise EngineError("bad_deck", f"{who}'s deck needs a line-up and a deck.")
-    lineup = _sort_lineup(deck["lineup"], who)
+    lineup = _sort_lineup(deck["lineup"], f"{who}'s")
     cards = deck["deck"]
     if not isinstance(cards, (list, tuple)) or len(cards) != DECK_SIZE:
         count = len(cards) if isinstance(cards, (list, tuple)) else 0
@@ -468,14 +468,14 @@ def _build_seat(deck: dict, seat: int) -> _Seat:
             "besides the line-up.",
         )
     for card in lineup:
-        _checked_cards(card, "lineup", who)
+        _checked_cards(card, "lineup", f"{who}'s")
     seen: dict[int, dict] = {}
     for card in cards:
         if not isinstance(card, dict):
             raise EngineError(
                 "bad_deck", f"{who}'s deck holds something that is not a card."
             )
-        _checked_cards(card, "deck", who)
+        _checked_cards(card, "deck", f"{who}'s")
         number = card["number"]
         if number in seen:
             raise EngineError(
@@ -514,9 +514,9 @@ def lineup_power(
     Raise EngineError("bad_deck") when a value the count needs is unknown.
     """
     c = _colour_index(colour)
-    cards = _sort_lineup(lineup_cards, "The")
+    cards = _sort_lineup(lineup_cards, "This")
     for card in cards:
-        _checked_cards(card, "lineup", "This line-up")
+        _checked_cards(card, "lineup", "This line-up's")
     stats, emblem, move = _lineup_static(cards)
     fired = 0
     for booster in boosters:
@@ -865,7 +865,11 @@ def _reveal(s: State) -> None:
             _apply_steps(s, a, c, c.reveal)
             if s.phase == "over":
                 return
-        elif c.basic or not (c.from_hand or c.as_booster):
+        elif c.basic:
+            s.events.append(
+                f"{c.name}: its text is not one the engine knows; it plays as a plain card."
+            )
+        elif not (c.from_hand or c.as_booster):
             s.events.append(
                 f"{c.name}'s text is not encoded; it plays as a plain card."
             )
@@ -994,7 +998,8 @@ def _compare(s: State) -> None:
         s.events.append(f"{_player(a)} loses the battle.")
     if s.keep:
         s.events.append(f"{card.name} goes to {_player(a)}'s hand all the same.")
-        _gain(s, a, s.card)
+        index, s.card = s.card, -1
+        _gain(s, a, index)
         if s.phase == "over":
             return
     else:
@@ -1126,7 +1131,8 @@ def apply(
         card = s.seats[a].cards[s.card]
         if kind == "hand":
             s.events.append(f"{_player(a)} puts {card.name} into their hand.")
-            _gain(s, a, s.card)
+            index, s.card = s.card, -1
+            _gain(s, a, index)
         else:
             slot = SLOTS.index(action.arg)
             s.boosters[a][slot].append(s.card)
@@ -1277,10 +1283,16 @@ def view(state: State, player: int) -> dict:
             "defenders": s.defenders[:],
             "colour": COLOURS[s.colour],
             "card": _card_view(s.seats[s.attacker], s.card),
-            "power": {
-                seat: dict(zip(("total", "parts"), power(s, seat), strict=True))
+            "power": [
+                dict(
+                    zip(
+                        ("player", "total", "parts"),
+                        (seat, *power(s, seat)),
+                        strict=True,
+                    )
+                )
                 for seat in _involved(s)
-            },
+            ],
         }
     acting = to_act(s)
     return {

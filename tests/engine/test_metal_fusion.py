@@ -577,7 +577,11 @@ def test_m7_a_use_gives_the_other_player_a_chance_to_answer():
     state = play(state, "use 1")
     assert (mf.to_act(state), texts(state)) == (0, ["use 1", "pass"])
     state = play(state, "use 1")
-    assert (state.phase, mf.to_act(state), texts(state)) == ("choose", 0, ["hand", "boost beyblade"])
+    assert (state.phase, mf.to_act(state), texts(state)) == (
+        "choose",
+        0,
+        ["hand", "boost beyblade"],
+    )
     assert state.events[-2:] == [
         "Battle power on red: Player 1 7, Player 2 4.",
         "Player 1 wins the battle and takes Beyblade #5.",
@@ -830,17 +834,36 @@ def varied_decks(players):
     return result
 
 
+def playout_decks(players):
+    """Return ``varied_decks`` with a drawing Effect and a card of unknown text too."""
+    result = varied_decks(players)
+    for p, one in enumerate(result):
+        cards = one["deck"]
+        cards[14] = card(
+            15, "effect", mf.COLOURS[p % 4], "RBGY", effects=cards[14]["effects"]
+        )
+        cards[5] = dict(cards[5], effects=[{"op": "gain_spin", "timing": "play"}])
+        cards[9] = card(
+            10,
+            "effect",
+            mf.COLOURS[(p + 1) % 4],
+            "Y",
+            effects=[{"op": "draw", "timing": "discard_from_hand"}],
+        )
+    return result
+
+
 def test_left_variant_with_three_players_is_played_to_the_end():
-    state = _play_random(mf.new_game(varied_decks(3), {"variant": "left"}, 11), 11)
-    assert (state.winner, mf.length(state)) == (2, 39)
-    assert [len(h) for h in state.hand] == [0, 1, 5]
+    state = _play_random(mf.new_game(playout_decks(3), {"variant": "left"}, 11), 11)
+    assert (state.winner, mf.length(state)) == (2, 30)
+    assert [len(h) for h in state.hand] == [2, 2, 5]
     assert len(state.hand[state.winner]) == 5
 
 
 def test_all_variant_with_four_players_is_played_to_the_end():
-    state = _play_random(mf.new_game(varied_decks(4), {"variant": "all"}, 12), 12)
-    assert (state.winner, mf.length(state)) == (1, 52)
-    assert [len(h) for h in state.hand] == [0, 2, 0, 0]
+    state = _play_random(mf.new_game(playout_decks(4), {"variant": "all"}, 13), 13)
+    assert (state.winner, mf.length(state)) == (0, 22)
+    assert [len(h) for h in state.hand] == [2, 1, 0, 0]
     assert len(state.hand[state.winner]) == 2
 
 
@@ -907,7 +930,19 @@ def test_view_hides_other_hands_deck_order_and_face_down_boosters():
     assert mine["players"][0]["boosters"]["customizer"][0]["name"] == "Customizer #6"
     assert theirs["players"][0]["deck"] == 12
     assert (mine["legal"], theirs["legal"]) == (["hand", "boost beyblade"], [])
-    assert mine["battle"]["power"][0]["total"] == 7
+    assert mine["battle"]["power"][0] == {
+        "player": 0,
+        "total": 7,
+        "parts": {
+            "character": 3,
+            "beyblade": 1,
+            "customizer": 1,
+            "emblem": 1,
+            "move": 0,
+            "boosters": 1,
+            "effects": 0,
+        },
+    }
     json.dumps(mine)
 
 
@@ -927,11 +962,8 @@ def _conserved(state):
     for seat in range(state.players):
         places = state.deck[seat] + state.hand[seat] + state.discard[seat]
         places += [i for pile in state.boosters[seat] for i in pile]
-        if (
-            state.card >= 0
-            and seat == state.attacker
-            and state.phase in ("discard", "window", "choose")
-        ):
+        if state.card >= 0 and seat == state.attacker:
+            # The revealed card is on the table until the battle places it.
             places.append(state.card)
         assert sorted(places) == list(range(3, 18))
 
@@ -958,11 +990,14 @@ def _refused(state, action):
 
 def test_random_playouts_keep_every_invariant_at_every_step():
     outcomes, phases = {}, {}
-    all_decks = {n: varied_decks(n) for n in (2, 3, 4)}
+    # Half the games without the drawing Effect, which runs decks out (M6, E3).
+    all_decks = {
+        (n, k): (varied_decks, playout_decks)[k](n) for n in (2, 3, 4) for k in (0, 1)
+    }
     for seed in range(200):
         players = 2 + seed % 3
         options = {"variant": "all" if seed % 5 == 4 else "left"}
-        decks = all_decks[players]
+        decks = all_decks[players, seed // 3 % 2]
         state = mf.new_game(decks, options, seed)
         shadow = mf.new_game(decks, options, seed)
         bot = random.Random(seed)
@@ -991,8 +1026,8 @@ def test_random_playouts_keep_every_invariant_at_every_step():
         assert mf.to_json(replay(mf, decks, options, seed, state.log)) == data
         ending = state.reason.split(" (ruling ")[-1][:2]
         outcomes[ending] = outcomes.get(ending, 0) + 1
-    assert outcomes == {"M5": 193, "M6": 6, "E3": 1}
-    assert phases == {"reveal": 7944, "choose": 3248, "window": 1138, "discard": 62}
+    assert outcomes == {"M5": 196, "M6": 3, "E3": 1}
+    assert phases == {"reveal": 6475, "choose": 2701, "window": 1060, "discard": 71}
 
 
 def test_same_seed_gives_the_same_game_whatever_the_global_random_state():
@@ -1000,7 +1035,7 @@ def test_same_seed_gives_the_same_game_whatever_the_global_random_state():
     for disturbance in (1, 999):
         random.seed(disturbance)
         random.random()
-        state = _play_random(mf.new_game(varied_decks(2), {}, 77), 77)
+        state = _play_random(mf.new_game(playout_decks(2), {}, 77), 77)
         logs.append((state.log, state.events))
     assert logs[0] == logs[1]
 
