@@ -22,6 +22,7 @@ from .models import CollectionEntry, grade_key
 MAX_ROWS = 10_000
 MAX_BYTES = 5 * 1024 * 1024
 MAX_PROBLEMS = 200
+NOTES_MAX = CollectionEntry._meta.get_field("notes").max_length
 
 # (column, required, what it holds) in export order; also rendered on the help page.
 COLUMNS = [
@@ -100,6 +101,7 @@ CONDITION_ABBREVIATIONS = {
     "po": "poor",
     "pr": "poor",
 }
+FIELD_COLUMNS = {"wanted_quantity": "wanted", "trade_quantity": "for_trade"}
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -319,15 +321,19 @@ def _row(cells: dict, line: int, index: CardIndex, result: ReadResult) -> dict |
     notes = cells.get("notes", "").strip()
     if len(result.problems) > before or card is None:
         return None
+    if len(notes) > NOTES_MAX:
+        result.problem(line, f"notes are longer than {NOTES_MAX:,} characters.")
+        return None
     entry = CollectionEntry(card=card, grade=grade, notes=notes, **variant, **counts)
     try:
-        entry.full_clean(
-            exclude=["user", "card"], validate_unique=False, validate_constraints=False
-        )
+        # Every cell was parsed against its field above; the model's clean()
+        # adds the rules between fields (for trade within owned, grading).
+        entry.clean()
     except ValidationError as exc:
         for name, errors in exc.message_dict.items():
             for message in errors:
-                result.problem(line, f"{name.replace('_quantity', '')}: {message}")
+                column = FIELD_COLUMNS.get(name, name)
+                result.problem(line, f"{column}: {message}")
         return None
     return {
         "line": line,
@@ -363,6 +369,27 @@ def _merge(rows: list[dict]) -> list[dict]:
     return list(merged.values())
 
 
+TOO_MANY_ROWS = (
+    f"The file has more than {MAX_ROWS:,} rows; the limit is {MAX_ROWS:,} per "
+    "import. Split it into smaller files."
+)
+
+
+def _too_many_rows(text: str, delimiter: str) -> bool:
+    """Count the data rows before checking any, so an oversized file is refused fast."""
+    records = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    count = -1  # the header
+    try:
+        for record in records:
+            if any(cell.strip() for cell in record):
+                count += 1
+                if count > MAX_ROWS:
+                    return True
+    except csv.Error:
+        return False  # reported with its line by the full read
+    return False
+
+
 def read_csv(data: bytes, *, user) -> ReadResult:
     """Read and check a collection CSV file."""
     result = ReadResult()
@@ -377,7 +404,11 @@ def read_csv(data: bytes, *, user) -> ReadResult:
     if not text.strip():
         result.problem(None, "The file is empty.")
         return result
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sniff_delimiter(text))
+    delimiter = sniff_delimiter(text)
+    if _too_many_rows(text, delimiter):
+        result.problem(None, TOO_MANY_ROWS)
+        return result
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
         header = next(reader)
     except csv.Error as exc:
@@ -431,11 +462,7 @@ def read_csv(data: bytes, *, user) -> ReadResult:
             if count > MAX_ROWS:
                 result.rows = []
                 result.problems = []
-                result.problem(
-                    None,
-                    f"The file has more than {MAX_ROWS:,} rows; the limit is "
-                    f"{MAX_ROWS:,} per import. Split it into smaller files.",
-                )
+                result.problem(None, TOO_MANY_ROWS)
                 return result
             if len(record) > len(columns):
                 result.problem(

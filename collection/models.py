@@ -173,7 +173,9 @@ class CollectionEntry(models.Model):
             errors["grade"] = ValidationError(
                 "A graded card needs its grade.", code="company_without_grade"
             )
-        if self.grade is not None and (self.grade % GRADE_STEP) != 0:
+        if self.grade is not None and (
+            not GRADE_MIN <= self.grade <= GRADE_MAX or self.grade % GRADE_STEP != 0
+        ):
             errors["grade"] = ValidationError(
                 "Grades go from 1 to 10 in half steps.", code="bad_grade"
             )
@@ -219,8 +221,12 @@ class ImportPreview(models.Model):
     token = models.CharField(max_length=64, unique=True, default=new_token)
     mode = models.CharField(max_length=8, choices=ImportMode.choices)
     source = models.CharField(max_length=200, blank=True)
-    rows = models.JSONField(default=list, help_text="The file's entries, checked.")
-    changes = models.JSONField(default=list, help_text="What applying will change.")
+    rows = models.JSONField(
+        default=list, blank=True, help_text="The file's entries, checked."
+    )
+    changes = models.JSONField(
+        default=list, blank=True, help_text="What applying will change."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -279,16 +279,24 @@ class StalePreview(Exception):
     """The collection changed after the preview was made."""
 
 
-@transaction.atomic
 def collection_import_apply(*, user, preview: ImportPreview) -> dict:
-    """Apply a previewed import whole, or nothing; return counts by action."""
+    """Apply a previewed import whole, or nothing; return counts by action.
+
+    Raises StalePreview (with the preview updated to the new changes) when the
+    collection changed after the preview was made.
+    """
     if preview.user_id != user.pk:
         raise ValidationError("This import belongs to someone else.", code="not_owner")
-    changes = import_plan(user=user, rows=preview.rows, mode=preview.mode)
-    if changes != preview.changes:
+    with transaction.atomic():
+        changes = import_plan(user=user, rows=preview.rows, mode=preview.mode)
+        if changes == preview.changes:
+            return _apply_changes(user=user, preview=preview, changes=changes)
         preview.changes = changes
         preview.save(update_fields=["changes"])
-        raise StalePreview
+    raise StalePreview
+
+
+def _apply_changes(*, user, preview: ImportPreview, changes: list[dict]) -> dict:
     current = {_entry_key(e): e for e in CollectionEntry.objects.filter(user=user)}
     to_create, to_update, to_delete = [], [], []
     for change in changes:
