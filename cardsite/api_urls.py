@@ -7,4 +7,5 @@ urlpatterns = [
     path("", include("collection.api.urls")),
     path("", include("decks.api.urls")),
     path("", include("decks.api.playtest_urls")),
+    path("", include("cards.api.community_urls")),
 ]

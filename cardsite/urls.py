@@ -10,6 +10,7 @@ urlpatterns = [
     path("collection/", include("collection.urls")),
     path("decks/", include("decks.urls")),
     path("play/", include("decks.playtest_urls")),
+    path("community/", include("cards.community_urls")),
     path("admin/", admin.site.urls),
     path("api/", include("cardsite.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
