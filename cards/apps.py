@@ -2,5 +2,9 @@ from django.apps import AppConfig
 
 
 class CardsConfig(AppConfig):
-    default_auto_field = 'django.db.models.BigAutoField'
-    name = 'cards'
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "cards"
+
+    def ready(self):
+        # The community admin wraps whichever Card admin cards/admin.py registered.
+        from . import community_admin  # noqa: F401

@@ -17,6 +17,7 @@ from django.db import models, transaction
 from .choices import SetKind
 from .games import COMMON_FIELDS, GAMES
 from .models import Card, CardSet, Game
+from .models import CardChange as CardChangeRow
 
 FORMAT = "cardsite-card-data"
 VERSION = 1
@@ -399,9 +400,12 @@ def card_data_diff(*, data: CardData, game: str | None = None) -> list[CardChang
 
 @transaction.atomic
 def card_data_load(
-    *, data: CardData, source_label: str = "", game: str | None = None
+    *, data: CardData, source_label: str = "", game: str | None = None, user=None
 ) -> LoadResult:
-    """Upsert the sets and cards of ``data``; load nothing if anything is wrong."""
+    """Upsert the sets and cards of ``data``; load nothing if anything is wrong.
+
+    Each new or changed card gets one history row naming ``source_label``.
+    """
     plan = _plan(data, game)
     if plan.problems:
         raise CardDataError(plan.problems, source_label)
@@ -412,6 +416,7 @@ def card_data_load(
             sets_updated += not change.created
             card_set.save()
     created = updated = unchanged = 0
+    history = []
     for card, change in plan.cards:
         if change is None:
             unchanged += 1
@@ -419,7 +424,29 @@ def card_data_load(
         created += change.created
         updated += not change.created
         card.save()
+        history.append(_history_row(card, change, source_label, user))
+    CardChangeRow.objects.bulk_create(history)
     return LoadResult(created, updated, unchanged, sets_created, sets_updated)
+
+
+def _history_row(card: Card, change: CardChange, source_label: str, user):
+    if change.created:
+        changes = [
+            {"field": name, "old": None, "new": getattr(card, name)}
+            for name in CARD_DATA_FIELDS
+            if getattr(card, name) not in (None, "", [])
+        ]
+    else:
+        changes = [
+            {"field": c.field, "old": c.old, "new": c.new} for c in change.changes
+        ]
+    return CardChangeRow(
+        card=card,
+        user=user if user is not None and user.is_authenticated else None,
+        created=change.created,
+        changes=changes,
+        source=source_label or "Data file",
+    )
 
 
 # --- export ------------------------------------------------------------------

@@ -1,0 +1,240 @@
+"""API of community card data: submissions, their review, and card history."""
+
+import json
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.generics import ListAPIView
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+
+from .. import community
+from ..choices import Verification
+from ..models import Card, CardChange, CardSubmission
+
+
+class JSONObjectField(serializers.Field):
+    """A JSON object, given as an object (JSON body) or as JSON text (multipart)."""
+
+    default_error_messages = {"invalid": "Give the fields as a JSON object."}
+
+    def to_internal_value(self, data):
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError:
+                self.fail("invalid")
+        if not isinstance(data, dict):
+            self.fail("invalid")
+        return data
+
+    def to_representation(self, value):
+        return value
+
+
+class NullableCardField(serializers.Field):
+    """A card id, or null (or an empty multipart value) for a new card."""
+
+    default_error_messages = {
+        "invalid": "Give a card id, or null for a new card.",
+        "missing": "No such card.",
+    }
+
+    def to_internal_value(self, data):
+        if data in (None, "", "null"):
+            return None
+        if isinstance(data, bool):
+            self.fail("invalid")
+        try:
+            pk = int(data)
+        except (TypeError, ValueError):
+            self.fail("invalid")
+        user = self.context["request"].user
+        card = Card.objects.visible_to(user).with_related().filter(pk=pk).first()
+        if card is None:
+            self.fail("missing")
+        return card
+
+    def to_representation(self, value):
+        return value
+
+
+class SubmissionSerializer(serializers.ModelSerializer):
+    card = NullableCardField(allow_null=True, required=False)
+    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    fields = JSONObjectField()
+    submitter = serializers.CharField(source="submitter.username", read_only=True)
+    reviewer = serializers.CharField(
+        source="reviewer.username", read_only=True, default=None
+    )
+    set = serializers.CharField(source="card_set.slug", read_only=True, default=None)
+
+    class Meta:
+        model = CardSubmission
+        fields = [
+            "id",
+            "card",
+            "game",
+            "set",
+            "is_new",
+            "fields",
+            "source",
+            "status",
+            "submitter",
+            "reviewer",
+            "reviewed_at",
+            "reason",
+            "verification",
+            "created_at",
+        ]
+        read_only_fields = [
+            "is_new",
+            "status",
+            "reviewed_at",
+            "reason",
+            "verification",
+            "created_at",
+        ]
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["card"] = instance.card_id
+        data["scans"] = [
+            {"id": s.pk, "status": s.status, "width": s.width, "height": s.height}
+            for s in instance.scans.all()
+        ]
+        return data
+
+
+class SubmissionCreateSerializer(serializers.Serializer):
+    card = NullableCardField(allow_null=True, required=False, default=None)
+    game = serializers.CharField(max_length=20)
+    fields = JSONObjectField()
+    source = serializers.CharField(max_length=community.MAX_SOURCE_CHARS)
+    scan = serializers.FileField(required=False, allow_empty_file=True)
+
+
+class AcceptSerializer(serializers.Serializer):
+    verification = serializers.ChoiceField(
+        choices=Verification.choices, default=Verification.UNVERIFIED
+    )
+    note = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=2000
+    )
+
+
+class RejectSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=community.MAX_REASON_CHARS)
+
+
+class SubmissionViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Proposed cards and corrections: your own, or all of them for moderators."""
+
+    serializer_class = SubmissionSerializer
+    permission_classes = [IsAuthenticated]
+    parser_classes = [JSONParser, MultiPartParser, FormParser]
+    filterset_fields = ["status"]
+
+    def get_queryset(self):
+        return community.visible_submissions(self.request.user).prefetch_related(
+            "scans"
+        )
+
+    @extend_schema(request=SubmissionCreateSerializer, responses=SubmissionSerializer)
+    def create(self, request, *args, **kwargs):
+        incoming = SubmissionCreateSerializer(
+            data=request.data, context=self.get_serializer_context()
+        )
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        submission = community.card_submission_create(
+            user=request.user,
+            game=data["game"],
+            card=data.get("card"),
+            fields=data["fields"],
+            source=data["source"],
+            scan=data.get("scan"),
+        )
+        out = self.get_serializer(submission)
+        return Response(out.data, status=status.HTTP_201_CREATED)
+
+    def _moderated(self):
+        # Seeing the submission comes first (404), then the right to review it (403).
+        submission = self.get_object()
+        if not community.is_moderator(self.request.user):
+            raise PermissionDenied("Only moderators review submissions.")
+        return submission
+
+    @extend_schema(request=AcceptSerializer, responses=SubmissionSerializer)
+    @action(detail=True, methods=["post"])
+    def accept(self, request, pk=None):
+        """Apply the proposal to the card (moderators), with a verification status."""
+        submission = self._moderated()
+        body = AcceptSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        community.card_submission_accept(
+            submission=submission,
+            moderator=request.user,
+            verification=body.validated_data["verification"],
+            note=body.validated_data["note"],
+        )
+        submission.refresh_from_db()
+        return Response(self.get_serializer(submission).data)
+
+    @extend_schema(request=RejectSerializer, responses=SubmissionSerializer)
+    @action(detail=True, methods=["post"])
+    def reject(self, request, pk=None):
+        """Reject the proposal with a reason (moderators)."""
+        submission = self._moderated()
+        body = RejectSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        community.card_submission_reject(
+            submission=submission,
+            moderator=request.user,
+            reason=body.validated_data["reason"],
+        )
+        submission.refresh_from_db()
+        return Response(self.get_serializer(submission).data)
+
+
+class CardChangeSerializer(serializers.ModelSerializer):
+    user = serializers.CharField(source="user.username", read_only=True, default=None)
+
+    class Meta:
+        model = CardChange
+        fields = [
+            "id",
+            "created_at",
+            "user",
+            "created",
+            "changes",
+            "source",
+            "submission",
+        ]
+
+
+@extend_schema(
+    responses=CardChangeSerializer(many=True),
+    description="Every recorded change of a card, newest first.",
+)
+class CardHistoryView(ListAPIView):
+    """The change history of one card you may see."""
+
+    serializer_class = CardChangeSerializer
+    permission_classes = [AllowAny]
+    filter_backends = []
+
+    def get_queryset(self):
+        card = get_object_or_404(
+            Card.objects.visible_to(self.request.user), pk=self.kwargs["pk"]
+        )
+        return community.card_history(card=card)

@@ -1,0 +1,142 @@
+"""Admin of community card data, and history for moderator edits of cards.
+
+Imported from ``CardsConfig.ready()``. The Card admin (whoever registers it)
+is wrapped so that every save through the admin records a history row.
+"""
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from . import community
+from .models import Card, CardChange, CardDataImport, CardSubmission, Scan
+
+
+class CardHistoryAdminMixin:
+    """Record a CardChange for every card saved through the admin."""
+
+    def save_model(self, request, obj, form, change):
+        old = None
+        if change and obj.pk:
+            previous = Card.objects.filter(pk=obj.pk).first()
+            old = community.card_values(previous) if previous else None
+        super().save_model(request, obj, form, change)
+        community.card_history_record(
+            card=obj,
+            user=request.user,
+            source=f"Edited in the admin by {request.user.get_username()}",
+            old=old,
+        )
+
+
+def _wrap_card_admin() -> None:
+    existing = admin.site._registry.get(Card)
+    base = type(existing) if existing is not None else admin.ModelAdmin
+    if issubclass(base, CardHistoryAdminMixin):
+        return
+    if existing is not None:
+        admin.site.unregister(Card)
+    attrs = {"__module__": __name__}
+    if existing is None:
+        attrs.update(
+            list_display=("display_name", "card_set", "key", "verification"),
+            list_filter=("card_set__game", "card_set__kind", "verification"),
+            search_fields=("name", "key", "printed_number"),
+            raw_id_fields=("card_set",),
+        )
+    wrapped = type("CardAdmin", (CardHistoryAdminMixin, base), attrs)
+    admin.site.register(Card, wrapped)
+
+
+_wrap_card_admin()
+
+
+class ScanInline(admin.TabularInline):
+    model = Scan
+    fk_name = "submission"
+    extra = 0
+    can_delete = False
+    fields = ("image", "image_format", "width", "height", "size_bytes", "status")
+    readonly_fields = fields
+
+
+@admin.register(CardSubmission)
+class CardSubmissionAdmin(admin.ModelAdmin):
+    list_display = ("pk", "game", "card", "is_new", "submitter", "status", "created_at")
+    list_filter = ("status", "game", "is_new")
+    search_fields = ("source", "submitter__username")
+    readonly_fields = (
+        "submitter",
+        "game",
+        "card",
+        "card_set",
+        "is_new",
+        "fields",
+        "source",
+        "status",
+        "reviewer",
+        "reviewed_at",
+        "verification",
+        "created_at",
+    )
+    inlines = [ScanInline]
+    actions = ["accept_unverified", "reject_selected"]
+
+    @admin.action(description="Accept selected (verification: unverified)")
+    def accept_unverified(self, request, queryset):
+        self._review(request, queryset, accept=True)
+
+    @admin.action(description="Reject selected (reason: rejected in the admin)")
+    def reject_selected(self, request, queryset):
+        self._review(request, queryset, accept=False)
+
+    def _review(self, request, queryset, *, accept: bool):
+        done = 0
+        for submission in queryset:
+            try:
+                if accept:
+                    community.card_submission_accept(
+                        submission=submission, moderator=request.user
+                    )
+                else:
+                    community.card_submission_reject(
+                        submission=submission,
+                        moderator=request.user,
+                        reason="Rejected in the admin.",
+                    )
+            except (ValidationError, PermissionDenied) as error:
+                self.message_user(
+                    request, f"#{submission.pk}: {error}", level=messages.ERROR
+                )
+            else:
+                done += 1
+        self.message_user(request, f"Reviewed {done} submissions.")
+
+
+@admin.register(CardChange)
+class CardChangeAdmin(admin.ModelAdmin):
+    list_display = ("card", "user", "created", "source", "created_at")
+    list_filter = ("created",)
+    search_fields = ("source",)
+    raw_id_fields = ("card", "user", "submission")
+
+    # History is a record: it is never edited by hand.
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Scan)
+class ScanAdmin(admin.ModelAdmin):
+    list_display = ("pk", "card", "uploader", "status", "image_format", "created_at")
+    list_filter = ("status", "image_format")
+    raw_id_fields = ("card", "submission", "uploader")
+    readonly_fields = ("image", "thumbnail", "image_format", "width", "height",
+                       "size_bytes")  # fmt: skip
+
+
+@admin.register(CardDataImport)
+class CardDataImportAdmin(admin.ModelAdmin):
+    list_display = ("label", "user", "created_at")
+    readonly_fields = ("user", "token", "label", "text", "created_at")

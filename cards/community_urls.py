@@ -1,0 +1,40 @@
+"""URLs of the community pages, under /community/."""
+
+from django.urls import path
+
+from . import community_views as views
+
+app_name = "community"
+urlpatterns = [
+    path("submissions/", views.my_submissions, name="submissions"),
+    path("submissions/<int:pk>/", views.submission_detail, name="submission"),
+    path(
+        "submissions/<int:pk>/accept/",
+        views.submission_accept,
+        name="submission-accept",
+    ),
+    path(
+        "submissions/<int:pk>/reject/",
+        views.submission_reject,
+        name="submission-reject",
+    ),
+    path("review/", views.review_queue, name="review"),
+    path("games/<slug:game>/suggest/", views.suggest, name="suggest-new"),
+    path("cards/<int:pk>/suggest/", views.suggest, {"game": ""}, name="suggest"),
+    path("cards/<int:pk>/history/", views.card_history, name="history"),
+    path("help-wanted/", views.help_wanted_index, name="help-wanted-index"),
+    path("help-wanted/<slug:game>/", views.help_wanted, name="help-wanted"),
+    path(
+        "help-wanted/<slug:game>/<slug:set>/",
+        views.help_wanted,
+        name="help-wanted-set",
+    ),
+    path("custom/", views.custom_sets, name="custom-sets"),
+    path("custom/sets/<int:pk>/", views.custom_set, name="custom-set"),
+    path("custom/sets/<int:pk>/new/", views.custom_card_new, name="custom-card-new"),
+    path(
+        "custom/cards/<int:pk>/edit/", views.custom_card_edit, name="custom-card-edit"
+    ),
+    path("import/", views.data_import, name="import"),
+    path("import/<str:token>/", views.data_import_preview, name="import-preview"),
+]

@@ -1,0 +1,461 @@
+"""Community pages: propose cards and corrections, review them, history, help
+wanted, custom cards and whole-set imports."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import render as django_render
+from django.views.decorators.http import require_POST
+
+from . import community
+from .choices import SetKind
+from .community_forms import (
+    AcceptForm,
+    CustomCardForm,
+    CustomSetForm,
+    DataImportForm,
+    RejectForm,
+    SubmissionForm,
+)
+from .data import CardDataError
+from .games import GAMES
+from .models import Card, CardDataImport, CardSet, Game, ReviewStatus
+
+PREVIEW_ROWS_SHOWN = 500
+
+
+def render(request, template: str, context: dict):
+    """Render a community page; the navigation shows moderators their pages."""
+    context["is_moderator"] = community.is_moderator(request.user)
+    return django_render(request, template, context)
+
+
+def _require_moderator(request) -> None:
+    if not community.is_moderator(request.user):
+        raise PermissionDenied("Only moderators can do this.")
+
+
+def _game(slug: str) -> Game:
+    if slug not in GAMES:
+        raise Http404("No such game.")
+    return get_object_or_404(Game, slug=slug)
+
+
+# --- submissions ---------------------------------------------------------------
+
+
+@login_required
+def suggest(request, game, pk=None):
+    """Propose a new card of ``game``, or (with ``pk``) a correction to a card."""
+    card = None
+    if pk is not None:
+        card = get_object_or_404(
+            Card.objects.visible_to(request.user).with_related(), pk=pk
+        )
+        game = card.card_set.game.slug
+        if card.card_set.kind == SetKind.CUSTOM:
+            if card.card_set.owner_id == request.user.pk:
+                return redirect("community:custom-card-edit", pk=card.pk)
+            raise Http404("Custom cards are changed by their owner.")
+    game_row = _game(game)
+    form = SubmissionForm(
+        request.POST or None, request.FILES or None, game=game, card=card
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            submission = community.card_submission_create(
+                user=request.user,
+                game=game,
+                card=card,
+                fields=form.proposal(),
+                source=form.cleaned_data["source_note"],
+                scan=form.cleaned_data.get("scan"),
+            )
+        except ValidationError as error:
+            form.add_service_errors(error)
+        else:
+            messages.success(
+                request, "Thank you: your proposal waits for a moderator's review."
+            )
+            return redirect(submission.get_absolute_url())
+    return render(
+        request,
+        "community/suggest.html",
+        {"form": form, "card": card, "game": game_row},
+    )
+
+
+@login_required
+def my_submissions(request):
+    """List the signed-in user's proposals and their state."""
+    submissions = community.visible_submissions(request.user).filter(
+        submitter=request.user
+    )
+    page = Paginator(submissions, 50).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "community/submissions.html",
+        {"page_obj": page, "title": "My proposals", "mine": True},
+    )
+
+
+@login_required
+def review_queue(request):
+    """List the proposals waiting for review (moderators only)."""
+    _require_moderator(request)
+    status = request.GET.get("status", ReviewStatus.PENDING)
+    if status not in ReviewStatus.values:
+        status = ReviewStatus.PENDING
+    submissions = community.visible_submissions(request.user).filter(status=status)
+    if status == ReviewStatus.PENDING:
+        submissions = submissions.order_by("created_at", "pk")
+    page = Paginator(submissions, 50).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "community/submissions.html",
+        {
+            "page_obj": page,
+            "title": "Review queue",
+            "status": status,
+            "statuses": ReviewStatus.choices,
+        },
+    )
+
+
+def _submission(request, pk):
+    return get_object_or_404(community.visible_submissions(request.user), pk=pk)
+
+
+@login_required
+def submission_detail(request, pk):
+    """Show one proposal, its field-by-field diff and (to moderators) the review."""
+    submission = _submission(request, pk)
+    return _render_submission(request, submission)
+
+
+def _render_submission(request, submission, accept_form=None, reject_form=None):
+    moderator = community.is_moderator(request.user)
+    pending = submission.status == ReviewStatus.PENDING
+    return render(
+        request,
+        "community/submission.html",
+        {
+            "submission": submission,
+            "rows": community.submission_diff(submission=submission),
+            "scans": submission.scans.all(),
+            "can_review": moderator and pending,
+            "accept_form": accept_form or AcceptForm(),
+            "reject_form": reject_form or RejectForm(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def submission_accept(request, pk):
+    """Accept a proposal: apply it atomically, once."""
+    submission = _submission(request, pk)
+    _require_moderator(request)
+    form = AcceptForm(request.POST)
+    if form.is_valid():
+        try:
+            card = community.card_submission_accept(
+                submission=submission,
+                moderator=request.user,
+                verification=form.cleaned_data["verification"],
+                note=form.cleaned_data["note"],
+            )
+        except ValidationError as error:
+            for message in error.messages:
+                messages.error(request, message)
+            return redirect(submission.get_absolute_url())
+        messages.success(request, f"Accepted: {card.display_name} is updated.")
+        return redirect("community:review")
+    return _render_submission(request, submission, accept_form=form)
+
+
+@login_required
+@require_POST
+def submission_reject(request, pk):
+    """Reject a proposal with a reason."""
+    submission = _submission(request, pk)
+    _require_moderator(request)
+    form = RejectForm(request.POST)
+    if form.is_valid():
+        try:
+            community.card_submission_reject(
+                submission=submission,
+                moderator=request.user,
+                reason=form.cleaned_data["reason"],
+            )
+        except ValidationError as error:
+            for message in error.messages:
+                messages.error(request, message)
+            return redirect(submission.get_absolute_url())
+        messages.success(request, f"Rejected submission #{submission.pk}.")
+        return redirect("community:review")
+    return _render_submission(request, submission, reject_form=form)
+
+
+# --- history -------------------------------------------------------------------
+
+
+def card_history(request, pk):
+    """Show every recorded change of a card."""
+    card = get_object_or_404(
+        Card.objects.visible_to(request.user).with_related(), pk=pk
+    )
+    page = Paginator(community.card_history(card=card), 50).get_page(
+        request.GET.get("page")
+    )
+    return render(request, "community/history.html", {"card": card, "page_obj": page})
+
+
+# --- help wanted ---------------------------------------------------------------
+
+
+def help_wanted_index(request):
+    """List the games, linking to what is unknown or unverified in each."""
+    return render(
+        request, "community/help_wanted_index.html", {"games": Game.objects.all()}
+    )
+
+
+def help_wanted(request, game, set=None):
+    """Show unknown fields and unverified or disputed cards of a game or set."""
+    game_row = _game(game)
+    card_set = None
+    if set is not None:
+        card_set = get_object_or_404(
+            CardSet.objects.exclude(kind=SetKind.CUSTOM), game=game_row, slug=set
+        )
+    include_practice = request.GET.get("practice") == "1" or (
+        card_set is not None and card_set.kind == SetKind.PRACTICE
+    )
+    report = community.help_wanted(
+        game=game_row, card_set=card_set, include_practice=include_practice
+    )
+    return render(
+        request,
+        "community/help_wanted.html",
+        {
+            "game": game_row,
+            "card_set": card_set,
+            "report": report,
+            "include_practice": include_practice,
+        },
+    )
+
+
+# --- custom cards --------------------------------------------------------------
+
+
+def _own_set(request, pk) -> CardSet:
+    return get_object_or_404(
+        CardSet.objects.select_related("game"),
+        pk=pk,
+        kind=SetKind.CUSTOM,
+        owner=request.user,
+    )
+
+
+@login_required
+def custom_sets(request):
+    """List the user's custom sets and make a new one."""
+    form = CustomSetForm(request.POST or None)
+    game = request.POST.get("game") or request.GET.get("game") or ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            card_set = community.custom_set_create(
+                user=request.user,
+                game=game,
+                name=form.cleaned_data["name"],
+                is_public=form.cleaned_data["is_public"],
+                notes=form.cleaned_data["notes"],
+            )
+        except ValidationError as error:
+            for name, errors in error.message_dict.items():
+                form.add_error(name if name in form.fields else None, errors)
+        else:
+            messages.success(request, f"Made the custom set {card_set.name}.")
+            return redirect("community:custom-set", pk=card_set.pk)
+    sets = (
+        CardSet.objects.filter(kind=SetKind.CUSTOM, owner=request.user)
+        .select_related("game")
+        .order_by("game__sort_order", "name")
+    )
+    return render(
+        request,
+        "community/custom_sets.html",
+        {"form": form, "sets": sets, "games": Game.objects.all(), "game": game},
+    )
+
+
+@login_required
+def custom_set(request, pk):
+    """Show one custom set of the user: its cards, settings and a new card form."""
+    card_set = _own_set(request, pk)
+    initial = {
+        "name": card_set.name,
+        "is_public": card_set.is_public,
+        "notes": card_set.notes,
+    }
+    form = CustomSetForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            community.custom_set_update(
+                user=request.user,
+                card_set=CardSet.objects.get(pk=card_set.pk),
+                name=form.cleaned_data["name"],
+                is_public=form.cleaned_data["is_public"],
+                notes=form.cleaned_data["notes"],
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, "Saved the set.")
+            return redirect("community:custom-set", pk=card_set.pk)
+    return render(
+        request,
+        "community/custom_set.html",
+        {"card_set": card_set, "form": form, "cards": card_set.cards.all()},
+    )
+
+
+@login_required
+def custom_card_new(request, pk):
+    """Add a card to one of the user's custom sets."""
+    card_set = _own_set(request, pk)
+    game = card_set.game.slug
+    form = CustomCardForm(request.POST or None, game=game)
+    if request.method == "POST" and form.is_valid():
+        values = {
+            k: v
+            for k, v in form.card_values(changed_only=False).items()
+            if v not in (None, "", [])
+        }
+        try:
+            card = community.custom_card_create(
+                user=request.user, card_set=card_set, fields=values
+            )
+        except ValidationError as error:
+            form.add_service_errors(error)
+        else:
+            messages.success(request, f"Added {card.display_name}.")
+            return redirect(card.get_absolute_url())
+    return render(
+        request,
+        "community/custom_card_form.html",
+        {"form": form, "card_set": card_set, "card": None},
+    )
+
+
+@login_required
+def custom_card_edit(request, pk):
+    """Change or delete one of the user's custom cards."""
+    card = get_object_or_404(
+        Card.objects.with_related(),
+        pk=pk,
+        card_set__kind=SetKind.CUSTOM,
+        card_set__owner=request.user,
+    )
+    if request.method == "POST" and "delete" in request.POST:
+        community.custom_card_delete(user=request.user, card=card)
+        messages.success(request, f"Deleted {card.display_name}.")
+        return redirect("community:custom-set", pk=card.card_set_id)
+    form = CustomCardForm(request.POST or None, game=card.card_set.game.slug, card=card)
+    if request.method == "POST" and form.is_valid():
+        try:
+            card = community.custom_card_update(
+                user=request.user,
+                card=card,
+                fields=form.card_values(changed_only=True),
+            )
+        except ValidationError as error:
+            form.add_service_errors(error)
+        else:
+            messages.success(request, f"Saved {card.display_name}.")
+            return redirect(card.get_absolute_url())
+    return render(
+        request,
+        "community/custom_card_form.html",
+        {"form": form, "card_set": card.card_set, "card": card},
+    )
+
+
+# --- whole-set imports ---------------------------------------------------------
+
+
+@login_required
+def data_import(request):
+    """Upload a card data file (moderators); problems or a preview follow."""
+    _require_moderator(request)
+    form = DataImportForm(request.POST or None, request.FILES or None)
+    problems = []
+    if request.method == "POST" and form.is_valid():
+        upload = request.FILES["file"]
+        try:
+            data_import = community.card_data_import_prepare(
+                user=request.user,
+                text=form.cleaned_data["file"],
+                label=upload.name.rsplit("/", 1)[-1][:200],
+            )
+        except CardDataError as error:
+            problems = [str(p) for p in error.problems]
+        except ValidationError as error:
+            problems = error.messages
+        else:
+            return redirect(data_import.get_absolute_url())
+    return render(
+        request, "community/import.html", {"form": form, "problems": problems[:200]}
+    )
+
+
+@login_required
+def data_import_preview(request, token):
+    """Show what a data file would change; apply it all or nothing on confirm."""
+    _require_moderator(request)
+    data_import = get_object_or_404(CardDataImport, token=token, user=request.user)
+    if request.method == "POST":
+        if "cancel" in request.POST:
+            data_import.delete()
+            messages.info(request, "The import was cancelled; nothing changed.")
+            return redirect("community:import")
+        try:
+            result = community.card_data_import_apply(
+                data_import=data_import, user=request.user
+            )
+        except (CardDataError, ValidationError) as error:
+            for message in error.messages[:20]:
+                messages.error(request, message)
+            return redirect("community:import")
+        messages.success(
+            request,
+            f"Imported: {result.created} new cards, {result.updated} changed, "
+            f"{result.unchanged} unchanged; {result.sets_created} new sets.",
+        )
+        return redirect("community:import")
+    problems = []
+    try:
+        changes = community.card_data_import_preview(data_import=data_import)
+    except CardDataError as error:
+        changes, problems = [], [str(p) for p in error.problems]
+    new_cards = [c for c in changes if c.key is not None and c.created]
+    changed_cards = [c for c in changes if c.key is not None and not c.created]
+    set_changes = [c for c in changes if c.key is None]
+    return render(
+        request,
+        "community/import_preview.html",
+        {
+            "data_import": data_import,
+            "problems": problems,
+            "set_changes": set_changes,
+            "new_cards": new_cards[:PREVIEW_ROWS_SHOWN],
+            "changed_cards": changed_cards[:PREVIEW_ROWS_SHOWN],
+            "new_count": len(new_cards),
+            "changed_count": len(changed_cards),
+        },
+    )
