@@ -68,12 +68,15 @@ Encoded card text (the card's ``effects`` list, core vocabulary)
 
     "opponent" means: for the player whose turn it is, the opponent chosen
     this turn (defender or tested player), or before a choice the next
-    player to the left; for anybody else, the player whose turn it is.
+    player to the left; for anybody else, the player whose turn it is; an
+    opponent who is out is nobody, and text of a player who is out no longer
+    resolves.
     "attacker" is the player whose turn it is; "defender" is that player's
     opponent. A discard or remove step that needs a choice is an action:
     the discarding player picks the cards (``discard k``), the text's owner
     picks the Character to remove (``remove k``); no choice is asked when
-    every candidate goes anyway. A player knocked out by play-symbol text
+    every candidate goes anyway. Options other than ``advanced`` and
+    ``first`` are ignored. A player knocked out by play-symbol text
     during a battle ends that battle at once, no hits counted, no win text
     (ruling C17); text that knocks out several players at once counts them
     out together (ruling C8).
@@ -92,7 +95,7 @@ Edge cases
     cap 300 turns). Deck legality (sixty cards with the Blade counted,
     ruling C1; four per title, ruling C20) belongs to the deck builder; the
     engine only needs one Blade and enough cards to set up (spin strength
-    plus six). Best-of-three matches (ruling C13) are the pure helpers
+    plus six). Two-player best-of-three matches (ruling C13) use the helpers
     ``Match``, ``match_record``, ``match_winner`` and ``next_game_first``;
     after a drawn game the player who went second goes first.
 """
@@ -151,6 +154,9 @@ class _Card:
         "win",
         "passive",
         "note",
+        "plays",  # play action per target seat
+        "tests",  # test action per target seat
+        "stop",  # its stop action
     )
 
     def public(self) -> dict:
@@ -350,6 +356,11 @@ def _build_new(decks) -> tuple[list[_Card], list[int], list[list[int]]]:
             uids.append(len(cards))
             cards.append(_make_card(len(cards), seat, raw))
         lists.append(uids)
+    seats = range(len(decks))
+    for card in cards:
+        card.plays = tuple(Action("play", card.uid, t) for t in seats)
+        card.tests = tuple(Action("test", card.uid, t) for t in seats)
+        card.stop = Action("stop", card.uid)
     return cards, blades, lists
 
 
@@ -377,6 +388,13 @@ class Action:
         action = _ACTIONS.get(key)
         if action is None:
             action = _ACTIONS[key] = object.__new__(cls)
+            if kind in ("play", "test"):
+                text = f"{kind} {card} vs {target}"
+            elif kind in ("stop", "discard", "remove", "pick"):
+                text = f"{kind} {card}"
+            else:
+                text = kind
+            object.__setattr__(action, "_text", text)
         return action
 
     def __getnewargs__(self):
@@ -384,12 +402,8 @@ class Action:
 
     @property
     def text(self) -> str:
-        kind = self.kind
-        if kind in ("play", "test"):
-            return f"{kind} {self.card} vs {self.target}"
-        if kind in ("stop", "discard", "remove", "pick"):
-            return f"{kind} {self.card}"
-        return kind
+        """Return the stable log form, e.g. ``play 12 vs 1``."""
+        return self._text
 
 
 def _act(kind: str, card: int = -1, target: int = -1) -> Action:
@@ -570,8 +584,8 @@ def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
     if advanced:
         for seat in range(n):
             blade = cards[blades[seat]]
-            if blade.note and blade.note != "its text is not encoded":
-                s.events.append(f"{blade.name}: {blade.note}; its text is off.")
+            if blade.note:
+                s.events.append(f"{blade.name}: {blade.note}; it is off all game.")
     _begin_turn(s)
     _advance(s)
     return s
@@ -651,11 +665,12 @@ def _left_of(s: State, p: int) -> int:
 
 
 def _opponent_of(s: State, owner: int) -> int:
+    """Return the seat "opponent" text of ``owner`` means now, or -1 for nobody."""
     tp = s.turn_player
     if owner != tp:
-        return tp if not s.out[tp] else _left_of(s, owner)
-    if s.opp >= 0 and not s.out[s.opp]:
-        return s.opp
+        return -1 if s.out[tp] else tp
+    if s.opp >= 0:
+        return -1 if s.out[s.opp] else s.opp
     return _left_of(s, owner)
 
 
@@ -719,6 +734,8 @@ def _fire(s: State, owner: int, uid: int, steps: tuple) -> None:
 
 def _run(s: State, item: tuple) -> None:
     owner, uid, op, amount, target, random_pick = item
+    if s.out[owner]:
+        return  # the text of a player who is out no longer resolves
     targets = _targets(s, owner, target)
     name = s.cards[uid].name
     if op in ("discard", "remove") and len(targets) > 1:
@@ -764,6 +781,8 @@ def _run(s: State, item: tuple) -> None:
                 events.append(f"{name}: {who} discards the whole hand.")
             elif random_pick:
                 chooser = owner if owner != p else _opponent_of(s, p)
+                if chooser < 0:
+                    chooser = _left_of(s, p)
                 hidden = hand[:]
                 s.rng.shuffle(hidden)
                 s.choice = ("pick", chooser, p, amount, tuple(hidden), uid)
@@ -923,22 +942,24 @@ def _legal(s: State) -> list[Action]:
             for uid in s.hand[tp]:
                 card = cards[uid]
                 if card.kind == "action":
-                    actions += [_act("play", uid, q) for q in opponents]
+                    actions += [card.plays[q] for q in opponents]
                 elif card.kind == "event" or card.title not in titles:
-                    actions += [_act("test", uid, q) for q in opponents]
+                    actions += [card.tests[q] for q in opponents]
+        elif len(opponents) == 1:
+            q = opponents[0]
+            actions = [cards[uid].plays[q] for uid in s.hand[tp]]
         else:
             for uid in s.hand[tp]:
-                actions += [_act("play", uid, q) for q in opponents]
+                plays = cards[uid].plays
+                actions += [plays[q] for q in opponents]
         actions.append(PASS)
         return actions
     if phase == "stop":
         need = _needed_colour(s)
         p = s.responder
-        actions = [_act("stop", uid) for uid in s.hand[p] if cards[uid].colour == need]
+        actions = [cards[u].stop for u in s.hand[p] if cards[u].colour == need]
         if s.advanced:
-            actions += [
-                _act("stop", uid) for uid in s.chars[p] if cards[uid].colour == need
-            ]
+            actions += [cards[u].stop for u in s.chars[p] if cards[u].colour == need]
         actions.append(NOSTOP)
         return actions
     if phase == "choice":
@@ -953,39 +974,50 @@ def _legal(s: State) -> list[Action]:
 
 def _refusal(s: State, action: Action) -> EngineError:
     """Return the error that explains why ``action`` is refused."""
-    if s.phase == "over":
-        return EngineError("game_over", "The game is over.")
     seat = to_act(s)
+    kind, phase = action.kind, s.phase
     card = s.cards[action.card] if 0 <= action.card < len(s.cards) else None
-    if action.kind in ("play", "test", "stop", "discard") and card is not None:
+    if card is not None and kind in ("play", "test", "stop", "discard", "remove"):
         owner = card.owner
-        if owner != seat and action.card in s.hand[owner]:
+        held = action.card in s.hand[owner] or action.card in s.chars[owner]
+        if owner != seat and held and kind != "remove":
             return EngineError(
                 "not_your_turn",
                 f"It is Player {seat + 1}'s move, not Player {owner + 1}'s.",
             )
-    if s.phase == "stop" and action.kind == "stop" and card is not None:
-        need = COLOURS[_needed_colour(s)]
-        opposing = COLOURS[(_needed_colour(s) - 1) % 4]
-        if card.colour >= 0 and COLOURS[card.colour] != need:
+        if phase == "stop" and kind == "stop" and owner == seat and held:
+            need = _needed_colour(s)
             return EngineError(
                 "illegal_action",
-                f"Stop needs a {need} card: {opposing} is stopped by {need}.",
+                f"Stop needs a {COLOURS[need]} card: {COLOURS[(need - 1) % 4]} "
+                f"is stopped by {COLOURS[need]}.",
             )
-    if s.phase == "main" and action.kind == "play" and s.advanced and card is not None:
-        if card.kind != "action":
-            return EngineError(
-                "illegal_action",
-                f"Only an Action opens a battle; a {card.kind} is tested instead.",
-            )
-    if s.phase == "main" and action.kind == "test" and card is not None:
-        if not s.advanced:
-            return EngineError("illegal_action", "Tests belong to the advanced game.")
-        if card.kind == "character":
-            return EngineError(
-                "illegal_action",
-                f"You already have a {card.title} in play; one per title.",
-            )
+        if phase == "main" and action.card in s.hand[seat]:
+            target = action.target
+            if kind == "play" and s.advanced and card.kind != "action":
+                return EngineError(
+                    "illegal_action",
+                    f"Only an Action opens a battle; a {card.kind} is tested instead.",
+                )
+            if kind == "test" and not s.advanced:
+                return EngineError(
+                    "illegal_action", "Tests belong to the advanced game."
+                )
+            if kind == "test" and card.kind == "action":
+                return EngineError(
+                    "illegal_action", "An Action opens a battle; it is not tested."
+                )
+            if kind == "test" and card.kind == "character":
+                if card.title in {s.cards[uid].title for uid in s.chars[seat]}:
+                    return EngineError(
+                        "illegal_action",
+                        f"You already have a {card.title} in play; one per title.",
+                    )
+            if not (0 <= target < s.n) or target == seat or s.out[target]:
+                return EngineError(
+                    "illegal_action",
+                    f"Player {target + 1} is not an opponent still in the game.",
+                )
     phase_words = {
         "main": f"Player {seat + 1} plays a card or passes",
         "stop": f"Player {seat + 1} stops or lets the battle end",
@@ -993,7 +1025,7 @@ def _refusal(s: State, action: Action) -> EngineError:
     }
     return EngineError(
         "illegal_action",
-        f"That move is not allowed now: {action.text}. {phase_words[s.phase]}.",
+        f"That move is not allowed now: {action.text}. {phase_words[phase]}.",
     )
 
 
@@ -1150,7 +1182,7 @@ def _test(s: State, uid: int, target: int) -> None:
         if card.play:
             _fire(s, tp, uid, card.play)
         if card.note:
-            s.events.append(f"{card.name}: {card.note}; its text is off.")
+            s.events.append(f"{card.name}: {card.note}; it stays in play, text off.")
     else:
         s.pile[tp].append(uid)  # on the table while it fires, then discarded
         if card.play:
