@@ -47,12 +47,14 @@ while it is still an end card and no other card has been played. A wrong
 play goes back to the bottom of its player's stack and that player's hand
 limit becomes four for the rest of the game (a second penalty leaves it at
 four); the card drawn after the wrong play goes back on top of the stack so
-the hand obeys the limit at once. A wrong challenger may not play (nor
-counts as able to play for O4) until a card has been played at each end; they
-may still challenge. The misplay rate (option ``"misplay_rate"``, default
-0.1) is applied by ``score``: the greedy bot misplays in that share of its
-decisions, drawn from the seed; the random bot picks uniformly among all
-legal actions, misplays included, so it misplays far more often.
+the hand obeys the limit at once, and a hand below the limit refills (with
+an otherwise empty stack, the wrong card comes straight back). A wrong
+challenger may not play (nor counts as able to play for O4) until a card has
+been played at each end; they may still challenge. The misplay rate (option
+``"misplay_rate"``, default 0.1) is applied by ``score``: the greedy bot
+misplays in that share of its decisions, drawn from the seed; the random bot
+picks uniformly among all legal actions, misplays included, so it misplays
+far more often.
 
 Choices made where the rules are silent: a lone card reached by removals is
 treated like the first card (replaced when nobody can play on it); when a
@@ -60,8 +62,10 @@ card open to challenge would be cleared away by O4, every other player
 first gets one action to challenge it; a game ended mid-round by the O8
 deadlock still awards O5 winners already holding one card; a misplay taken
 back after a challenge still counts as a card played at its end for lifting
-a challenger's bar; a winning card played late in a round can be challenged
-only by the seats acting after it in that round.
+a challenger's bar; with challenges on, a win whose last card is still open
+to challenge at the end of its round waits until every other player has had
+one action to challenge it (or another card is played), then stands if the
+player still has no stack and one card.
 
 Left out: the real-time race itself (who is quicker), hands laid face up, and
 the replay match the text suggests after a tie.
@@ -190,15 +194,17 @@ class Challenge:
 
 PASS = Pass()
 CHALLENGE = Challenge()
-_PLAYS: dict[int, Play] = {}
+_PLAYS: list[tuple[Play, Play, Play, Play]] = []
 
 
-def _play(card: int, end: int, turned: int) -> Play:
-    key = card * 4 + end * 2 + turned
-    action = _PLAYS.get(key)
-    if action is None:
-        action = _PLAYS[key] = Play(card, end, bool(turned))
-    return action
+def _plays_of(card: int) -> tuple[Play, Play, Play, Play]:
+    """Return a card's four plays: left, left turned, right, right turned."""
+    while len(_PLAYS) <= card:
+        index = len(_PLAYS)
+        _PLAYS.append(
+            tuple(Play(index, end, turned) for end in (0, 1) for turned in (0, 1))
+        )
+    return _PLAYS[card]
 
 
 def parse_action(text: str):
@@ -252,6 +258,7 @@ class State:
     dirty: bool  # the line, a hand or a bar changed since the last O4 check
     over: bool
     winners: list
+    pending: list  # O5 winners waiting for their last card's challenge window
     reason: str
     log: list
     events: list
@@ -260,6 +267,7 @@ class State:
     read: list = field(default=None, compare=False, repr=False)
     names: list = field(default=None, compare=False, repr=False)
     ends: tuple = field(default=(0, 0, 0, 0), compare=False, repr=False)
+    choices: list = field(default=None, compare=False, repr=False)  # of ``seat``
 
 
 def _copy(st: State) -> State:
@@ -273,22 +281,44 @@ def _copy(st: State) -> State:
     new.limits = st.limits[:]
     new.barred = st.barred[:]
     new.winners = st.winners[:]
+    new.pending = st.pending[:]
     new.log = st.log[:]
     new.events = st.events[:]
     return new
 
 
-def _derive(st: State) -> None:
-    """Fill the fields computed from the pack and options."""
-    pack = st.decks[0]["pack"]
-    st.players = st.options["players"]
-    st.challenges = st.options["challenges"]
-    st.read, st.names = [], []
+_TABLES: dict[tuple, tuple[list, list]] = {}
+
+
+def _pack_key(pack: list) -> tuple | None:
+    try:
+        key = tuple(
+            (card.get("name"), card["section_1"], card["section_2"], card["section_3"])
+            for card in pack
+        )
+        hash(key)
+    except (AttributeError, KeyError, TypeError):
+        return None
+    return key
+
+
+def _build_tables(pack: list) -> tuple[list, list]:
+    """Return the section masks (as printed, turned) and names of a valid pack."""
+    read, names = [], []
     for index, card in enumerate(pack):
         masks = tuple(section_mask(card[name]) for name in SECTION_FIELDS)
-        st.read.append((masks, masks[::-1]))
+        read.append((masks, masks[::-1]))
         label = card.get("name") or f"card {index}"
-        st.names.append(f"{label} ({' | '.join(_section_words(m) for m in masks)})")
+        words = " | ".join(_section_words(m) for m in masks)
+        names.append(f"{label} ({words})")
+    return read, names
+
+
+def _derive(st: State, tables: tuple[list, list]) -> None:
+    """Fill the fields computed from the pack and options."""
+    st.players = st.options["players"]
+    st.challenges = st.options["challenges"]
+    st.read, st.names = tables
     _refresh_ends(st)
 
 
@@ -333,14 +363,6 @@ def _can_play(st: State, seat: int) -> bool:
     return False
 
 
-def _has_choice(st: State, seat: int) -> bool:
-    if st.challenges:
-        if st.open_card >= 0 and st.open_seat != seat:
-            return True
-        return not st.barred[seat] and bool(st.hands[seat])
-    return _can_play(st, seat)
-
-
 def _refill(st: State, seat: int) -> None:
     """Bring a hand to its limit from the stack while it lasts (ruling O3)."""
     hand, stack, limit = st.hands[seat], st.stacks[seat], st.limits[seat]
@@ -375,7 +397,8 @@ def _options(options: dict | None) -> dict:
     return {"players": players, "challenges": challenges, "misplay_rate": float(rate)}
 
 
-def _pack(decks) -> list:
+def _pack(decks) -> tuple[list, tuple[list, list]]:
+    """Return the validated pack and its tables; a known pack skips the checks."""
     if (
         not isinstance(decks, (list, tuple))
         or len(decks) != 1
@@ -386,6 +409,10 @@ def _pack(decks) -> list:
             "bad_deck", 'Collide-O! is played with one shared pack: [{"pack": [...]}].'
         )
     pack = list(decks[0]["pack"])
+    key = _pack_key(pack)
+    tables = _TABLES.get(key) if key is not None else None
+    if tables is not None:
+        return pack, tables
     for index, card in enumerate(pack):
         if not isinstance(card, dict):
             raise EngineError("bad_deck", f"Card {index} of the pack is not a card.")
@@ -395,13 +422,17 @@ def _pack(decks) -> list:
             raise EngineError(
                 "bad_deck", f"Card {label} cannot be played: {'; '.join(problems)}."
             )
-    return pack
+    tables = _build_tables(pack)
+    if len(_TABLES) >= 64:
+        _TABLES.clear()
+    _TABLES[key] = tables
+    return pack, tables
 
 
 def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
     """Shuffle the pack, turn up the centre card, deal and draw five each."""
     options = _options(options)
-    pack = _pack(decks)
+    pack, tables = _pack(decks)
     players = options["players"]
     need = 1 + HAND_LIMIT * players
     if len(pack) < need:
@@ -445,11 +476,12 @@ def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
         dirty=True,
         over=False,
         winners=[],
+        pending=[],
         reason="",
         log=[],
         events=[],
     )
-    _derive(st)
+    _derive(st, tables)
     for seat in range(players):
         _refill(st, seat)
     st.events.append(
@@ -478,11 +510,7 @@ def _o5_winners(st: State) -> list:
     ]
 
 
-def _end_round(st: State) -> None:
-    st.rounds += 1
-    st.step = 0
-    st.start = (st.start + 1) % st.players
-    winners = _o5_winners(st)
+def _declare(st: State, winners: list) -> None:
     if len(winners) == 1:
         _finish(
             st,
@@ -490,17 +518,56 @@ def _end_round(st: State) -> None:
             f"Player {winners[0] + 1} has no stack left and one card in hand,"
             " and wins (ruling O5).",
         )
-    elif winners:
+    else:
         names = ", ".join(f"Player {seat + 1}" for seat in winners)
         _finish(
             st, winners, f"{names} reach one card in the same round: a tie (ruling O5)."
         )
-    elif st.rounds >= TURN_CAP:
-        _finish(
-            st,
-            [],
-            f"The game reached the cap of {TURN_CAP} rounds and is a draw (ruling E3).",
+
+
+def _window_open(st: State) -> bool:
+    """Return whether the card open to challenge still awaits another player."""
+    everyone = (1 << st.players) - 1
+    return st.open_card >= 0 and (st.open_seen | 1 << st.open_seat) != everyone
+
+
+def _end_round(st: State) -> None:
+    st.rounds += 1
+    st.step = 0
+    st.start = (st.start + 1) % st.players
+    winners = _o5_winners(st)
+    if winners and st.open_seat in winners and _window_open(st):
+        # The winning card may still be challenged (ruling O6): the others
+        # get their chance before the win stands.
+        st.pending = winners
+        st.events.append(
+            f"Player {st.open_seat + 1}'s last card can still be challenged; the"
+            " result waits until every other player has had the chance."
         )
+    elif winners:
+        _declare(st, winners)
+    elif st.rounds >= TURN_CAP:
+        _cap(st)
+
+
+def _cap(st: State) -> None:
+    _finish(
+        st,
+        [],
+        f"The game reached the cap of {TURN_CAP} rounds and is a draw (ruling E3).",
+    )
+
+
+def _settle_pending(st: State) -> None:
+    """Decide a win that waited for its challenge window (rulings O5, O6)."""
+    still = [
+        seat for seat in st.pending if not st.stacks[seat] and len(st.hands[seat]) == 1
+    ]
+    st.pending = []
+    if still:
+        _declare(st, still)
+    elif st.rounds >= TURN_CAP:
+        _cap(st)
 
 
 def _deadlock(st: State, why: str) -> None:
@@ -574,11 +641,12 @@ def _resolve_stuck(st: State) -> None:
 def _settle(st: State) -> None:
     """Run automatic steps until a seat has a choice or the game ends."""
     players = st.players
-    everyone = (1 << players) - 1
     while True:
-        if st.dirty and (
-            st.open_card < 0 or (st.open_seen | 1 << st.open_seat) == everyone
-        ):
+        if st.pending and not _window_open(st):
+            _settle_pending(st)
+            if st.over:
+                return
+        if st.dirty and not _window_open(st):
             st.dirty = False
             _resolve_stuck(st)
             if st.over:
@@ -588,8 +656,10 @@ def _settle(st: State) -> None:
             if st.over:
                 return
         seat = (st.start + st.step) % players
-        if _has_choice(st, seat):
+        choices = _choices(st, seat)
+        if choices:
             st.seat = seat
+            st.choices = choices
             return
         st.events.append(f"Player {seat + 1} cannot play and passes.")
         st.step += 1
@@ -635,36 +705,46 @@ def chance_outcomes(state: State) -> list:
     return []
 
 
-def legal_actions(state: State) -> list:
-    """Return the seat's plays (O1, O2; all with challenges on), pass, challenge."""
-    if state.over:
-        return []
-    seat = state.seat
+def _choices(st: State, seat: int) -> list:
+    """Return a seat's legal actions (O1, O2; every play with challenges on)."""
     actions = []
-    if not state.barred[seat]:
-        hand = state.hands[seat]
-        if state.challenges:
+    if not st.barred[seat]:
+        hand = st.hands[seat]
+        if st.challenges:
             for card in hand:
-                actions += [
-                    _play(card, end, turned) for end in (0, 1) for turned in (0, 1)
-                ]
+                actions += _plays_of(card)
         else:
-            left_middle, left_outer, right_middle, right_outer = state.ends
-            read = state.read
+            left_middle, left_outer, right_middle, right_outer = st.ends
+            read = st.read
             for card in hand:
                 forward, backward = read[card]
-                if forward[2] & left_middle and forward[1] & left_outer:
-                    actions.append(_play(card, LEFT, 0))
-                if backward[2] & left_middle and backward[1] & left_outer:
-                    actions.append(_play(card, LEFT, 1))
-                if forward[0] & right_middle and forward[1] & right_outer:
-                    actions.append(_play(card, RIGHT, 0))
-                if backward[0] & right_middle and backward[1] & right_outer:
-                    actions.append(_play(card, RIGHT, 1))
-    actions.append(PASS)
-    if state.challenges and state.open_card >= 0 and state.open_seat != seat:
+                if forward[1] & left_outer:
+                    if forward[2] & left_middle or forward[0] & left_middle:
+                        plays = _plays_of(card)
+                        if forward[2] & left_middle:
+                            actions.append(plays[0])
+                        if forward[0] & left_middle:
+                            actions.append(plays[1])
+                if forward[1] & right_outer:
+                    if forward[0] & right_middle or forward[2] & right_middle:
+                        plays = _plays_of(card)
+                        if forward[0] & right_middle:
+                            actions.append(plays[2])
+                        if forward[2] & right_middle:
+                            actions.append(plays[3])
+    if st.challenges and st.open_card >= 0 and st.open_seat != seat:
         actions.append(CHALLENGE)
     return actions
+
+
+def legal_actions(state: State) -> list:
+    """Return the plays (O1, O2; all with challenges on), pass and challenge."""
+    if state.over:
+        return []
+    choices = state.choices
+    if choices is None:
+        choices = state.choices = _choices(state, state.seat)
+    return [*choices, PASS]
 
 
 def _refuse_play(state: State, seat: int, action: Play) -> None:
@@ -699,6 +779,14 @@ def _refuse_play(state: State, seat: int, action: Play) -> None:
 def _check(state: State, action) -> None:
     if state.over:
         raise EngineError("game_over", "The game is over.")
+    if action is PASS:
+        return
+    choices = state.choices
+    if choices is not None:
+        # The common case: an action object just taken from legal_actions.
+        for legal in choices:
+            if legal is action:
+                return
     kind = type(action)
     if kind is Play:
         if action.end not in (0, 1):
@@ -740,10 +828,8 @@ def apply(state: State, action, inplace: bool = False) -> State:
             st.line.append(entry)
         _refresh_ends(st)
         _refill(st, seat)
-        bit = 1 << end
-        for other in range(st.players):
-            if st.barred[other]:
-                st.barred[other] &= ~bit
+        if any(st.barred):
+            st.barred = [bars & ~(1 << end) for bars in st.barred]
         st.tries = 0
         if st.challenges:
             st.open_card, st.open_seat, st.open_end = card, seat, end
@@ -822,10 +908,16 @@ def score(state: State, player: int) -> float:
     With challenges on, a misplay just made by ``player`` scores above a true
     play in the share ``misplay_rate`` of decisions and far below otherwise.
     """
+    value = 0.0
+    if state.open_card >= 0 and state.open_seat == player and not state.open_ok:
+        if _misplay_draw(state) < state.options["misplay_rate"]:
+            value += 1.0
+        else:
+            value -= 50.0
     if state.over:
         if player in state.winners:
-            return 1000.0 if len(state.winners) == 1 else 500.0
-        return -1000.0 if state.winners else 0.0
+            return value + (1000.0 if len(state.winners) == 1 else 500.0)
+        return value + (-1000.0 if state.winners else 0.0)
     players = state.players
     own = len(state.hands[player]) + len(state.stacks[player])
     others = sum(
@@ -833,16 +925,11 @@ def score(state: State, player: int) -> float:
         for s in range(players)
         if s != player
     )
-    value = -10.0 * own + others / (players - 1)
+    value += -10.0 * own + others / (players - 1)
     if state.limits[player] == PENALTY_LIMIT:
         value -= 5.0
     if state.barred[player]:
         value -= 3.0
-    if state.open_card >= 0 and state.open_seat == player and not state.open_ok:
-        if _misplay_draw(state) < state.options["misplay_rate"]:
-            value += 1.0
-        else:
-            value -= 50.0
     return value
 
 
@@ -931,6 +1018,18 @@ _PLAIN = (
 )
 
 
+_LISTS = (
+    "set_aside",
+    "removed",
+    "limits",
+    "barred",
+    "winners",
+    "pending",
+    "log",
+    "events",
+)
+
+
 def to_json(state: State) -> dict:
     """Return the whole state as JSON-ready data."""
     data = {"schema": SCHEMA, "game": SLUG, "version": VERSION}
@@ -941,15 +1040,7 @@ def to_json(state: State) -> dict:
     data["line"] = [list(entry) for entry in state.line]
     data["hands"] = [list(h) for h in state.hands]
     data["stacks"] = [list(s) for s in state.stacks]
-    for name in (
-        "set_aside",
-        "removed",
-        "limits",
-        "barred",
-        "winners",
-        "log",
-        "events",
-    ):
+    for name in _LISTS:
         data[name] = list(getattr(state, name))
     return data
 
@@ -960,22 +1051,17 @@ def from_json(data: dict) -> State:
         raise EngineError("bad_state", "This is not a saved Collide-O! game.")
     try:
         values = {name: data[name] for name in _PLAIN}
+        pack, tables = _pack(data["decks"])
         st = State(
             options=_options(data["options"]),
-            decks=[{"pack": _pack(data["decks"])}],
+            decks=[{"pack": pack}],
             line=[tuple(entry) for entry in data["line"]],
             hands=[list(h) for h in data["hands"]],
             stacks=[list(s) for s in data["stacks"]],
-            set_aside=list(data["set_aside"]),
-            removed=list(data["removed"]),
-            limits=list(data["limits"]),
-            barred=list(data["barred"]),
-            winners=list(data["winners"]),
-            log=list(data["log"]),
-            events=list(data["events"]),
+            **{name: list(data[name]) for name in _LISTS},
             **values,
         )
-        _derive(st)
+        _derive(st, tables)
     except (KeyError, TypeError, ValueError, IndexError) as error:
         raise EngineError("bad_state", f"The saved game is damaged: {error}.") from None
     return st
