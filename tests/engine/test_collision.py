@@ -369,15 +369,42 @@ def test_c6_hits_beyond_the_spin_pile_are_lost_and_the_player_is_out():
 
 def test_c7_refill_reshuffles_the_moment_the_last_card_is_drawn():
     s = scripted()
-    spare = s.deck[0][:-2]
-    del s.deck[0][:-2]
-    s.deck[1][0:0] = spare  # out of the way, still conserved for the test
+    del s.deck[0][:-2]  # the rest of the deck leaves the game for this test
+    bottom, top = s.deck[0]
     hand = s.hand[0][:]
     act(s, "pass")
-    assert s.discard[0] == []
-    assert len(s.hand[0]) == 5 and len(s.deck[0]) == 2
-    assert sorted(s.hand[0] + s.deck[0]) != sorted(hand)
-    assert "Player 1 shuffles the discard pile into a new deck." in s.events
+    assert s.hand[0][:2] == [top, bottom]
+    assert sorted(s.hand[0][2:] + s.deck[0]) == sorted(hand)
+    assert (len(s.deck[0]), s.discard[0]) == (2, [])
+    assert s.events[-4:-1] == [
+        "Player 1 passes and discards the whole hand.",
+        "Player 1 shuffles the discard pile into a new deck.",
+        "Player 1 draws 5.",
+    ]
+
+
+def test_refusals_name_the_rule_broken():
+    s = scripted(
+        [card("A-kai", "character", "red", title="Kai")],
+        options={"advanced": True},
+        players=3,
+    )
+    arrange(s, 0, hand=["A-kai"])
+    s.out[2] = True
+    kai = uid_of(s, "A-kai")
+    assert refuses(s, f"test {kai} vs 2").message == (
+        "Player 3 is not an opponent still in the game."
+    )
+    assert refuses(s, f"test {kai} vs 0").message == (
+        "Player 1 is not an opponent still in the game."
+    )
+    assert refuses(s, "nostop").message == (
+        "That move is not allowed now: nostop. Player 1 plays a card or passes."
+    )
+    basic = scripted()
+    assert refuses(basic, f"test {basic.hand[0][0]} vs 1").message == (
+        "Tests belong to the advanced game."
+    )
 
 
 def test_c7_a_player_with_no_deck_and_no_discard_stops_drawing():
