@@ -1019,7 +1019,9 @@ def test_random_playouts_keep_every_invariant_at_every_step():
             assert mf.to_json(state) == data
             if state.card >= 0:
                 for seat in [state.attacker, *state.defenders]:
-                    assert mf.power(state, seat)[0] == mf._fast_power(state, seat)
+                    assert mf.power(state, seat)[0] == mf._fast_power(
+                        state, seat, mf._involved(state)
+                    )
             state = mf.apply(state, bot.choice(legal), inplace=True)
         data = mf.to_json(state)
         assert json.loads(json.dumps(data)) == data
