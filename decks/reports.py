@@ -155,8 +155,10 @@ def _cards_played(game, state) -> set[str]:
             for value in node:
                 walk(value, depth + 1)
 
-    players = view.get("players") or view.get("seats") or []
-    if players:
+    players = next(
+        (view[k] for k in ("players", "seats") if isinstance(view.get(k), list)), []
+    )
+    if players and isinstance(players[0], dict):
         walk({k: v for k, v in players[0].items() if k not in ("hand", "deck")})
     return found
 

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from tests.utils import subprocess_env
+
 # Playwright's sync API keeps an event loop in this thread; the ORM calls the tests
 # make are still synchronous, so Django's async guard is switched off here only.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -57,14 +59,7 @@ class Server:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = None
-        db = settings.DATABASES["default"]
-        self.env = dict(os.environ, PYTHONUNBUFFERED="1")
-        if db["ENGINE"].endswith("sqlite3"):
-            self.env["SQLITE_PATH"] = str(db["NAME"])
-        else:
-            self.env["DATABASE_URL"] = (
-                f"postgres://{db['USER']}:{db.get('PASSWORD') or ''}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-            )
+        self.env = subprocess_env()
 
     def start(self):
         self.proc = subprocess.Popen(

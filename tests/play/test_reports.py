@@ -1,0 +1,98 @@
+"""Deck reports: bot games run by the task worker, with progress and figures."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from decks.playtest import PlaytestError
+from decks.playtest_models import DeckReport
+from decks.reports import deck_report_start, simulate_report, wilson_interval
+from tests.utils import subprocess_env
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_wilson_interval_of_half_wins_in_a_hundred_games():
+    low, high = wilson_interval(50, 100)
+    assert (round(low, 4), round(high, 4)) == (0.4038, 0.5962)
+
+
+def test_wilson_interval_with_no_games_is_the_whole_range():
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+@pytest.mark.django_db
+def test_a_report_adds_up_its_games_and_is_reproducible(
+    user, deck_for, django_capture_on_commit_callbacks
+):
+    deck = deck_for("bakugan")
+    with django_capture_on_commit_callbacks(execute=False):
+        report = deck_report_start(
+            owner=user, deck=deck, games=40, bot="random", seed=3
+        )
+    seen = []
+    first = simulate_report(report, seen.append)
+    second = simulate_report(report)
+    assert first == second
+    assert seen == list(range(1, 41))
+    assert first["wins"] + first["losses"] + first["draws"] == 40
+    assert sum(bucket[1] for bucket in first["length_histogram"]) == 40
+    assert first["interval"][0] <= first["win_rate"] <= first["interval"][1]
+
+
+@pytest.mark.django_db
+def test_a_report_of_too_many_games_is_refused(user, deck_for):
+    with pytest.raises(PlaytestError, match="1 to 5000 games"):
+        deck_report_start(owner=user, deck=deck_for("collision"), games=5001)
+    assert DeckReport.objects.count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_task_worker_runs_a_queued_report_to_the_end(client, user, deck_for):
+    deck = deck_for("collide-o")
+    client.force_login(user)
+    response = client.post(
+        "/play/reports/new/", {"deck": deck.pk, "games": 30, "bot": "random", "seed": 2}
+    )
+    report = DeckReport.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/play/reports/{report.pk}/"
+    assert report.status == "queued"
+    page = client.get(f"/play/reports/{report.pk}/")
+    assert b"<progress" in page.content
+    subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "db_worker",
+            "--batch",
+            "--no-startup-delay",
+            "--no-reload",
+            "--queue-name",
+            "*",
+        ],
+        cwd=ROOT,
+        env=subprocess_env(),
+        check=True,
+        timeout=300,
+        capture_output=True,
+    )
+    report.refresh_from_db()
+    assert report.status == "done", report.error
+    assert report.done_games == 30
+    assert report.result["games"] == 30
+    page = client.get(f"/play/reports/{report.pk}/")
+    assert b"Win rate" in page.content
+    assert b"<progress" not in page.content
+
+
+@pytest.mark.django_db
+def test_another_user_cannot_see_a_report(
+    client, user, other_user, deck_for, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        report = deck_report_start(owner=user, deck=deck_for("collision"), games=5)
+    client.force_login(other_user)
+    assert client.get(f"/play/reports/{report.pk}/").status_code == 404
