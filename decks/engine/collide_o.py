@@ -65,7 +65,7 @@ back after a challenge still counts as a card played at its end for lifting
 a challenger's bar; with challenges on, a win whose last card is still open
 to challenge at the end of its round waits until every other player has had
 one action to challenge it (or another card is played), then stands if the
-player still has no stack and one card.
+player still has no stack and one card; meanwhile that player may not play.
 
 Left out: the real-time race itself (who is quicker), hands laid face up, and
 the replay match the text suggests after a tie.
@@ -708,7 +708,7 @@ def chance_outcomes(state: State) -> list:
 def _choices(st: State, seat: int) -> list:
     """Return a seat's legal actions (O1, O2; every play with challenges on)."""
     actions = []
-    if not st.barred[seat]:
+    if not st.barred[seat] and seat not in st.pending:
         hand = st.hands[seat]
         if st.challenges:
             for card in hand:
@@ -765,6 +765,12 @@ def _refuse_play(state: State, seat: int, action: Play) -> None:
             "illegal_action",
             "You challenged a card that matched: you may play again once a card"
             " has been played at each end (ruling O6).",
+        )
+    if seat in state.pending:
+        raise EngineError(
+            "illegal_action",
+            "You are down to your last card: the others may still challenge the"
+            " card before it.",
         )
     if not state.challenges and not _fits(state, card, end, action.turned):
         middle, outer = state.ends[2 * end], state.ends[2 * end + 1]

@@ -535,6 +535,35 @@ def test_o6_nobody_challenges_their_own_card_or_after_the_next_play():
     assert (after.open_card, after.open_seat) == (2, 0)
 
 
+def test_o6_a_winning_card_may_still_be_challenged_after_its_round():
+    specs = ["R B Y", "K K K", "G G G", "B Y G", "K K K", "K K K"]
+    state = arrange(
+        specs,
+        line=[(0, 0, 0)],
+        hands=[[1, 2], [3, 4]],
+        stacks=[[], [5]],
+        challenges=True,
+        start=1,
+        seat=1,
+    )
+    waiting = run(state, "pass", "play 1 left")
+    assert co.is_over(waiting) is False
+    assert waiting.pending == [0]
+    assert waiting.events[-2:] == [
+        "Player 1's last card can still be challenged; the result waits until"
+        " every other player has had the chance.",
+        "Player 1 cannot play and passes.",
+    ]
+    assert co.to_act(waiting) == 1
+    assert texts(waiting)[-2:] == ["challenge", "pass"]
+    won = run(waiting, "pass")
+    assert co.winners(won) == [0]
+    challenged = run(waiting, "challenge")
+    assert co.is_over(challenged) is False
+    assert challenged.hands[0] == [2, 1]
+    assert challenged.limits == [4, 5]
+
+
 def test_o7_the_lone_centre_shows_the_covering_card_in_its_middle():
     # Card 1's black-blue inner end lies over the centre's black middle, so the
     # left end asks for blue or black there, and red at the outer end.
@@ -691,7 +720,7 @@ def test_greedy_bot_misplays_at_the_set_rate_only():
 
     assert misplays(0.0) == (34, 0)
     assert misplays(0.25) == (33, 7)
-    assert misplays(1.0) == (37, 37)
+    assert misplays(1.0) == (36, 36)
 
 
 # --- playouts, determinism, golden game ------------------------------------
