@@ -88,6 +88,15 @@ Running out, the cap and other edges
 - Actions name deck cards by their card number (``use 12``), unique within a
   deck by ruling M1.
 
+Beyond the common interface: ``lineup_power(cards, colour, boosters)`` counts
+a plain line-up without a game (for the deck builder), ``power(state, seat)``
+gives the breakdown in a game, ``card_problems(card, zone)`` narrows the check
+to the line-up or the deck, ``apply(..., player=seat)`` refuses a move made
+out of turn (``not_your_turn``), and ``first_attacker`` is the M2 turn-over.
+Seats without a usable hand card are passed over in the counting window, so
+the window itself tells the other players that much; at a real table the
+pause would too.
+
 Left out: the stat names by colour (ruling M8 is data only), the website code
 in the white box, and card text beyond the vocabulary above.
 """

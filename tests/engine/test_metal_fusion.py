@@ -955,6 +955,52 @@ def test_describe_says_the_move_in_plain_words():
     ]
 
 
+def test_a_deck_changed_in_place_between_games_is_read_again():
+    one = deck()
+    assert mf.new_game([one, deck()], {}, 1).seats[0].base == (4, 4, 4, 4)
+    one["lineup"][0]["stat_red"] = 5
+    assert mf.new_game([one, deck()], {}, 1).seats[0].base == (8, 4, 4, 4)
+
+
+def test_helpers_report_players_length_score_and_no_chance_steps():
+    strong = lineup((3, 3, 3, 3))
+    state = play(
+        arranged([deck(strong), deck()], tops={0: [2]}, hands={0: [1]}),
+        "reveal",
+        "hand",
+    )
+    assert (mf.player_count(state), mf.length(state), mf.chance_outcomes(state)) == (
+        2,
+        1,
+        [],
+    )
+    assert (mf.score(state, 0), mf.score(state, 1)) == (12.0, 4.0)
+
+
+def test_saved_games_from_elsewhere_are_refused():
+    with pytest.raises(EngineError) as error:
+        mf.from_json({"game": "collision"})
+    assert (error.value.code, error.value.message) == (
+        "bad_state",
+        "This is not a saved Metal Fusion game.",
+    )
+    data = mf.to_json(mf.new_game([deck(), deck()], {}, 1))
+    del data["hand"]
+    with pytest.raises(EngineError) as error:
+        mf.from_json(data)
+    assert error.value.code == "bad_state"
+
+
+def test_greedy_bots_finish_a_game():
+    from decks.engine.bots import GreedyBot
+
+    state = mf.new_game(playout_decks(2), {}, 3)
+    bots = [GreedyBot(1), GreedyBot(2)]
+    while not mf.is_over(state):
+        state = mf.apply(state, bots[mf.to_act(state)].choose(mf, state), inplace=True)
+    assert (state.winner, mf.length(state)) == (1, 13)
+
+
 # --- playouts, determinism, golden ----------------------------------------
 
 
