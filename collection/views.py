@@ -60,6 +60,13 @@ def _safe_next(request, fallback: str) -> str:
     return fallback
 
 
+def sort_cards(queryset, value):
+    """Order cards like the checklist does (imported late; see filtersets)."""
+    from cards.filtersets import sort_cards as checklist_sort
+
+    return checklist_sort(queryset, value)
+
+
 def _card_filterset(request, queryset):
     """Return the checklist's CardFilterSet bound to the request."""
     return card_filterset_class()(
@@ -89,6 +96,7 @@ def home(request):
             else CardStatus.ALL
         )
     cards = selectors.with_collection_counts(cards, user)
+    cards, sort_warning = sort_cards(cards, request.GET.get("sort"))
     cards = {
         CardStatus.OWNED: cards.filter(owned_qty__gt=0),
         CardStatus.MISSING: cards.filter(owned_qty=0),
@@ -96,11 +104,15 @@ def home(request):
         CardStatus.FOR_TRADE: cards.filter(trade_qty__gt=0),
     }.get(status, cards)
     page = Paginator(cards, 50).get_page(request.GET.get("page"))
+    # The search language reports ignored terms once the query has been built.
+    warnings = list(getattr(getattr(filterset, "search", None), "warnings", []))
+    if sort_warning:
+        warnings.append(sort_warning)
     query = request.GET.copy()
     query.pop("page", None)
     context = {
         "filterset": filterset,
-        "warnings": list(getattr(filterset, "warnings", []) or []) + form_errors,
+        "warnings": form_errors + warnings,
         "status": status,
         "statuses": CardStatus.choices,
         "page": page,
