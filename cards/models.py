@@ -305,7 +305,9 @@ class CardSubmission(models.Model):
         help_text="The set a proposed new card goes in.",
     )
     is_new = models.BooleanField(default=False, help_text="Proposes a new card.")
-    fields = models.JSONField(default=dict, help_text="Proposed values by field name.")
+    fields = models.JSONField(
+        default=dict, blank=True, help_text="Proposed values by field name."
+    )
     source = models.TextField(
         help_text="Where the values come from: my own copy, a scan, a rulebook page."
     )

@@ -33,7 +33,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('is_new', models.BooleanField(default=False, help_text='Proposes a new card.')),
-                ('fields', models.JSONField(default=dict, help_text='Proposed values by field name.')),
+                ('fields', models.JSONField(blank=True, default=dict, help_text='Proposed values by field name.')),
                 ('source', models.TextField(help_text='Where the values come from: my own copy, a scan, a rulebook page.')),
                 ('status', models.CharField(choices=[('pending', 'Waiting for review'), ('accepted', 'Accepted'), ('rejected', 'Rejected')], default='pending', max_length=10)),
                 ('reviewed_at', models.DateTimeField(blank=True, null=True)),

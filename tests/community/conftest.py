@@ -1,0 +1,49 @@
+"""Fixtures of the community tests: a small official Bakugan set and a moderator."""
+
+import pytest
+from django.contrib.auth.models import Group
+
+from cards.models import Card, CardSet, Game
+
+
+@pytest.fixture
+def media_root(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT
+
+
+@pytest.fixture
+def bakugan_set(db):
+    return CardSet.objects.create(
+        game=Game.objects.get(slug="bakugan"),
+        slug="test-series",
+        name="Test series",
+        kind="official",
+        source="test",
+    )
+
+
+@pytest.fixture
+def gate(bakugan_set):
+    return Card.objects.create(
+        card_set=bakugan_set,
+        key="1/48",
+        number=1,
+        printed_number="1/48",
+        name="Test Gate",
+        card_type="gate",
+        gate_class="gold",
+        bonus_pyrus=100,
+        bonus_aquos=None,
+        source="the test's own copy",
+        verification="unverified",
+    )
+
+
+@pytest.fixture
+def moderator(django_user_model):
+    user = django_user_model.objects.create_user(
+        "mod", "mod@example.com", "correct-horse-battery-3"
+    )
+    user.groups.add(Group.objects.get(name="moderators"))
+    return user
