@@ -110,3 +110,149 @@ def seat_name(pt, seat) -> str:
         "greedy": "Greedy bot",
     }[info["kind"]]
     return f"{who} (seat {seat + 1}, {info['name']})"
+
+
+# --- per-game board helpers ---------------------------------------------------
+
+COLLISION_LOOP = ("red", "yellow", "green", "blue")
+PIECES = {"L": "live", "S": "strike", "E": "empty", ".": "bare"}
+SECTION_FILLS = {
+    "B": "#2859b8",
+    "Y": "#e8b400",
+    "R": "#c8312b",
+    "G": "#2e8b3a",
+    "K": "#1d1d24",
+}
+COLOUR_WORDS = {"B": "blue", "Y": "yellow", "R": "red", "G": "green", "K": "black"}
+BOOSTER_WORDS = {"R": "red", "B": "blue", "G": "green", "Y": "yellow"}
+
+
+@register.filter
+def next_colour(colour) -> str:
+    """Return the Collision colour that stops ``colour`` (the next one round the bar)."""
+    if colour not in COLLISION_LOOP:
+        return ""
+    return COLLISION_LOOP[(COLLISION_LOOP.index(colour) + 1) % 4]
+
+
+@register.filter
+def edge_notches(edge) -> list[dict]:
+    """Return a battle edge's six notches as {number, x, piece} rows for an SVG."""
+    if not isinstance(edge, str):
+        return []
+    return [
+        {"number": i + 1, "x": 4 + i * 14, "piece": PIECES.get(ch, "bare")}
+        for i, ch in enumerate(edge[:6])
+    ]
+
+
+@register.filter
+def times(count) -> range:
+    """Return range(count), capped at 12, to draw a row of card backs."""
+    try:
+        return range(max(0, min(int(count), 12)))
+    except (TypeError, ValueError):
+        return range(0)
+
+
+@register.filter
+def section_rects(sections) -> list[dict]:
+    """Return SVG rectangles of a Collide-O! card: three sections, stripes as bands."""
+    rects = []
+    if not isinstance(sections, (list, tuple)):
+        return rects
+    for index, letters in enumerate(sections[:3]):
+        letters = [c for c in str(letters) if c in SECTION_FILLS] or ["K"]
+        x = 2 + index * 30
+        bands = len(letters) if len(letters) > 2 else len(letters) * 2
+        if len(letters) == 1:
+            bands = 1
+        height = 44 / bands
+        for band in range(bands):
+            letter = letters[band % len(letters)]
+            rects.append(
+                {
+                    "x": x,
+                    "y": round(2 + band * height, 2),
+                    "w": 30,
+                    "h": round(height, 2),
+                    "fill": SECTION_FILLS[letter],
+                }
+            )
+    return rects
+
+
+@register.filter
+def section_words(letters) -> str:
+    """Return a Collide-O! section in words: "red", "red-black stripe" or "wild"."""
+    letters = [c for c in str(letters or "") if c in COLOUR_WORDS]
+    if len(letters) == 5:
+        return "wild (any colour)"
+    if len(letters) == 2:
+        return "-".join(COLOUR_WORDS[c] for c in letters) + " stripe"
+    return " ".join(COLOUR_WORDS[c] for c in letters) or "unknown"
+
+
+@register.filter
+def card_sections_words(sections) -> str:
+    """Return all three sections of a Collide-O! card in words."""
+    if not isinstance(sections, (list, tuple)):
+        return ""
+    return " | ".join(section_words(s) for s in sections)
+
+
+@register.filter
+def booster_colours(code) -> list[str]:
+    """Return the colour words of a Metal Fusion booster code ("RB" -> red, blue)."""
+    return [BOOSTER_WORDS[c] for c in str(code or "") if c in BOOSTER_WORDS]
+
+
+@register.filter
+def power_parts(parts) -> list[dict]:
+    """Return a Metal Fusion power breakdown as labelled rows, in counting order."""
+    if not isinstance(parts, dict):
+        return []
+    labels = (
+        ("character", "Character stat"),
+        ("beyblade", "Beyblade stat"),
+        ("customizer", "Customizer stat"),
+        ("emblem", "Matching emblems"),
+        ("move", "Beyblade move"),
+        ("boosters", "Boosters"),
+        ("effects", "Card effects"),
+    )
+    return [
+        {"label": label, "value": parts[key]} for key, label in labels if key in parts
+    ]
+
+
+@register.simple_tag
+def deck_card(pt, ref, seat=None):
+    """Return the stored card dict behind an engine reference, or {}.
+
+    Bakugan references read "P1-G2" / "P1-B3" (seat 1, gate or Bakugan 2 / 3) and
+    "A2" (ability 2 of ``seat``); a Collide-O! reference is the pack index.
+    Only call it with references the player's view already names, so nothing
+    hidden is revealed.
+    """
+    decks = getattr(pt, "decks", None) or []
+    try:
+        if isinstance(ref, int):
+            return decks[0]["pack"][ref]
+        ref = str(ref)
+        if ref.startswith("A"):
+            return decks[int(seat)]["ability"][int(ref[1:]) - 1]
+        player, item = ref.split("-")
+        zone = {"G": "gate", "B": "bakugan"}[item[0]]
+        return decks[int(player[1:]) - 1][zone][int(item[1:]) - 1]
+    except (IndexError, KeyError, TypeError, ValueError, AttributeError):
+        return {}
+
+
+@register.filter
+def index_of(items, value):
+    """Return the position of ``value`` in ``items``, or -1."""
+    try:
+        return list(items).index(value)
+    except (TypeError, ValueError):
+        return -1
