@@ -2,6 +2,7 @@
 
 import django_filters as filters
 from django.db.models import Q
+from django_filters.widgets import BooleanWidget
 
 from cards.choices import GameSlug
 
@@ -10,7 +11,10 @@ from .models import Deck
 
 class DeckFilterSet(filters.FilterSet):
     game = filters.ChoiceFilter(field_name="game__slug", choices=GameSlug.choices)
-    public = filters.BooleanFilter(field_name="is_public", label="Public")
+    # Accepts 1/0 as well as true/false (?public=1).
+    public = filters.BooleanFilter(
+        field_name="is_public", label="Public", widget=BooleanWidget
+    )
     q = filters.CharFilter(method="filter_q", label="Search", max_length=120)
     owner = filters.CharFilter(field_name="owner__username", max_length=150)
 

@@ -184,6 +184,7 @@ def deck_list(request, game=None):
         Deck.objects.filter(is_public=True)
         .select_related("game", "owner")
         .annotate(card_count=Sum("entries__quantity"))
+        .order_by("-updated_at", "-id")
     )
     filterset = DeckFilterSet(params, queryset=public)
     decks = filterset.qs if filterset.is_valid() else public.none()
@@ -194,6 +195,7 @@ def deck_list(request, game=None):
             Deck.objects.owned_by(request.user)
             .select_related("game")
             .annotate(card_count=Sum("entries__quantity"))
+            .order_by("-updated_at", "-id")
         )
         if params.get("game") in GameSlug.values:
             mine = mine.filter(game__slug=params["game"])

@@ -50,7 +50,10 @@ class DeckSerializer(serializers.ModelSerializer):
     notes = serializers.CharField(
         allow_blank=True, required=False, default="", max_length=10000
     )
-    entries = EntrySerializer(many=True, required=False, max_length=MAX_ENTRIES)
+    # Written as {card, quantity, zone}; read back richer in to_representation.
+    entries = EntrySerializer(
+        many=True, required=False, write_only=True, max_length=MAX_ENTRIES
+    )
     legal = serializers.SerializerMethodField()
     problems = serializers.SerializerMethodField()
 

@@ -27,7 +27,9 @@ class DeckViewSet(viewsets.ModelViewSet):
         if self.action == "list":
             scoped = user.is_authenticated and "public" not in self.request.query_params
             decks = decks.owned_by(user) if scoped else decks.visible_to(user)
-            return decks.annotate(card_count=Sum("entries__quantity"))
+            return decks.annotate(card_count=Sum("entries__quantity")).order_by(
+                "-updated_at", "-id"
+            )
         if self.request.method in ("GET", "HEAD", "OPTIONS"):
             return decks.visible_to(user)
         return decks.owned_by(user)

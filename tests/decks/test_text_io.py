@@ -141,7 +141,8 @@ def test_export_round_trip_for_a_bakugan_deck(user, card_factory):
         game="bakugan",
         name="B",
         entries=[
-            {"card": c.pk, "zone": z, "quantity": 1} for c, z in zip(cards, zones)
+            {"card": c.pk, "zone": z, "quantity": 1}
+            for c, z in zip(cards, zones, strict=True)
         ],
     )
     text = export_decklist(deck)
@@ -152,5 +153,5 @@ def test_export_round_trip_for_a_bakugan_deck(user, card_factory):
     parsed = parse_decklist(text, game_slug="bakugan", user=user)
     assert parsed.errors == []
     assert sorted((e["card"], e["zone"]) for e in parsed.entries) == sorted(
-        (c.pk, z) for c, z in zip(cards, zones)
+        (c.pk, z) for c, z in zip(cards, zones, strict=True)
     )

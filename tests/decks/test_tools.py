@@ -7,12 +7,12 @@ import pytest
 
 from decks.rules import to_lines
 from decks.tools import (
+    bakugan_gate_table,
     breakdown,
     collide_o_coverage,
     collision_hand_odds,
     deck_tools,
     metal_fusion_power,
-    bakugan_gate_table,
     p_at_least_one,
     p_each_present,
     sample_hand,
