@@ -319,6 +319,7 @@ def _derive(st: State, tables: tuple[list, list]) -> None:
     st.players = st.options["players"]
     st.challenges = st.options["challenges"]
     st.read, st.names = tables
+    _plays_of(len(st.read) - 1)
     _refresh_ends(st)
 
 
@@ -579,10 +580,17 @@ def _deadlock(st: State, why: str) -> None:
         _finish(st, [], f"{why}: the game is a tie (ruling O8).")
 
 
+def _anyone_can_play(st: State) -> bool:
+    for seat in range(st.players):
+        if _can_play(st, seat):
+            return True
+    return False
+
+
 def _resolve_stuck(st: State) -> None:
     """Clear the line while no player can play (rulings O4 and O8)."""
     players = st.players
-    while not any(_can_play(st, seat) for seat in range(players)):
+    while not _anyone_can_play(st):
         who = f"Player {st.clears % players + 1}"
         line = st.line
         if len(line) >= 3:
@@ -646,7 +654,7 @@ def _settle(st: State) -> None:
             _settle_pending(st)
             if st.over:
                 return
-        if st.dirty and not _window_open(st):
+        if st.dirty and (st.open_card < 0 or not _window_open(st)):
             st.dirty = False
             _resolve_stuck(st)
             if st.over:
@@ -710,28 +718,25 @@ def _choices(st: State, seat: int) -> list:
     actions = []
     if not st.barred[seat] and seat not in st.pending:
         hand = st.hands[seat]
+        plays = _PLAYS  # long enough for the pack: see _derive
         if st.challenges:
             for card in hand:
-                actions += _plays_of(card)
+                actions += plays[card]
         else:
             left_middle, left_outer, right_middle, right_outer = st.ends
             read = st.read
             for card in hand:
-                forward, backward = read[card]
-                if forward[1] & left_outer:
-                    if forward[2] & left_middle or forward[0] & left_middle:
-                        plays = _plays_of(card)
-                        if forward[2] & left_middle:
-                            actions.append(plays[0])
-                        if forward[0] & left_middle:
-                            actions.append(plays[1])
-                if forward[1] & right_outer:
-                    if forward[0] & right_middle or forward[2] & right_middle:
-                        plays = _plays_of(card)
-                        if forward[0] & right_middle:
-                            actions.append(plays[2])
-                        if forward[2] & right_middle:
-                            actions.append(plays[3])
+                a, b, c = read[card][0]
+                if b & left_outer:
+                    if c & left_middle:
+                        actions.append(plays[card][0])
+                    if a & left_middle:
+                        actions.append(plays[card][1])
+                if b & right_outer:
+                    if a & right_middle:
+                        actions.append(plays[card][2])
+                    if c & right_middle:
+                        actions.append(plays[card][3])
     if st.challenges and st.open_card >= 0 and st.open_seat != seat:
         actions.append(CHALLENGE)
     return actions
@@ -824,7 +829,7 @@ def apply(state: State, action, inplace: bool = False) -> State:
     kind = type(action)
     if kind is Play:
         card, end, turned = action.card, action.end, int(action.turned)
-        fits = _fits(st, card, end, turned)
+        fits = _fits(st, card, end, turned) if st.challenges else True
         st.hands[seat].remove(card)
         entry = (card, turned, st.stamp)
         st.stamp += 1
