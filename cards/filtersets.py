@@ -2,6 +2,7 @@
 
 import django_filters as filters
 from django import forms
+from django.core.validators import ProhibitNullCharactersValidator
 from django.db.models import Q
 from django.db.models.functions import Substr
 from django.db.models.lookups import Exact
@@ -75,6 +76,22 @@ class WholeNumberFilter(filters.NumberFilter):
         super().__init__(*args, **kwargs)
 
 
+class SearchField(forms.CharField):
+    """A text field that lets the search language report null bytes and length."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.validators = [
+            v
+            for v in self.validators
+            if not isinstance(v, ProhibitNullCharactersValidator)
+        ]
+
+
+class SearchFilter(filters.CharFilter):
+    field_class = SearchField
+
+
 def _range(field: str, label: str):
     """Return (exact, min, max) number filters over ``field``."""
     return (
@@ -120,7 +137,7 @@ class CardSetFilterSet(filters.FilterSet):
 class CardFilterSet(filters.FilterSet):
     """Every card filter; ``q`` reads the search language (cards/search.py)."""
 
-    q = filters.CharFilter(method="filter_q", label="Search", max_length=2000)
+    q = SearchFilter(method="filter_q", label="Search")
     game = filters.ChoiceFilter(
         field_name="card_set__game__slug", choices=GameSlug.choices
     )

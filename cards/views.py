@@ -204,7 +204,11 @@ def _cards(request):
 def game_detail(request, game):
     """Show one game: its sets and its checklist."""
     game = get_object_or_404(Game, slug=game)
-    sets = game.sets.visible_to(request.user).annotate(card_count=Count("cards"))
+    sets = (
+        game.sets.visible_to(request.user)
+        .annotate(card_count=Count("cards"))
+        .order_by("kind", "sort_order", "slug")
+    )
     base = _cards(request).filter(card_set__game=game)
     context = checklist(request, base, game_slug=game.slug)
     context.update(game=game, sets=sets)

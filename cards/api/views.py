@@ -21,6 +21,9 @@ from .serializers import (
     represent_row,
 )
 
+# Meta.ordering is dropped from GROUP BY queries, so the count annotation restates it.
+SET_ORDER = ("game__sort_order", "kind", "sort_order", "slug")
+
 
 class PrunedFilterBackend(DjangoFilterBackend):
     """Build the FilterSet with only the filters the request names (see CardFilterSet)."""
@@ -78,6 +81,7 @@ class CardSetViewSet(viewsets.ReadOnlyModelViewSet):
             CardSet.objects.visible_to(self.request.user)
             .select_related("game")
             .annotate(card_count=Count("cards"))
+            .order_by(*SET_ORDER)
         )
 
 
