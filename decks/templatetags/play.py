@@ -256,3 +256,22 @@ def index_of(items, value):
         return list(items).index(value)
     except (TypeError, ValueError):
         return -1
+
+
+@register.filter
+def words(value) -> str:
+    """Return an engine word with underscores as spaces ("in_battle" -> "in battle")."""
+    return str(value or "").replace("_", " ")
+
+
+@register.filter
+def seat_short(pt, seat) -> str:
+    """Return a short seat name for tight spaces: "You" or "Player 2 (bot)"."""
+    try:
+        seat = int(seat)
+        kind = pt.seats[seat]["kind"]
+    except (TypeError, ValueError, IndexError, KeyError):
+        return "nobody"
+    if kind == "human":
+        return "You"
+    return f"Player {seat + 1}" + ("" if kind == "hotseat" else " (bot)")
