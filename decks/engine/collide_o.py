@@ -202,7 +202,9 @@ def _plays_of(card: int) -> tuple[Play, Play, Play, Play]:
     while len(_PLAYS) <= card:
         index = len(_PLAYS)
         _PLAYS.append(
-            tuple(Play(index, end, turned) for end in (0, 1) for turned in (0, 1))
+            tuple(
+                Play(index, end, turned) for end in (0, 1) for turned in (False, True)
+            )
         )
     return _PLAYS[card]
 
@@ -217,6 +219,7 @@ def parse_action(text: str):
     if (
         len(words) in (3, 4)
         and words[0] == "play"
+        and words[1].isascii()
         and words[1].isdigit()
         and words[2] in ENDS
         and words[3:] in ([], ["turned"])

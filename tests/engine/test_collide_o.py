@@ -635,7 +635,16 @@ def test_e3_the_round_cap_ends_the_game_as_a_draw():
 def test_actions_parse_from_their_log_text_and_junk_is_refused():
     for text in ("pass", "challenge", "play 12 left", "play 0 right turned"):
         assert co.parse_action(text).text == text
-    for junk in ("", "play", "play x left", "play 3 up", "play 3 left sideways", 7):
+    junk_texts = (
+        "",
+        "play",
+        "play x left",
+        "play ² left",
+        "play 3 up",
+        "play 3 l x",
+        7,
+    )
+    for junk in junk_texts:
         with pytest.raises(EngineError) as refused:
             co.parse_action(junk)
         assert refused.value.code == "bad_action"
