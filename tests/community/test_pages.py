@@ -283,3 +283,17 @@ def test_import_with_problems_keeps_nothing(client, moderator, gate):
 def test_import_is_for_moderators_only(client, user):
     client.force_login(user)
     assert client.get("/community/import/").status_code == 403
+
+
+@pytest.mark.django_db
+def test_card_page_shows_history_and_a_correction_link(client, user, moderator, gate):
+    submission = _submit(user, gate, bonus_haos=5)
+    community.card_submission_accept(submission=submission, moderator=moderator)
+
+    response = client.get(gate.get_absolute_url())
+
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert "History of this card" in content
+    assert "<code>bonus_haos</code>: " in content
+    assert f'href="/community/cards/{gate.pk}/suggest/">Suggest a correction' in content
