@@ -239,8 +239,10 @@ def deck_detail(request, pk):
     deck = _visible_deck(request, pk)
     context = deck_state(deck, request.user, seed=_seed(request.GET.get("seed")))
     if context["is_owner"]:
+        from cards.filtersets import CardFilterSet
+
         context["search"] = _search(request, deck)
-        context["search_params"] = request.GET
+        context["card_filters"] = CardFilterSet(request.GET or None).form
     return render(request, "decks/detail.html", context)
 
 

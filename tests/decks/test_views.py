@@ -334,3 +334,60 @@ def test_creating_a_deck_needs_a_signed_in_user(client):
     response = client.post(reverse("decks:create"), {"game": "collision", "name": "x"})
     assert response.status_code == 302
     assert Deck.objects.count() == 0
+
+
+def test_search_applies_the_checklist_filters(
+    client, user, public_deck, collision_cards
+):
+    _, actions = collision_cards
+    client.force_login(user)
+    url = reverse("decks:search", args=[public_deck.pk])
+    response = client.get(url, {"q": "Move", "colour": "blue"}, **HTMX)
+    assert [c.pk for c in response.context["search"]["cards"]] == [
+        actions[i].pk for i in (3, 7, 11)
+    ]
+    page = client.get(public_deck.get_absolute_url(), {"type": "blade"})
+    assert [c.display_name for c in page.context["search"]["cards"]] == [
+        "Dragoon, Storm"
+    ]
+    assert 'name="colour"' in page.content.decode()
+
+
+def test_each_games_deck_page_renders_its_tools(client, user, card_factory):
+    figure = card_factory(
+        "bakugan", card_type="bakugan", name="Dragonoid", attribute="pyrus", g_power=350
+    )
+    gate = card_factory(
+        "bakugan", card_type="gate", name="Gold", gate_class="gold", bonus_pyrus=100
+    )
+    gingka = card_factory(
+        "metal-fusion", kind="practice", card_type="character", name="Gingka", number=1
+    )
+    section = card_factory(
+        "collide-o",
+        card_type="sections",
+        section_1="B",
+        section_2="BYRGK",
+        section_3="R",
+    )
+    decks = {
+        "bakugan": [
+            {"card": figure.pk, "zone": "bakugan", "quantity": 1},
+            {"card": gate.pk, "zone": "gate", "quantity": 1},
+        ],
+        "metal-fusion": [{"card": gingka.pk, "zone": "lineup", "quantity": 1}],
+        "collide-o": [{"card": section.pk, "zone": "pack", "quantity": 11}],
+    }
+    client.force_login(user)
+    expected = {
+        "bakugan": "450",
+        "metal-fusion": "Power cannot be counted yet",
+        "collide-o": "A wild section counts for every colour",
+    }
+    for game, entries in decks.items():
+        deck = services.deck_create(owner=user, game=game, name=game, entries=entries)
+        html = client.get(deck.get_absolute_url()).content.decode()
+        assert expected[game] in html, game
+    mf = Deck.objects.get(name="metal-fusion")
+    html = client.get(mf.get_absolute_url()).content.decode()
+    assert "practice set, not a printed product" in html
