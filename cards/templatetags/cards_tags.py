@@ -285,3 +285,23 @@ def query_with(context, **changes):
 def sort_link(current: str, key: str):
     """Return the sort value a column header links to (toggles the direction)."""
     return f"-{key}" if current == key else key
+
+
+@register.simple_tag
+def colour_cell(card):
+    """Render the card colour, or a dash where the card kind has no colour."""
+    slug = card.card_set.game.slug
+    has_colour = (slug == "collision" and card.card_type != "blade") or (
+        slug == "bakugan" and card.card_type in (None, "ability")
+    )
+    if not has_colour:
+        return mark_safe(
+            '<span class="not-applicable" title="This kind of card has no colour">—</span>'
+        )
+    if card.colour is None:
+        return value(card, "colour")
+    return format_html(
+        '<span class="swatch swatch-{}"></span> {}',
+        card.colour,
+        card.get_colour_display(),
+    )

@@ -293,3 +293,13 @@ def test_pages_carry_no_inline_styles_or_scripts(client):
         assert " style=" not in page
         assert "<script>" not in page
         assert not re.search(r"\son[a-z]+=", page)
+
+
+def test_fields_a_card_type_does_not_print_are_left_out_not_called_unknown(client):
+    card = make_card(C, title="Dragoon", card_type="blade", spin_strength=6, number=1)
+    page = client.get(f"/cards/{card.pk}/").content.decode()
+    assert '<th scope="row">Colour</th>' not in page
+    assert '<th scope="row">Symbol</th>' not in page
+    assert '<th scope="row">Spin strength</th><td>6</td>' in page
+    checklist = client.get("/games/collision/").content.decode()
+    assert 'class="not-applicable"' in checklist
