@@ -50,3 +50,9 @@ def cards(db):
     ns.gate_dragoon = make_card(gates, "7", "Dragoon")
     ns.gate_other = make_card(gates, "8", "Equal Ground")
     return ns
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Hash passwords cheaply: the log-in tests make many attempts."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
