@@ -19,6 +19,10 @@ class CardHistoryAdminMixin:
         if change and obj.pk:
             previous = Card.objects.filter(pk=obj.pk).first()
             old = community.card_values(previous) if previous else None
+        # An empty admin text box means unknown (null), not a printed empty text.
+        for field in Card._meta.concrete_fields:
+            if field.null and getattr(obj, field.attname) == "":
+                setattr(obj, field.attname, None)
         super().save_model(request, obj, form, change)
         community.card_history_record(
             card=obj,

@@ -3,7 +3,8 @@
 import json
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -17,6 +18,7 @@ from ..choices import Verification
 from ..models import Card, CardChange, CardSubmission
 
 
+@extend_schema_field(OpenApiTypes.OBJECT)
 class JSONObjectField(serializers.Field):
     """A JSON object, given as an object (JSON body) or as JSON text (multipart)."""
 
@@ -36,6 +38,7 @@ class JSONObjectField(serializers.Field):
         return value
 
 
+@extend_schema_field({"type": "integer", "nullable": True})
 class NullableCardField(serializers.Field):
     """A card id, or null (or an empty multipart value) for a new card."""
 
@@ -72,6 +75,7 @@ class SubmissionSerializer(serializers.ModelSerializer):
         source="reviewer.username", read_only=True, default=None
     )
     set = serializers.CharField(source="card_set.slug", read_only=True, default=None)
+    scans = serializers.SerializerMethodField()
 
     class Meta:
         model = CardSubmission
@@ -89,6 +93,7 @@ class SubmissionSerializer(serializers.ModelSerializer):
             "reviewed_at",
             "reason",
             "verification",
+            "scans",
             "created_at",
         ]
         read_only_fields = [
@@ -100,13 +105,27 @@ class SubmissionSerializer(serializers.ModelSerializer):
             "created_at",
         ]
 
-    def to_representation(self, instance):
-        data = super().to_representation(instance)
-        data["card"] = instance.card_id
-        data["scans"] = [
+    @extend_schema_field(
+        inline_serializer(
+            "SubmissionScan",
+            {
+                "id": serializers.IntegerField(),
+                "status": serializers.CharField(),
+                "width": serializers.IntegerField(),
+                "height": serializers.IntegerField(),
+            },
+            many=True,
+        )
+    )
+    def get_scans(self, instance):
+        return [
             {"id": s.pk, "status": s.status, "width": s.width, "height": s.height}
             for s in instance.scans.all()
         ]
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["card"] = instance.card_id
         return data
 
 
