@@ -135,14 +135,32 @@ def _norm(text: str) -> str:
     return re.sub(r"[\s\-]+", "_", text.strip().lower())
 
 
-def _choice(value: str, choices, extra: dict | None = None) -> str | None:
-    key = value.strip().lower()
-    if extra and key in extra:
-        return extra[key]
-    for choice_value, label in choices:
-        if key in (choice_value, label.lower(), _norm(label).replace("_", "-")):
-            return choice_value
-    return None
+def _choice_lookup(choices, extra: dict | None = None) -> dict[str, str]:
+    """Return every accepted spelling of a choice (value, label, abbreviation)."""
+    lookup = dict(extra or {})
+    for value, label in choices:
+        for spelling in (value, label.lower(), _norm(label).replace("_", "-")):
+            lookup[spelling] = value
+    return lookup
+
+
+CHOICE_COLUMNS = [
+    # (column, accepted spellings, choices for the message, default)
+    (
+        "condition",
+        _choice_lookup(Condition.choices, CONDITION_ABBREVIATIONS),
+        Condition.choices,
+        Condition.NEAR_MINT,
+    ),
+    ("finish", _choice_lookup(Finish.choices), Finish.choices, Finish.NORMAL),
+    ("language", _choice_lookup(Language.choices), Language.choices, Language.ENGLISH),
+    (
+        "grading_company",
+        _choice_lookup(GradingCompany.choices),
+        GradingCompany.choices,
+        "",
+    ),
+]
 
 
 class CardIndex:
@@ -293,14 +311,9 @@ def _row(cells: dict, line: int, index: CardIndex, result: ReadResult) -> dict |
         "trade_quantity": _count(cells.get("for_trade", ""), "for_trade", line, result),
     }
     variant = {}
-    for column, choices, extra, default in (
-        ("condition", Condition.choices, CONDITION_ABBREVIATIONS, Condition.NEAR_MINT),
-        ("finish", Finish.choices, None, Finish.NORMAL),
-        ("language", Language.choices, None, Language.ENGLISH),
-        ("grading_company", GradingCompany.choices, None, ""),
-    ):
+    for column, spellings, choices, default in CHOICE_COLUMNS:
         text = cells.get(column, "").strip()
-        value = _choice(text, choices, extra) if text else default
+        value = spellings.get(text.lower()) if text else default
         if value is None:
             allowed = ", ".join(label for _, label in choices)
             result.problem(line, f"{column} {text!r} is not one of: {allowed}.")
