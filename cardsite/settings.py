@@ -193,7 +193,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # Card colour and launcher colour share one choice set; name it once.
-    "ENUM_NAME_OVERRIDES": {"ColourEnum": "cards.choices.Colour"},
+    "ENUM_NAME_OVERRIDES": {
+        "ColourEnum": "cards.choices.Colour",
+        "GameSlugEnum": "cards.choices.GameSlug",
+    },
 }
 
 TASKS = {
