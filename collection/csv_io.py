@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from cards.models import Card
 
 from .choices import Condition, Finish, GradingCompany, Language
-from .models import CollectionEntry, grade_key
+from .models import MAX_COPIES, CollectionEntry, grade_key
 
 MAX_ROWS = 10_000
 MAX_BYTES = 5 * 1024 * 1024
@@ -258,6 +258,11 @@ def _count(value: str, column: str, line: int, result: ReadResult) -> int | None
     if number < 0:
         result.problem(
             line, f"{column} must be a whole number 0 or more, not {number}."
+        )
+        return None
+    if number > MAX_COPIES:
+        result.problem(
+            line, f"{column} must be at most {MAX_COPIES:,}, not {number:,}."
         )
         return None
     return number

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from .choices import Condition, Finish, GradingCompany, ImportMode, Language, ShareKind
 
+MAX_COPIES = 999_999
 GRADE_MIN = Decimal("1")
 GRADE_MAX = Decimal("10")
 GRADE_STEP = Decimal("0.5")
@@ -61,7 +62,9 @@ class CollectionEntry(models.Model):
     card = models.ForeignKey(
         "cards.Card", related_name="collection_entries", on_delete=models.CASCADE
     )
-    quantity = models.PositiveIntegerField(default=0, help_text="Copies owned.")
+    quantity = models.PositiveIntegerField(
+        default=0, validators=[MaxValueValidator(MAX_COPIES)], help_text="Copies owned."
+    )
     condition = models.CharField(
         max_length=16, choices=Condition.choices, default=Condition.NEAR_MINT
     )
@@ -87,10 +90,14 @@ class CollectionEntry(models.Model):
         help_text="1 to 10 in half steps; empty for an ungraded card.",
     )
     wanted_quantity = models.PositiveIntegerField(
-        default=0, help_text="More copies of this variant wanted (wishlist)."
+        default=0,
+        validators=[MaxValueValidator(MAX_COPIES)],
+        help_text="More copies of this variant wanted (wishlist).",
     )
     trade_quantity = models.PositiveIntegerField(
-        default=0, help_text="Owned copies offered for trade."
+        default=0,
+        validators=[MaxValueValidator(MAX_COPIES)],
+        help_text="Owned copies offered for trade.",
     )
     notes = models.TextField(blank=True, max_length=2000)
     created_at = models.DateTimeField(auto_now_add=True)

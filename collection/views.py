@@ -345,6 +345,10 @@ def import_preview(request, token):
             counts = services.collection_import_apply(
                 user=request.user, preview=preview
             )
+        except ValidationError as exc:
+            # Adding the file to the collection can break a rule (too many copies).
+            messages.error(request, "Nothing was imported: " + " ".join(exc.messages))
+            return redirect(preview.get_absolute_url())
         except services.StalePreview:
             messages.warning(
                 request,

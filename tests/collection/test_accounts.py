@@ -145,3 +145,30 @@ def test_success_clears_the_usernames_failures(client, user):
         _login(client, "alice", "wrong password")
     assert _login(client, "alice", PASSWORD).status_code == 302
     assert LoginAttempt.objects.filter(username="alice").count() == 0
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/accounts/login/",
+        "/accounts/signup/",
+        "/accounts/password_reset/",
+        "/accounts/password_reset/done/",
+        "/accounts/reset/done/",
+        "/accounts/reset/MQ/bad-token/",
+    ],
+)
+def test_account_pages_render(client, url):
+    response = client.get(url)
+    assert response.status_code == 200
+    assert (
+        "<form" in response.content.decode() or "password" in response.content.decode()
+    )
+
+
+@pytest.mark.django_db
+def test_password_change_page_needs_a_log_in(client, user):
+    assert client.get("/accounts/password_change/").status_code == 302
+    client.force_login(user)
+    assert client.get("/accounts/password_change/").status_code == 200

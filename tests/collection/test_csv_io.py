@@ -404,3 +404,48 @@ def test_csv_help_lists_every_column(client):
     body = client.get("/collection/csv/").content.decode()
     for name in csv_io.HEADER:
         assert f"<code>{name}</code>" in body
+
+
+@pytest.mark.django_db
+def test_a_count_beyond_the_limit_is_reported(user, cards):
+    assert _read(HEADER + "collision,base,1,1000000\n", user).problems == [
+        "Line 2: quantity must be at most 999,999, not 1,000,000."
+    ]
+
+
+@pytest.mark.django_db
+def test_adding_past_the_limit_is_refused_at_apply_and_writes_nothing(
+    client, user, cards
+):
+    services.collection_entry_create(user=user, card=cards.dragoon, quantity=999_999)
+    services.collection_entry_create(user=user, card=cards.kai, quantity=1)
+    client.force_login(user)
+    _upload(client, (HEADER + "collision,base,97,1\ncollision,base,1,1\n").encode())
+    preview = ImportPreview.objects.get(user=user)
+    response = client.post(preview.get_absolute_url(), {"action": "apply"}, follow=True)
+    assert "Nothing was imported" in response.content.decode()
+    assert dict(CollectionEntry.objects.values_list("card__key", "quantity")) == {
+        "1": 999_999,
+        "97": 1,
+    }
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        (b"", "The file is empty."),
+        (HEADER.encode(), "The file has a header but no rows."),
+        (b"game,set,number,quantity,colour\n", "Line 1: unknown column(s): colour."),
+        (
+            b"\x00\x01binary",
+            "The file contains NUL bytes; it does not look like a CSV file.",
+        ),
+    ],
+)
+def test_odd_files_are_reported_not_crashed_on(client, user, cards, data, problem):
+    client.force_login(user)
+    response = _upload(client, data)
+    assert response.status_code == 200
+    assert _read(data, user).problems[0].startswith(problem)
+    assert CollectionEntry.objects.count() == 0

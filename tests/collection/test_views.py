@@ -317,3 +317,18 @@ def test_graded_population_counts_copies_without_owners(user, other_user, cards)
     body = render_to_string("collection/_graded_population.html", {"card": cards.tyson})
     assert "<td>PSA</td><td>9.0</td><td>3</td>" in body
     assert "alice" not in body and "mallory" not in body
+
+
+@pytest.mark.django_db
+def test_card_page_shows_the_graded_population(client, user, cards):
+    services.collection_entry_create(
+        user=user,
+        card=cards.tyson,
+        quantity=1,
+        grading_company="cgc",
+        grade=Decimal("8.5"),
+    )
+    body = client.get(cards.tyson.get_absolute_url()).content.decode()
+    assert "Graded copies on this site" in body
+    assert "<td>CGC</td><td>8.5</td><td>1</td>" in body
+    assert "Log in to track" in body
