@@ -22,6 +22,10 @@ urlpatterns = [
     path("games/<slug:game>/suggest/", views.suggest, name="suggest-new"),
     path("cards/<int:pk>/suggest/", views.suggest, {"game": ""}, name="suggest"),
     path("cards/<int:pk>/history/", views.card_history, name="history"),
+    path("scans/<int:pk>/", views.scan_image, name="scan"),
+    path(
+        "scans/<int:pk>/thumb/", views.scan_image, {"size": "thumb"}, name="scan-thumb"
+    ),
     path("help-wanted/", views.help_wanted_index, name="help-wanted-index"),
     path("help-wanted/<slug:game>/", views.help_wanted, name="help-wanted"),
     path(

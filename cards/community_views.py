@@ -5,7 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
-from django.http import Http404
+from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.shortcuts import render as django_render
 from django.views.decorators.http import require_POST
@@ -22,7 +22,7 @@ from .community_forms import (
 )
 from .data import CardDataError
 from .games import GAMES
-from .models import Card, CardDataImport, CardSet, Game, ReviewStatus
+from .models import Card, CardDataImport, CardSet, Game, ReviewStatus, Scan
 
 PREVIEW_ROWS_SHOWN = 500
 
@@ -198,6 +198,35 @@ def submission_reject(request, pk):
         messages.success(request, f"Rejected submission #{submission.pk}.")
         return redirect("community:review")
     return _render_submission(request, submission, reject_form=form)
+
+
+SCAN_TYPES = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp"}
+
+
+def scan_image(request, pk, size="full"):
+    """Serve a scan: accepted ones to anyone who sees the card, pending ones to
+    their uploader and moderators."""
+    scan = get_object_or_404(Scan.objects.select_related("card__card_set"), pk=pk)
+    if scan.status == ReviewStatus.ACCEPTED and scan.card is not None:
+        if not Card.objects.visible_to(request.user).filter(pk=scan.card_id).exists():
+            raise Http404("No such scan.")
+    elif not (
+        request.user.is_authenticated
+        and (
+            scan.uploader_id == request.user.pk or community.is_moderator(request.user)
+        )
+    ):
+        raise Http404("No such scan.")
+    stored = scan.thumbnail if size == "thumb" else scan.image
+    if not stored:
+        raise Http404("This scan's picture was deleted.")
+    try:
+        handle = stored.open("rb")
+    except OSError:
+        raise Http404("This scan's picture is missing.") from None
+    response = FileResponse(handle, content_type=SCAN_TYPES[scan.image_format])
+    response["Cache-Control"] = "private, max-age=3600"
+    return response
 
 
 # --- history -------------------------------------------------------------------

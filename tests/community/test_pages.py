@@ -297,3 +297,73 @@ def test_card_page_shows_history_and_a_correction_link(client, user, moderator, 
     assert "History of this card" in content
     assert "<code>bonus_haos</code>: " in content
     assert f'href="/community/cards/{gate.pk}/suggest/">Suggest a correction' in content
+
+
+@pytest.mark.django_db
+def test_every_community_page_renders(client, user, moderator, gate, media_root):
+    from tests.community.test_scans import _png
+
+    submission = community.card_submission_create(
+        user=user,
+        game="bakugan",
+        card=gate,
+        fields={"bonus_haos": 5},
+        source="scan",
+        scan=SimpleUploadedFile("s.png", _png()),
+    )
+    custom = community.custom_set_create(user=moderator, game="collision", name="C")
+    card = community.custom_card_create(
+        user=moderator, card_set=custom, fields={"card_type": "event"}
+    )
+    client.force_login(moderator)
+    for url in (
+        "/community/help-wanted/",
+        "/community/help-wanted/bakugan/",
+        "/community/help-wanted/bakugan/?practice=1",
+        "/community/submissions/",
+        "/community/review/",
+        "/community/review/?status=accepted",
+        "/community/review/?status=bogus",
+        f"/community/submissions/{submission.pk}/",
+        "/community/games/collision/suggest/",
+        f"/community/cards/{gate.pk}/suggest/",
+        f"/community/cards/{gate.pk}/history/",
+        "/community/custom/",
+        f"/community/custom/sets/{custom.pk}/",
+        f"/community/custom/sets/{custom.pk}/new/",
+        f"/community/custom/cards/{card.pk}/edit/",
+        "/community/import/",
+    ):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert b"style=" not in response.content.split(b"<main")[1], url
+    assert client.get("/community/help-wanted/bakugan/nope/").status_code == 404
+    assert client.get("/community/games/chess/suggest/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_pending_scan_is_seen_by_uploader_and_moderators_only(
+    client, user, other_user, moderator, gate, media_root
+):
+    from tests.community.test_scans import _png
+
+    submission = community.card_submission_create(
+        user=user,
+        game="bakugan",
+        card=gate,
+        fields={},
+        source="scan",
+        scan=SimpleUploadedFile("s.png", _png()),
+    )
+    url = f"/community/scans/{submission.scans.get().pk}/"
+
+    assert client.get(url).status_code == 404
+    client.force_login(other_user)
+    assert client.get(url).status_code == 404
+    client.force_login(user)
+    assert client.get(url)["Content-Type"] == "image/png"
+    client.force_login(moderator)
+    assert client.get(url + "thumb/").status_code == 200
+    community.card_submission_accept(submission=submission, moderator=moderator)
+    client.logout()
+    assert client.get(url).status_code == 200
