@@ -10,6 +10,7 @@ share one address. Nothing is locked for good: the refusal ends by itself.
 from datetime import timedelta
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.views import LoginView
@@ -86,16 +87,14 @@ def describe_wait(wait: timedelta) -> str:
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
-class RateLimitedAuthenticationForm(AuthenticationForm):
-    """The log-in form, refusing attempts while a username or address cools off."""
+COOLING_OFF = (
+    "Too many failed log-in attempts. For your account's safety, log-ins "
+    "are paused for %(wait)s; try again after that, or reset your password."
+)
 
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "cooling_off": (
-            "Too many failed log-in attempts. For your account's safety, log-ins "
-            "are paused for %(wait)s; try again after that, or reset your password."
-        ),
-    }
+
+class RateLimitMixin:
+    """Refuse an authentication form while its username or address cools off."""
 
     cooling_off = False
 
@@ -107,9 +106,7 @@ class RateLimitedAuthenticationForm(AuthenticationForm):
             # Checked before the password, so guesses during the pause learn nothing.
             self.cooling_off = True
             raise ValidationError(
-                self.error_messages["cooling_off"],
-                code="cooling_off",
-                params={"wait": describe_wait(wait)},
+                COOLING_OFF, code="cooling_off", params={"wait": describe_wait(wait)}
             )
         try:
             cleaned = super().clean()
@@ -119,6 +116,14 @@ class RateLimitedAuthenticationForm(AuthenticationForm):
             raise
         login_record_success(username=username)
         return cleaned
+
+
+class RateLimitedAuthenticationForm(RateLimitMixin, AuthenticationForm):
+    """The site's log-in form."""
+
+
+class RateLimitedAdminAuthenticationForm(RateLimitMixin, AdminAuthenticationForm):
+    """The admin's log-in form, under the same limits."""
 
 
 class RateLimitedLoginView(LoginView):

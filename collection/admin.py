@@ -1,6 +1,10 @@
 from django.contrib import admin
 
+from .accounts import RateLimitedAdminAuthenticationForm
 from .models import CollectionEntry, ImportPreview, LoginAttempt, ShareLink
+
+# The admin's log-in counts toward, and obeys, the same failed log-in limits.
+admin.site.login_form = RateLimitedAdminAuthenticationForm
 
 
 @admin.register(CollectionEntry)

@@ -172,3 +172,16 @@ def test_password_change_page_needs_a_log_in(client, user):
     assert client.get("/accounts/password_change/").status_code == 302
     client.force_login(user)
     assert client.get("/accounts/password_change/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_admin_log_in_obeys_the_same_pause(client, user):
+    for _ in range(accounts.USERNAME_LIMIT):
+        _login(client, "alice", "wrong password")
+    response = client.post(
+        "/admin/login/",
+        {"username": "alice", "password": PASSWORD},
+        REMOTE_ADDR="10.0.0.1",
+    )
+    assert response.status_code == 200
+    assert "Too many failed log-in attempts" in response.content.decode()
