@@ -250,3 +250,15 @@ def test_the_schema_and_docs_are_served(client):
     for parameter in ("name: q", "name: sort", "name: pyrus_min", "name: edge_4"):
         assert parameter in text
     assert client.get("/api/docs/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/cards/99999999999999999999/",
+        "/api/sets/99999999999999999999/",
+        "/api/cards/x/",
+    ],
+)
+def test_out_of_range_ids_are_not_found(client, url):
+    assert client.get(url).status_code == 404

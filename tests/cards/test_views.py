@@ -303,3 +303,11 @@ def test_fields_a_card_type_does_not_print_are_left_out_not_called_unknown(clien
     assert '<th scope="row">Spin strength</th><td>6</td>' in page
     checklist = client.get("/games/collision/").content.decode()
     assert 'class="not-applicable"' in checklist
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["/cards/99999999999999999999/", "/cards/99999999999999999999/image.png"],
+)
+def test_out_of_range_card_ids_are_not_found(client, url):
+    assert client.get(url).status_code == 404
