@@ -179,28 +179,10 @@ def card_history(*, card: Card):
     return card.changes.select_related("user", "submission")
 
 
-@transaction.atomic
-def card_edit(*, card: Card, user, fields: dict, source: str) -> Card:
-    """Change fields of an existing card as a moderator, recording the history."""
-    _require_moderator(user)
-    values, errors = _clean_fields(card.card_set.game.slug, fields)
-    if "verification" in fields:
-        values["verification"] = fields["verification"]
-        errors.pop("verification", None)
-    if errors:
-        raise ValidationError(errors)
-    locked = Card.objects.select_for_update().get(pk=card.pk)
-    old = card_values(locked)
-    built = _build_card(card=locked, card_set=None, values=values)
-    built.save()
-    card_history_record(card=built, user=user, source=source, old=old)
-    return built
-
-
 # --- submissions ----------------------------------------------------------------
 
 
-def _submission_target(*, user, game: str, card, fields: dict, errors: dict):
+def _submission_target(*, game: str, card, fields: dict, errors: dict):
     """Return (card, card_set) a submission is about, adding to ``errors``."""
     if card is not None:
         if card.card_set.game.slug != game:
@@ -248,10 +230,14 @@ def card_submission_create(
         raise PermissionDenied("Sign in to submit card data.")
     if game not in GAMES:
         raise ValidationError({"game": f'Unknown game "{str(game)[:40]}".'})
+    if not isinstance(fields, dict):
+        raise ValidationError(
+            {"fields": "Give the fields as an object of name: value."}
+        )
     errors: dict = {}
-    fields = dict(fields) if isinstance(fields, dict) else fields
+    fields = dict(fields)
     card, card_set = _submission_target(
-        user=user, game=game, card=card, fields=fields or {}, errors=errors
+        game=game, card=card, fields=fields, errors=errors
     )
     values, field_errors = _clean_fields(game, fields)
     errors.update(field_errors)
