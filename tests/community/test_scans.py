@@ -241,3 +241,21 @@ def test_pending_scan_quota(user, gate, media_root, monkeypatch):
     }
     assert Scan.objects.count() == 1
     assert len(_files(media_root)) == 2
+
+
+@pytest.mark.django_db
+def test_card_picture_is_the_accepted_scan(client, user, moderator, gate, media_root):
+    submission = community.card_submission_create(
+        user=user,
+        game="bakugan",
+        card=gate,
+        fields={},
+        source="scan",
+        scan=SimpleUploadedFile("s.png", _png(colour=(200, 30, 30))),
+    )
+    community.card_submission_accept(submission=submission, moderator=moderator)
+
+    response = client.get(f"/cards/{gate.pk}/image.png")
+
+    picture = Image.open(io.BytesIO(b"".join(response.streaming_content)))
+    assert picture.convert("RGB").getpixel((5, 5)) == (200, 30, 30)
