@@ -15,6 +15,7 @@ from .playtest import (
     PlaytestError,
     acting_seat,
     choices,
+    engine_decks_for,
     load_state,
     playtest_act,
     playtest_branch,
@@ -97,9 +98,39 @@ def playtest_list(request):
     return render(request, "play/list.html", {"games": games, "reports": reports})
 
 
+def start_context(user, deck) -> dict:
+    """Return what the start form needs: the game's engine, seat range, other decks, blockers."""
+    from .models import Deck
+
+    game = get_game(deck.game.slug)
+    others = (
+        Deck.objects.visible_to(user)
+        .filter(game=deck.game)
+        .select_related("owner")
+        .order_by("name")[:200]
+    )
+    try:
+        engine_decks_for(deck.game.slug, [deck])
+        blocked = []
+    except PlaytestError as exc:
+        blocked = exc.details or []
+    return {
+        "deck": deck,
+        "engine": game,
+        "game_slug": deck.game.slug,
+        "other_decks": others,
+        "players_range": range(game.MIN_PLAYERS, game.MAX_PLAYERS + 1),
+        "blocked": blocked,
+    }
+
+
 @login_required
-@require_POST
 def playtest_new(request):
+    if request.method == "GET":
+        deck = _visible_deck(request.user, request.GET.get("deck"))
+        return render(request, "play/new.html", start_context(request.user, deck))
+    if request.method != "POST":
+        return HttpResponse(status=405)
     deck = _visible_deck(request.user, request.POST.get("deck"))
     opponent = request.POST.get("opponent", "random")
     players = _int(request.POST.get("players"), 2)
@@ -132,7 +163,7 @@ def playtest_new(request):
         )
     except PlaytestError as exc:
         messages.error(request, exc.message)
-        return redirect(deck.get_absolute_url())
+        return redirect(f"{reverse('play:new')}?deck={deck.pk}")
     return redirect(pt.get_absolute_url())
 
 
@@ -261,7 +292,7 @@ def report_new(request):
         )
     except PlaytestError as exc:
         messages.error(request, exc.message)
-        return redirect(deck.get_absolute_url())
+        return redirect(f"{reverse('play:new')}?deck={deck.pk}")
     return redirect("play:report", pk=report.pk)
 
 
