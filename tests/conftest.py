@@ -1,8 +1,10 @@
 """Shared fixtures for the whole suite."""
 
+import os
 from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
 
 from cards.data import card_data_load, card_data_parse
 from cards.games import ensure_games
@@ -33,6 +35,10 @@ def other_user(django_user_model):
         "mallory", "mallory@example.com", "correct-horse-battery-2"
     )
 
+
+# Test users hash passwords with MD5: PBKDF2 costs most of a second per user here.
+os.environ["CARDSITE_TEST_FAST_HASHER"] = "1"
+django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
