@@ -49,6 +49,13 @@ serve: setup
 bench: setup
 	$(PYTHON) manage.py bench
 
+# Load test, not part of `make test`: 60 s of locust traffic against gunicorn
+# (production settings, plain HTTP on loopback) on SQLite, then on a throwaway
+# PostgreSQL cluster. LOADTEST_ARGS="--backends sqlite --run-time 20" narrows it.
+.PHONY: loadtest
+loadtest: setup
+	$(PYTHON) tools/loadtest/run.py $(LOADTEST_ARGS)
+
 lint: venv
 	$(BIN)/ruff check .
 
