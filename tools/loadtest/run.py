@@ -245,6 +245,7 @@ def _load_test(backend: str, args, tmp: Path, db_env: dict) -> dict:
             LOADTEST_MAX_REQUESTS=str(args.max_requests),
             LOADTEST_THINK=str(args.think),
         )
+        load_before = round(os.getloadavg()[0], 1)
         started = time.monotonic()
         locust = subprocess.run(
             [
@@ -298,6 +299,8 @@ def _load_test(backend: str, args, tmp: Path, db_env: dict) -> dict:
         "seconds": round(seconds, 1),
         "think": args.think,
         "rows": summarise(records, seconds),
+        "load_average_before": load_before,
+        "access_log_requests": len(access),
         "server_5xx_in_access_log": sum(
             1 for line in access if line[:1] == "5" and line[:3].isdigit()
         ),
@@ -342,7 +345,10 @@ def print_report(results: list[dict]) -> None:
             f"workers, {result['seconds']} s; 5xx in the access log: "
             f"{result['server_5xx_in_access_log']}; 'database is locked' in the error "
             f"log: {result['database_is_locked']}; tracebacks: {result['tracebacks']}; "
-            f"locust counted {result['locust_aggregated_requests']} requests."
+            f"requests in the access log: {result['access_log_requests']} (one is the "
+            f"start-up check); locust's own CSV counted "
+            f"{result['locust_aggregated_requests']}; 1-minute load average before "
+            f"the run: {result['load_average_before']} on {os.cpu_count()} CPUs."
         )
         for failure in result["first_failures"]:
             print(f"  failure: {failure}")
