@@ -53,7 +53,7 @@ bench: setup
 # (production settings, plain HTTP on loopback) on SQLite, then on a throwaway
 # PostgreSQL cluster. LOADTEST_ARGS="--backends sqlite --run-time 20" narrows it.
 .PHONY: loadtest
-loadtest: setup
+loadtest: venv
 	$(PYTHON) tools/loadtest/run.py $(LOADTEST_ARGS)
 
 lint: venv
