@@ -95,6 +95,16 @@ bonuses (B5); null is unknown and blocks play (``card_problems``); a bonus
 named in the card's ``not_printed`` list counts 0 (E4). Printed ability
 bonuses are shown only; they act only through encoded steps (B4).
 
+Hidden information: ``view(state, player)`` shows a face-down gate's name,
+bonuses and text only to its owner; everyone sees it once it has opened in a
+battle. A gate taken into a used pile without ever opening (B11, the "no
+Bakugan to roll" clear, a battle decided before the gate opens) stays face
+down to the others, but the player who took it may look at it. The stored
+event log names gates in full (replays and tests read it); the view's copy
+names a gate the viewer may not see by its label only ("P2-G1"), and so does
+``describe`` for whoever chooses a move or enters a roll. Other players'
+gate and ability hands are counts.
+
 Readings where the rulings are silent: the "no Bakugan to roll" rule holds in
 two-player games too, and "all of his standing Bakugan" means every one the
 player has standing; the B7 placement starts with the next player to take a
@@ -511,6 +521,7 @@ class State:
     fo: list  # 1 when that gate has been opened
     fb: list  # Bakugan code standing on that gate, -1 when empty
     queue: list  # seats still to place a gate
+    opened: list = field(default_factory=list)  # gate codes ever opened
     phase: str = "place"
     turn_player: int = 0
     turns: int = 0
@@ -537,6 +548,7 @@ class State:
             d[name] = [x[:] for x in self.__dict__[name]]
         d["fg"], d["fo"], d["fb"] = self.fg[:], self.fo[:], self.fb[:]
         d["queue"], d["wseats"] = self.queue[:], self.wseats[:]
+        d["opened"] = self.opened[:]
         d["log"], d["events"] = self.log[:], self.events[:]
         if self.battle is not None:
             d["battle"] = self.battle.copy()
@@ -1115,6 +1127,8 @@ def _open_gate(state: State) -> None:
     gate = battle.gate
     pos = state.fg.index(gate)
     state.fo[pos] = 1
+    if gate not in state.opened:
+        state.opened.append(gate)
     static = state.static
     note = static.gate_note[gate]
     state.events.append(
@@ -1306,7 +1320,8 @@ def describe(state: State, action: Action) -> str:
     if kind == "miss":
         return "The Bakugan misses every gate."
     if kind == "land":
-        return f"The Bakugan lands on {_gname(state, action.arg)}."
+        # Whoever enters a roll may not know the gate: name it only once open.
+        return f"The Bakugan lands on {_gname_for(state, action.arg, -1)}."
     if kind == "place":
         return f"{who} places {static.gate_name[seat * 3 + action.arg]} face down."
     if kind == "roll":
@@ -1316,15 +1331,59 @@ def describe(state: State, action: Action) -> str:
     if kind == "pass":
         return f"{who} plays no more ability cards now."
     if kind == "move":
-        return f"{who} moves the Bakugan to {_gname(state, action.arg)}."
+        return f"{who} moves the Bakugan to {_gname_for(state, action.arg, seat)}."
     if kind == "shift":
         return (
             f"{who} moves {static.bak_name[seat * 3 + action.arg]} to "
-            f"{_gname(state, action.arg2)}."
+            f"{_gname_for(state, action.arg2, seat)}."
         )
     if kind == "clear":
-        return f"{who} moves {_gname(state, action.arg)} to their used pile."
+        return f"{who} moves {_gname_for(state, action.arg, seat)} to their used pile."
     return f"{who} has no Bakugan and skips the turn."
+
+
+def _known(state: State, code: int, player: int) -> bool:
+    """Return whether ``player`` may see gate ``code``'s face.
+
+    Its owner placed it and knows it; everyone sees it once it has opened; a
+    player who took it into their used pile unopened holds it and may look.
+    """
+    return (
+        code // 3 == player
+        or code in state.opened
+        or (0 <= player < state.n and code in state.won[player])
+    )
+
+
+def _gname_for(state: State, code: int, player: int) -> str:
+    """Return the gate's label, with its name only when ``player`` may see it."""
+    if _known(state, code, player):
+        return _gname(state, code)
+    return _gate_label(code)
+
+
+def _events_for(state: State, player: int) -> list[str]:
+    """Return the event log as ``player`` may read it.
+
+    Events name a gate as "P2-G1 (Sunforge)" even while it lies face down (the
+    stored log is the whole truth, for replays and tests); a player who may
+    not see that gate reads only its label.
+    """
+    names = state.static.gate_name
+    hidden = [
+        (f"{_gate_label(g)} ({names[g]})", _gate_label(g))
+        for g in range(3 * state.n)
+        if not _known(state, g, player)
+    ]
+    if not hidden:
+        return state.events[:]
+    shown = []
+    for text in state.events:
+        for full, label in hidden:
+            if full in text:
+                text = text.replace(full, label)
+        shown.append(text)
+    return shown
 
 
 def _bak_view(state: State, code: int) -> dict:
@@ -1359,7 +1418,9 @@ def view(state: State, player: int) -> dict:
             "unused": [_bak_view(state, seat * 3 + i) for i in state.unused[seat]],
             "used": [_bak_view(state, seat * 3 + i) for i in state.used[seat]],
             "removed": [_bak_view(state, seat * 3 + i) for i in state.removed[seat]],
-            "gates_won": [_gate_view(state, g, True) for g in state.won[seat]],
+            "gates_won": [
+                _gate_view(state, g, _known(state, g, player)) for g in state.won[seat]
+            ],
             "abilities_used": [
                 {"id": f"A{i + 1}", "name": static.ab_name[seat][i]}
                 for i in state.ab_used[seat]
@@ -1385,7 +1446,7 @@ def view(state: State, player: int) -> dict:
         players.append(entry)
     field_view = []
     for g, opened, b in zip(state.fg, state.fo, state.fb, strict=True):
-        item = _gate_view(state, g, bool(opened) or g // 3 == player)
+        item = _gate_view(state, g, _known(state, g, player))
         item["open"] = bool(opened)
         item["bakugan"] = _bak_view(state, b) if b >= 0 else None
         field_view.append(item)
@@ -1416,7 +1477,7 @@ def view(state: State, player: int) -> dict:
         "over": state.over,
         "winner": winner(state),
         "reason": state.reason,
-        "events": state.events[:],
+        "events": _events_for(state, player),
         "log": state.log[:],
     }
 
@@ -1442,6 +1503,7 @@ def to_json(state: State) -> dict:
     ]
     data["queue"] = state.queue[:]
     data["wseats"] = state.wseats[:]
+    data["opened"] = state.opened[:]
     data["battle"] = state.battle.to_json() if state.battle is not None else None
     return data
 
@@ -1460,6 +1522,8 @@ def from_json(data: dict) -> State:
     state.fb = [f[2] for f in data["field"]]
     state.queue = list(data["queue"])
     state.wseats = list(data["wseats"])
+    # Games saved before "opened" was kept: the gates open on the field.
+    state.opened = list(data.get("opened", [f[0] for f in data["field"] if f[1]]))
     battle = data["battle"]
     state.battle = Battle.from_json(battle) if battle is not None else None
     state.log = list(data["log"])

@@ -885,3 +885,133 @@ def test_the_view_hides_other_hands_and_face_down_gates():
     assert seen["field"][1]["name"] == "Gate 2.1"
     assert seen["rolling"]["name"] == "Dragonoid"
     assert seen["legal"] == []
+
+
+# --- hidden information ------------------------------------------------------
+
+
+def secret_decks(players):
+    """Return decks whose every gate and ability name is found nowhere else."""
+    decks = []
+    for seat in range(players):
+        tag = f"S{seat + 1}Z"
+        gates = [
+            gate(f"Fire Pit {tag}", 20, pyrus=140, ident=seat * 100 + 10),
+            gate(
+                f"Exchange {tag}",
+                50,
+                effects=[step("swap_g_power", "gate_open")],
+                ident=seat * 100 + 11,
+            ),
+            gate(
+                f"Doom {tag}",
+                -20,
+                effects=[step("remove_bakugan", "after_battle", target="opponent")],
+                ident=seat * 100 + 12,
+            ),
+        ]
+        abilities = [
+            # Decided or cancelled before the gate opens: it must stay unnamed.
+            ability(f"Veto {tag}", "before-battle", [step("cancel_gate")]),
+            ability(f"Strike {tag}", "before-battle", [step("win_gate")]),
+            ability(f"Boost {tag}", "in-battle", [step("add_g_power", amount=80)]),
+        ]
+        decks.append(make_deck(seat, gates=gates, abilities=abilities))
+    return decks
+
+
+def hidden_names(state, player):
+    """Return the names ``player`` may not know, read from the state itself."""
+    names = set()
+    for seat in range(state.n):
+        deck = state.decks[seat]
+        if seat == player:
+            continue
+        for i, card in enumerate(deck["gate"]):
+            code = seat * 3 + i
+            # Known once opened in a battle, or when taken unopened by the player.
+            if code not in state.opened and code not in state.won[player]:
+                names.add(card["name"])
+        names.update(deck["ability"][i]["name"] for i in state.ab_hand[seat])
+    return names
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_no_view_ever_names_a_face_down_gate_or_a_hidden_ability(players):
+    decks = secret_decks(players)
+    hidden_seen = 0
+    for seed in range(40):
+        state = bk.new_game(decks, {"players": players}, seed)
+        bots = [RandomBot(seed * 10 + s) for s in range(players)]
+        chance = Rng(seed_state(seed, 9))
+        while True:
+            for k, opened in enumerate(state.fo):
+                assert not opened or state.fg[k] in state.opened
+            for player in range(players):
+                secret = hidden_names(state, player)
+                hidden_seen += len(secret)
+                text = json.dumps(bk.view(state, player))
+                assert [name for name in secret if name in text] == []
+            if bk.is_over(state):
+                break
+            seat = bk.to_act(state)
+            if seat == CHANCE:
+                unopened = {
+                    decks[g // 3]["gate"][g % 3]["name"]
+                    for g in range(3 * players)
+                    if g not in state.opened
+                }
+                for action, _ in bk.chance_outcomes(state):
+                    words = bk.describe(state, action)
+                    assert [name for name in unopened if name in words] == []
+                action = resolve_chance(bk, state, chance)
+            else:
+                secret = hidden_names(state, seat)
+                for action in bk.legal_actions(state):
+                    words = bk.describe(state, action)
+                    assert [name for name in secret if name in words] == []
+                action = bots[seat].choose(bk, state)
+            state = bk.apply(state, action, inplace=True)
+    assert hidden_seen > 1000
+
+
+def test_a_face_down_gate_is_named_in_events_only_to_those_who_may_see_it():
+    state = act(two_player(), "P1 rolls B1")
+    state = act(state, "landed on gate P2-G1")
+    assert state.events[-2:] == [
+        "Player 1's Dragonoid lands on P2-G1 (Gate 2.1).",
+        "Player 1's Dragonoid stands on P2-G1 (Gate 2.1).",
+    ]
+    assert bk.view(state, 0)["events"][-2:] == [
+        "Player 1's Dragonoid lands on P2-G1.",
+        "Player 1's Dragonoid stands on P2-G1.",
+    ]
+    assert bk.view(state, 1)["events"][-2:] == state.events[-2:]
+    assert bk.describe(state, bk.Action("land", -1, 3)) == (
+        "The Bakugan lands on P2-G1."
+    )
+
+
+def test_a_gate_won_before_it_opens_stays_face_down_to_the_loser():
+    strike = ability("Strike", "before-battle", [step("win_gate")])
+    decks = [make_deck(0), make_deck(1, abilities=[strike] * 3)]
+    state = two_player(decks)
+    state = act(state, "P1 rolls B1")
+    state = act(state, "landed on gate P1-G1")  # P1's gate, placed before P2
+    state = act(state, "P2 rolls B1")
+    state = act(state, "landed on gate P1-G1")
+    state = act(state, "P2 plays A1")
+    assert state.won == [[], [0]]
+    assert state.opened == []
+    assert bk.view(state, 1)["players"][1]["gates_won"] == [
+        {
+            "id": "P1-G1",
+            "owner": 0,
+            "name": "Gate 1.1",
+            "bonus": {a: 0 for a in bk.ATTRIBUTES},
+            "encoded": False,
+        }
+    ]
+    assert bk.view(state, 0)["players"][1]["gates_won"][0]["name"] == "Gate 1.1"
+    four = bk.new_game([make_deck(s) for s in range(4)], {"players": 4}, 1)
+    assert bk.view(four, 2)["players"][1]["gates_won"] == []
