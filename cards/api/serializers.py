@@ -178,69 +178,80 @@ DATETIME_COLUMNS = ("created_at", "updated_at")
 
 def _sqlite_value(column: str, kind: str) -> str:
     if kind == "json":
-        return f"coalesce(json({column}), 'null')"
+        return f"json({column})"
     if kind == "datetime":
         # Django stores UTC as 'YYYY-MM-DD HH:MM:SS[.ffffff]', isoformat's shape.
-        return f"json_quote(replace({column}, ' ', 'T') || 'Z')"
-    return f"json_quote({column})"
+        return f"replace({column}, ' ', 'T') || 'Z'"
+    return column
 
 
 def _postgresql_value(column: str, kind: str) -> str:
-    if kind == "json":
-        return f"coalesce({column}::text, 'null')"
     if kind == "datetime":
-        text = (
+        return (
             f"replace(to_char({column} AT TIME ZONE 'UTC', "
             "'YYYY-MM-DD\"T\"HH24:MI:SS.US'), '.000000', '') || 'Z'"
         )
-        return f"coalesce(to_json({text})::text, 'null')"
-    return f"coalesce(to_json({column})::text, 'null')"
+    return column
 
 
-_VALUE_SQL = {"sqlite": _sqlite_value, "postgresql": _postgresql_value}
+# (object function, most key/value pairs one call takes: the argument limits are
+# 127 in SQLite and 100 in PostgreSQL).
+_OBJECT_SQL = {
+    "sqlite": ("json_object", 60, _sqlite_value),
+    "postgresql": ("json_build_object", 50, _postgresql_value),
+}
 
 
 @lru_cache(maxsize=256)
 def card_json_sql(using: str, size: int) -> str | None:
-    """Return SQL giving (id, JSON text equal to represent_row) for ``size`` ids."""
+    """Return SQL giving (id, JSON objects that join into represent_row's dict)."""
     # The database writes each row's JSON: converting ~60 values a row to Python
     # objects and back to text was most of the cost of a page.
-    value = _VALUE_SQL.get(connections[using].vendor)
-    if value is None:
+    if connections[using].vendor not in _OBJECT_SQL:
         return None
+    function, most, value = _OBJECT_SQL[connections[using].vendor]
     quote = connections[using].ops.quote_name
-    card = lambda name: f"c.{quote(Card._meta.get_field(name).column)}"  # noqa: E731
+
+    def card(name):
+        return f"c.{quote(Card._meta.get_field(name).column)}"
+
+    pk = card("id")
     pairs = [
-        ("id", card("id"), ""),
-        ("game", f"g.{quote('slug')}", ""),
-        ("set", f"s.{quote('slug')}", ""),
-        ("set_name", f"s.{quote('name')}", ""),
-        ("set_kind", f"s.{quote('kind')}", ""),
+        ("id", pk),
+        ("game", f"g.{quote('slug')}"),
+        ("set", f"s.{quote('slug')}"),
+        ("set_name", f"s.{quote('name')}"),
+        ("set_kind", f"s.{quote('kind')}"),
         *(
-            (name, card(name), "json" if name in JSON_COLUMNS else "")
+            (name, value(card(name), "json" if name in JSON_COLUMNS else ""))
             for name in CARD_FIELDS[1:]
         ),
-        *((name, card(name), "datetime") for name in DATETIME_COLUMNS),
+        *((name, value(card(name), "datetime")) for name in DATETIME_COLUMNS),
+        ("page_url", f"'/cards/' || {pk} || '/'"),
+        ("image_url", f"'/cards/' || {pk} || '/image.png'"),
     ]
-    pk = card("id")
-    parts = [f"'{{\"{pairs[0][0]}\":' || {value(pairs[0][1], pairs[0][2])}"]
-    parts += [
-        f"',\"{key}\":' || {value(column, kind)}" for key, column, kind in pairs[1:]
-    ]
-    parts += [
-        f"',\"page_url\":\"/cards/' || {pk} || '/\"'",
-        f"',\"image_url\":\"/cards/' || {pk} || '/image.png\"}}'",
+    arguments = [f"'{key}', {sql}" for key, sql in pairs]
+    objects = [
+        f"{function}({', '.join(arguments[i : i + most])})"
+        for i in range(0, len(arguments), most)
     ]
     set_fk = quote(Card._meta.get_field("card_set").column)
     game_fk = quote(CardSet._meta.get_field("game").column)
     placeholders = ", ".join(["%s"] * size)
     return (
-        f"SELECT {pk}, {' || '.join(parts)} "
+        f"SELECT {pk}, {', '.join(objects)} "
         f"FROM {quote(Card._meta.db_table)} c "
         f"INNER JOIN {quote(CardSet._meta.db_table)} s ON c.{set_fk} = s.{quote('id')} "
         f"INNER JOIN {quote(Game._meta.db_table)} g ON s.{game_fk} = g.{quote('id')} "
         f"WHERE {pk} IN ({placeholders})"
     )
+
+
+def _join_objects(objects) -> str:
+    """Return JSON objects' texts merged into one object's text."""
+    if len(objects) == 1:
+        return objects[0]
+    return ",".join(text[1 if i else 0 : -1] for i, text in enumerate(objects)) + "}"
 
 
 def card_rows_json(ids: list[int], *, using: str = "default") -> list[str]:
@@ -260,5 +271,5 @@ def card_rows_json(ids: list[int], *, using: str = "default") -> list[str]:
     else:
         with connection.cursor() as cursor:
             cursor.execute(sql, ids)
-            texts = dict(cursor.fetchall())
+            texts = {row[0]: _join_objects(row[1:]) for row in cursor.fetchall()}
     return [texts[pk] for pk in ids]
