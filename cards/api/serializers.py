@@ -194,11 +194,11 @@ def _postgresql_value(column: str, kind: str) -> str:
     return column
 
 
-# (object function, most key/value pairs one call takes: the argument limits are
-# 127 in SQLite and 100 in PostgreSQL).
+# (object as text, most key/value pairs one call takes: the argument limits are
+# 127 in SQLite and 100 in PostgreSQL; psycopg would decode a json value).
 _OBJECT_SQL = {
-    "sqlite": ("json_object", 60, _sqlite_value),
-    "postgresql": ("json_build_object", 50, _postgresql_value),
+    "sqlite": ("json_object({})", 60, _sqlite_value),
+    "postgresql": ("json_build_object({})::text", 50, _postgresql_value),
 }
 
 
@@ -232,7 +232,7 @@ def card_json_sql(using: str, size: int) -> str | None:
     ]
     arguments = [f"'{key}', {sql}" for key, sql in pairs]
     objects = [
-        f"{function}({', '.join(arguments[i : i + most])})"
+        function.format(", ".join(arguments[i : i + most]))
         for i in range(0, len(arguments), most)
     ]
     set_fk = quote(Card._meta.get_field("card_set").column)

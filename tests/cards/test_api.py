@@ -262,3 +262,98 @@ def test_the_schema_and_docs_are_served(client):
 )
 def test_out_of_range_ids_are_not_found(client, url):
     assert client.get(url).status_code == 404
+
+
+def test_the_database_written_rows_equal_the_python_rows_for_awkward_values(client):
+    """The list's JSON comes from SQL; it must equal represent_row byte for value."""
+    import datetime
+    import json
+
+    from cards.api.serializers import VALUE_FIELDS, card_rows_json, represent_row
+
+    awkward = make_card(
+        C,
+        title='Dra"goon \\ ünï 漢字 \u2028 line\nbreak\ttab',
+        subtitle="",
+        card_type="blade",
+        battle_edge="LS.E..",
+        spin_strength=6,
+        not_printed=["lore", "text"],
+        effects=[{"step": "draw", "count": 2}],
+    )
+    Card.objects.filter(pk=awkward.pk).update(
+        updated_at=datetime.datetime(2024, 5, 1, 10, 11, 12, tzinfo=datetime.UTC)
+    )
+    plain = make_card(MF, stat_red=4, move_red=-3)
+    ids_ = [plain.pk, awkward.pk]
+    expected = [
+        represent_row(row)
+        for row in sorted(
+            Card.objects.filter(pk__in=ids_).values(*VALUE_FIELDS),
+            key=lambda row: ids_.index(row["id"]),
+        )
+    ]
+    assert [json.loads(text) for text in card_rows_json(ids_)] == expected
+    assert expected[1]["updated_at"] == "2024-05-01T10:11:12Z"
+    body = client.get("/api/cards/?page_size=5").content.decode()
+    assert "\u2028" not in body
+    assert "\\u2028" in body
+
+
+def test_the_list_renders_indented_and_in_the_browsable_api(client):
+    card = make_card(C, title="Dragoon")
+    indented = client.get("/api/cards/", HTTP_ACCEPT="application/json; indent=2")
+    assert indented.status_code == 200
+    assert indented.content.decode().startswith('{\n  "count": 1,')
+    assert indented.json()["results"][0]["id"] == card.pk
+    page = client.get("/api/cards/", HTTP_ACCEPT="text/html")
+    assert page.status_code == 200
+    assert "Dragoon" in page.content.decode()
+
+
+def test_reused_list_sql_keeps_each_viewer_to_their_own_cards(client, user, other_user):
+    mine = make_set(C, "custom", slug="mine", owner=user, is_public=False)
+    card = make_card(C, card_set=mine, title="Homebrew")
+    url = "/api/cards/?kind=custom"
+    client.force_login(user)
+    assert ids(client.get(url)) == [card.pk]
+    client.force_login(other_user)
+    assert ids(client.get(url)) == []
+    client.logout()
+    assert ids(client.get(url)) == []
+    client.force_login(user)
+    assert ids(client.get(url)) == [card.pk]
+
+
+def test_reused_list_sql_still_reads_new_rows_and_rejects_bad_parameters(client):
+    first = make_card(C, title="One", number=1)
+    assert client.get("/api/cards/?number_min=1").json()["count"] == 1
+    second = make_card(C, title="Two", number=2)
+    response = client.get("/api/cards/?number_min=1")
+    assert (response.json()["count"], ids(response)) == (2, [first.pk, second.pk])
+    for _ in range(2):
+        response = client.get("/api/cards/?number_min=abc")
+        assert response.status_code == 400
+        assert response.json() == {"number_min": ["Enter a whole number."]}
+
+
+def test_the_list_pages_through_every_card_once(client):
+    cards = [make_card(C, title=f"Card {n}", number=n) for n in range(1, 8)]
+    seen = []
+    url = "/api/cards/?page_size=3"
+    while url:
+        payload = client.get(url).json()
+        assert payload["count"] == 7
+        seen += [row["id"] for row in payload["results"]]
+        url = payload["next"]
+    assert seen == [card.pk for card in cards]
+    assert (
+        client.get("/api/cards/?page_size=3&page=last").json()["results"][0]["id"]
+        == cards[6].pk
+    )
+
+
+def test_an_empty_list_is_a_page_of_nothing(client):
+    response = client.get("/api/cards/?game=bakugan")
+    assert response.status_code == 200
+    assert (response.json()["count"], response.json()["results"]) == (0, [])
