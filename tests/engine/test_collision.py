@@ -1081,3 +1081,83 @@ def test_golden_game_replays_to_the_recorded_end():
         "spin": [len(p) for p in s.spin],
         "reason": s.reason,
     } == golden["summary"]
+
+
+# --- hidden information ------------------------------------------------------
+
+
+def values_of(data, key):
+    """Return every value stored under ``key`` anywhere in a JSON-like value."""
+    found = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if k == key:
+                found.append(v)
+            found += values_of(v, key)
+    elif isinstance(data, list):
+        for item in data:
+            found += values_of(item, key)
+    return found
+
+
+def named_decks(players, text):
+    """Return practice decks whose card names are unique and inside no other."""
+    decks = [practice_deck(tag, text=text) for tag in "ABCD"[:players]]
+    for deck in decks:
+        for raw in deck["blade"] + deck["deck"]:
+            raw["name"] = f"{raw['id']}Z"
+    return decks
+
+
+@pytest.mark.parametrize(
+    "players, advanced", [(2, False), (3, False), (2, True), (3, True)]
+)
+def test_no_view_ever_shows_a_hand_deck_or_spin_card_hidden_from_its_viewer(
+    players, advanced
+):
+    decks = named_decks(players, advanced)
+    checked = 0
+    for seed in range(6):
+        s = game.new_game(decks, {"advanced": advanced}, seed)
+        bot = make_bot("random", seed)
+        known = [set() for _ in range(players)]
+        before = None
+        while True:
+            public = set(s.blade)
+            for zone in (s.discard, s.pile, s.chars):
+                for p in range(players):
+                    public.update(zone[p])
+            if before is not None:
+                # A move can discard a card and shuffle the discard pile into
+                # the deck at once: the cards it takes from the pile were face
+                # up, whether they stay in the deck or are drawn straight away.
+                shuffled = s.events[before[1] :]
+                for p in range(players):
+                    said = f"Player {p + 1} shuffles the discard pile into a new deck."
+                    if said in shuffled:
+                        taken = set(s.deck[p] + s.hand[p] + s.spin[p])
+                        public |= taken - set(before[0][p])
+            for p in range(players):
+                known[p] |= public | set(s.hand[p])
+                hidden = {u for q in range(players) for u in s.deck[q] + s.spin[q]}
+                hidden.update(u for q in range(players) if q != p for u in s.hand[q])
+                view = game.view(s, p)
+                assert set(values_of(view, "uid")) & hidden == set()
+                text = json.dumps(view)
+                secret = {s.cards[u].name for u in hidden - known[p]}
+                checked += len(secret)
+                assert [name for name in secret if name in text] == []
+            if game.is_over(s):
+                break
+            actor = game.to_act(s)
+            secret = {
+                s.cards[u].name
+                for q in range(players)
+                for u in s.deck[q] + s.spin[q] + (s.hand[q] if q != actor else [])
+            }
+            for action in game.legal_actions(s):
+                words = game.describe(s, action)
+                assert [name for name in secret - known[actor] if name in words] == []
+            before = ([s.hand[p] + s.spin[p] for p in range(players)], len(s.events))
+            game.apply(s, bot.choose(game, s), inplace=True)
+    assert checked > 5000
