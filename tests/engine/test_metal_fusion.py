@@ -1099,3 +1099,96 @@ def test_golden_game_replays_to_the_recorded_result():
         "hands": [len(h) for h in state.hand],
         "events": state.events,
     } == golden["summary"]
+
+
+# --- hidden information ------------------------------------------------------
+
+
+def values_of(data, key):
+    """Return every value stored under ``key`` anywhere in a JSON-like value."""
+    found = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if k == key:
+                found.append(v)
+            found += values_of(v, key)
+    elif isinstance(data, list):
+        for item in data:
+            found += values_of(item, key)
+    return found
+
+
+def named_decks(players):
+    """Return ``playout_decks`` whose card names and ids are unique."""
+    decks = playout_decks(players)
+    for seat, one in enumerate(decks):
+        for i, raw in enumerate(one["lineup"] + one["deck"]):
+            raw["id"] = seat * 100 + i
+            raw["name"] = f"S{seat}x{i}Z"
+    return decks
+
+
+@pytest.mark.parametrize("players, variant", [(2, "left"), (3, "left"), (4, "all")])
+def test_no_view_ever_shows_a_hand_deck_or_booster_card_hidden_from_its_viewer(
+    players, variant
+):
+    decks = named_decks(players)
+    checked = 0
+    for seed in range(25):
+        state = mf.new_game(decks, {"variant": variant}, seed)
+        bot = random.Random(seed)
+        known = [set() for _ in range(players)]
+        before = None
+        while True:
+            s = state
+            public = {(q, i) for q in range(players) for i in range(3)}
+            public.update((q, i) for q in range(players) for i in s.discard[q])
+            if s.card >= 0:
+                public.add((s.attacker, s.card))
+            if before is not None:
+                decks_before, hands_before, events_before, turn, a = before
+                if s.turn != turn and decks_before[a]:
+                    public.add((a, decks_before[a][-1]))  # the card revealed
+                said = "the discard pile is shuffled into a new deck (ruling M6)."
+                if any(said in event for event in s.events[events_before:]):
+                    # The face-up discard pile became the deck (and may be drawn).
+                    for q in range(players):
+                        taken = set(s.deck[q] + s.hand[q]) - set(hands_before[q])
+                        public.update((q, i) for i in taken)
+            for p in range(players):
+                own = {(p, i) for i in s.hand[p]}
+                own.update((p, i) for pile in s.boosters[p] for i in pile)
+                known[p] |= public | own
+                hidden = {(q, i) for q in range(players) for i in s.deck[q]}
+                for q in range(players):
+                    if q != p:
+                        hidden.update((q, i) for i in s.hand[q])
+                        hidden.update((q, i) for pile in s.boosters[q] for i in pile)
+                view = mf.view(s, p)
+                ids = {q * 100 + i for q, i in hidden}
+                assert set(values_of(view, "id")) & ids == set()
+                text = json.dumps(view)
+                secret = {s.seats[q].cards[i].name for q, i in hidden - known[p]}
+                checked += len(secret)
+                assert [name for name in secret if name in text] == []
+            if mf.is_over(s):
+                break
+            actor = mf.to_act(s)
+            legal = mf.legal_actions(s)
+            for action in legal:
+                words = mf.describe(s, action)
+                secret = {
+                    s.seats[q].cards[i].name
+                    for q in range(players)
+                    for i in s.deck[q] + (s.hand[q] if q != actor else [])
+                }
+                assert [n for n in secret - known[actor] if n in words] == []
+            before = (
+                [d[:] for d in s.deck],
+                [h[:] for h in s.hand],
+                len(s.events),
+                s.turn,
+                s.attacker,
+            )
+            state = mf.apply(s, bot.choice(legal), inplace=True)
+    assert checked > 20000
