@@ -849,3 +849,69 @@ def test_golden_game_replays_to_the_recorded_result():
         "limits": state.limits,
     } == golden["final"]
     assert play_seeded(golden["seed"])["log"] == golden["log"]
+
+
+# --- hidden information ------------------------------------------------------
+
+
+def values_of(data, key):
+    """Return every value stored under ``key`` anywhere in a JSON-like value."""
+    found = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if k == key:
+                found.append(v)
+            found += values_of(v, key)
+    elif isinstance(data, list):
+        for item in data:
+            found += values_of(item, key)
+    return found
+
+
+@pytest.mark.parametrize("players, challenges", [(2, False), (3, True), (5, False)])
+def test_no_view_ever_shows_a_hand_stack_or_set_aside_card_hidden_from_its_viewer(
+    players, challenges
+):
+    checked = 0
+    for seed in range(20):
+        pack = made_up_pack(12 + 5 * players + seed, seed)
+        for index, raw in enumerate(pack):
+            raw["name"] = f"C{index}Z"  # unique, and inside no other name
+        options = {"players": players, "challenges": challenges}
+        st = co.new_game([{"pack": pack}], options, seed)
+        bot = make_bot("random", seed)
+        known = [set() for _ in range(players)]
+        before = None
+        while True:
+            public = {card for card, _, _ in st.line} | set(st.removed)
+            if before is not None:
+                # Cards go under the set-aside pile, or the removed cards form
+                # it, from the face-up line or removed pile, within one move.
+                public |= set(st.set_aside) - set(before)
+            for p in range(players):
+                known[p] |= public | set(st.hands[p])
+                hidden = set(st.set_aside)
+                for q in range(players):
+                    hidden.update(st.stacks[q])
+                    if q != p:
+                        hidden.update(st.hands[q])
+                view = co.view(st, p)
+                assert set(values_of(view, "card")) & hidden == set()
+                text = json.dumps(view)
+                secret = {pack[c]["name"] for c in hidden - known[p]}
+                checked += len(secret)
+                assert [name for name in secret if name in text] == []
+            if co.is_over(st):
+                break
+            seat = co.to_act(st)
+            secret = {pack[c]["name"] for c in st.set_aside}
+            for q in range(players):
+                secret.update(pack[c]["name"] for c in st.stacks[q])
+                if q != seat:
+                    secret.update(pack[c]["name"] for c in st.hands[q])
+            for action in co.legal_actions(st):
+                words = co.describe(st, action)
+                assert [n for n in secret - known[seat] if n in words] == []
+            before = st.set_aside[:]
+            st = co.apply(st, bot.choose(co, st), inplace=True)
+    assert checked > 10000
