@@ -214,7 +214,8 @@ def import_plan(*, user, rows: list[dict], mode: str) -> list[dict]:
         entry = current.get(key)
         after = _counts(row)
         if entry is None:
-            if after["quantity"] == 0 and after["wanted_quantity"] == 0:
+            # A row with notes alone is kept, as an entry with notes is kept.
+            if not (after["quantity"] or after["wanted_quantity"] or after["notes"]):
                 continue
             changes.append(
                 {"action": "create", "key": list(key), "before": None, "after": after}
