@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings as django_settings
 
+from cards.community import moderators_group
 from cards.data import card_data_load, card_data_parse
 from cards.games import ensure_games
 from decks.samples import sample_deck
@@ -13,13 +14,14 @@ from decks.samples import sample_deck
 
 @pytest.fixture(autouse=True)
 def _games_exist(request):
-    """Recreate the four games for transactional tests: a flush removes migration data."""
+    """Recreate migration data (games, moderators group) that a transactional flush removes."""
     marker = request.node.get_closest_marker("django_db")
     if "transactional_db" in request.fixturenames or (
         marker and marker.kwargs.get("transaction")
     ):
         request.getfixturevalue("transactional_db")
         ensure_games()
+        moderators_group()
 
 
 @pytest.fixture
