@@ -118,15 +118,21 @@ class ReadResult:
         self.problems.append(f"Line {line}: {message}" if line else message)
 
 
+def _formula_like(text: str) -> bool:
+    # Quotes already in front are counted, so that "'=x" written out as
+    # "''=x" reads back as "'=x", not as "=x".
+    return text.lstrip("'").startswith(FORMULA_STARTS)
+
+
 def neutralise(value) -> str:
     """Return a cell a spreadsheet will not run as a formula."""
     text = "" if value is None else str(value)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    return "'" + text if _formula_like(text) else text
 
 
 def unneutralise(text: str) -> str:
     """Undo ``neutralise`` on a cell read back."""
-    if text.startswith("'") and text[1:].startswith(FORMULA_STARTS):
+    if text.startswith("'") and _formula_like(text[1:]):
         return text[1:]
     return text
 
