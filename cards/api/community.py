@@ -72,7 +72,7 @@ class SubmissionSerializer(serializers.ModelSerializer):
     fields = JSONObjectField()
     submitter = serializers.CharField(source="submitter.username", read_only=True)
     reviewer = serializers.CharField(
-        source="reviewer.username", read_only=True, default=None
+        source="reviewer.username", read_only=True, default=None, allow_null=True
     )
     set = serializers.CharField(source="card_set.slug", read_only=True, default=None)
     scans = serializers.SerializerMethodField()
@@ -226,7 +226,9 @@ class SubmissionViewSet(
 
 
 class CardChangeSerializer(serializers.ModelSerializer):
-    user = serializers.CharField(source="user.username", read_only=True, default=None)
+    user = serializers.CharField(
+        source="user.username", read_only=True, default=None, allow_null=True
+    )
 
     class Meta:
         model = CardChange
