@@ -375,7 +375,8 @@ def deck_import(request, pk):
             try:
                 services.deck_set_entries(deck=deck, entries=parsed.entries)
             except ValidationError as error:
-                form.add_error(None, error)
+                # The service names its own fields ("entries"), not the form's.
+                form.add_error(None, error.messages)
             else:
                 messages.success(request, "Decklist imported.")
                 return redirect(deck)
