@@ -114,6 +114,7 @@ turn; held steps apply after the gate's own steps.
 from __future__ import annotations
 
 import re
+from copy import deepcopy
 from dataclasses import dataclass, field
 
 from .core import CHANCE, SCHEMA_VERSION, EngineError, Rng, parse_effects, seed_state
@@ -152,8 +153,12 @@ GATE_TIMINGS = ("gate_open", "after_battle")
 # --- actions ---------------------------------------------------------------
 
 
+_LABELS = tuple(f"P{code // 3 + 1}-G{code % 3 + 1}" for code in range(12))
+_SEAT_WORDS = tuple(f"Player {seat + 1}" for seat in range(4))
+
+
 def _gate_label(code: int) -> str:
-    return f"P{code // 3 + 1}-G{code % 3 + 1}"
+    return _LABELS[code]
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,29 +169,34 @@ class Action:
     seat: int = -1
     arg: int = -1
     arg2: int = -1
+    text: str = field(default="", compare=False, repr=False)
 
-    @property
-    def text(self) -> str:
-        kind, who = self.kind, f"P{self.seat + 1}"
-        if kind == "miss":
-            return "missed"
-        if kind == "land":
-            return f"landed on gate {_gate_label(self.arg)}"
-        if kind == "place":
-            return f"{who} places G{self.arg + 1}"
-        if kind == "roll":
-            return f"{who} rolls B{self.arg + 1}"
-        if kind == "play":
-            return f"{who} plays A{self.arg + 1}"
-        if kind == "pass":
-            return f"{who} passes"
-        if kind == "move":
-            return f"{who} moves to {_gate_label(self.arg)}"
-        if kind == "shift":
-            return f"{who} moves B{self.arg + 1} to {_gate_label(self.arg2)}"
-        if kind == "clear":
-            return f"{who} clears {_gate_label(self.arg)}"
-        return f"{who} skips"
+    def __post_init__(self):
+        # Written once: the log takes it on every move.
+        object.__setattr__(self, "text", _text_of(self))
+
+
+def _text_of(action: Action) -> str:
+    kind, who = action.kind, f"P{action.seat + 1}"
+    if kind == "miss":
+        return "missed"
+    if kind == "land":
+        return f"landed on gate {_gate_label(action.arg)}"
+    if kind == "place":
+        return f"{who} places G{action.arg + 1}"
+    if kind == "roll":
+        return f"{who} rolls B{action.arg + 1}"
+    if kind == "play":
+        return f"{who} plays A{action.arg + 1}"
+    if kind == "pass":
+        return f"{who} passes"
+    if kind == "move":
+        return f"{who} moves to {_gate_label(action.arg)}"
+    if kind == "shift":
+        return f"{who} moves B{action.arg + 1} to {_gate_label(action.arg2)}"
+    if kind == "clear":
+        return f"{who} clears {_gate_label(action.arg)}"
+    return f"{who} skips"
 
 
 MISS = Action("miss")
@@ -341,12 +351,15 @@ class _Static:
         "bak_name",
         "bak_attr",
         "bak_g",
+        "bak_full",
         "gate_name",
+        "gate_full",
         "gate_bonus",
         "gate_steps",
         "gate_note",
         "ab_name",
         "ab_window",
+        "ab_by_window",
         "ab_steps",
         "ab_note",
     )
@@ -406,6 +419,19 @@ class _Static:
             self.ab_window.append(windows)
             self.ab_steps.append(all_steps)
             self.ab_note.append(notes)
+        # Per seat and window, the abilities that play in it (most hold none).
+        self.ab_by_window = [
+            {w: tuple(i for i in range(3) if windows[i] == w) for w in WINDOWS}
+            for windows in self.ab_window
+        ]
+        # Events name them on every move: written once.
+        self.bak_full = [
+            f"{_SEAT_WORDS[code // 3]}'s {name}"
+            for code, name in enumerate(self.bak_name)
+        ]
+        self.gate_full = [
+            f"{_LABELS[code]} ({name})" for code, name in enumerate(self.gate_name)
+        ]
 
 
 # --- state -----------------------------------------------------------------
@@ -565,6 +591,75 @@ def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
         raise EngineError("bad_options", "Bakugan is played by two or four players.")
     if len(decks) != n:
         raise EngineError("bad_deck", f"{n} players need {n} decks, not {len(decks)}.")
+    own_decks, static = _read_decks(decks)
+    table = options.get("table", False)
+    if not isinstance(table, bool):
+        raise EngineError("bad_options", "The table option is true or false.")
+    land_p = options.get("land_probability", DEFAULT_LAND_PROBABILITY)
+    if isinstance(land_p, bool) or not isinstance(land_p, (int, float)):
+        raise EngineError("bad_options", "The land probability is a number.")
+    if not 0 <= land_p <= 1:
+        raise EngineError("bad_options", "The land probability is between 0 and 1.")
+    rng = Rng(seed_state(seed, 1))
+    first = options.get("first")
+    if first is None:
+        first = rng.below(n)  # ruling B9: the seed decides when nobody says
+    elif isinstance(first, bool) or first not in range(n):
+        raise EngineError(
+            "bad_options", f"The first player is a seat from 0 to {n - 1}."
+        )
+    state = State(
+        seed=seed,
+        options=options,
+        decks=own_decks,
+        n=n,
+        table=table,
+        land_p=float(land_p),
+        first=first,
+        rng=rng.state,
+        unused=[[0, 1, 2] for _ in range(n)],
+        used=[[] for _ in range(n)],
+        removed=[[] for _ in range(n)],
+        gate_hand=[[0, 1, 2] for _ in range(n)],
+        won=[[] for _ in range(n)],
+        ab_hand=[[0, 1, 2] for _ in range(n)],
+        ab_used=[[] for _ in range(n)],
+        pending=[[] for _ in range(n)],
+        fg=[],
+        fo=[],
+        fb=[],
+        queue=_ORDERS[n][first][:],
+        turn_player=first,
+    )
+    state.static = static
+    state.events.append(f"Player {first + 1} goes first; each player places a gate.")
+    return state
+
+
+_READ: list = []  # recent (deck snapshot, decks as kept, play data), newest last
+
+
+def _read_decks(decks) -> tuple[list, _Static]:
+    """Return the decks as a state keeps them and their play data; check them once.
+
+    Simulations start thousands of games from the same decks, so a read is
+    kept; the snapshot is a deep copy, so a deck changed in place is read again.
+    """
+    for snapshot, kept, static in _READ:
+        if snapshot == decks:
+            return kept, static
+    _check_decks(decks)
+    kept = [{z: list(d[z]) for z in ZONES} for d in decks]
+    try:
+        static = _Static(kept)
+    except _CardError as error:
+        raise EngineError("bad_deck", str(error)) from None
+    _READ.append((deepcopy(decks), kept, static))
+    del _READ[:-4]
+    return kept, static
+
+
+def _check_decks(decks) -> None:
     for seat, deck in enumerate(decks):
         who = f"Player {seat + 1}"
         if not isinstance(deck, dict):
@@ -585,52 +680,6 @@ def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
                         f"{who}'s {zone} card {name or '(no name)'} (id {ident}) "
                         f"cannot be played: " + " ".join(problems),
                     )
-    table = options.get("table", False)
-    if not isinstance(table, bool):
-        raise EngineError("bad_options", "The table option is true or false.")
-    land_p = options.get("land_probability", DEFAULT_LAND_PROBABILITY)
-    if isinstance(land_p, bool) or not isinstance(land_p, (int, float)):
-        raise EngineError("bad_options", "The land probability is a number.")
-    if not 0 <= land_p <= 1:
-        raise EngineError("bad_options", "The land probability is between 0 and 1.")
-    rng = Rng(seed_state(seed, 1))
-    first = options.get("first")
-    if first is None:
-        first = rng.below(n)  # ruling B9: the seed decides when nobody says
-    elif isinstance(first, bool) or first not in range(n):
-        raise EngineError(
-            "bad_options", f"The first player is a seat from 0 to {n - 1}."
-        )
-    order = [(first + k) % n for k in range(n)]
-    state = State(
-        seed=seed,
-        options=options,
-        decks=[{z: list(d[z]) for z in ZONES} for d in decks],
-        n=n,
-        table=table,
-        land_p=float(land_p),
-        first=first,
-        rng=rng.state,
-        unused=[[0, 1, 2] for _ in range(n)],
-        used=[[] for _ in range(n)],
-        removed=[[] for _ in range(n)],
-        gate_hand=[[0, 1, 2] for _ in range(n)],
-        won=[[] for _ in range(n)],
-        ab_hand=[[0, 1, 2] for _ in range(n)],
-        ab_used=[[] for _ in range(n)],
-        pending=[[] for _ in range(n)],
-        fg=[],
-        fo=[],
-        fb=[],
-        queue=order,
-        turn_player=first,
-    )
-    try:
-        state.static = _Static(state.decks)
-    except _CardError as error:
-        raise EngineError("bad_deck", str(error)) from None
-    state.events.append(f"Player {first + 1} goes first; each player places a gate.")
-    return state
 
 
 # --- queries ---------------------------------------------------------------
@@ -667,10 +716,12 @@ def to_act(state: State) -> int:
 
 
 def _has_card(state: State, seat: int, window: str) -> bool:
-    windows = state.static.ab_window[seat]
-    for i in state.ab_hand[seat]:
-        if windows[i] == window:
-            return True
+    held = state.static.ab_by_window[seat][window]
+    if held:
+        hand = state.ab_hand[seat]
+        for i in held:
+            if i in hand:
+                return True
     return False
 
 
@@ -739,13 +790,13 @@ def apply(state: State, action: Action, inplace: bool = False) -> State:
     """Return the state after ``action``; refuse it with EngineError if illegal."""
     if state.over:
         raise EngineError("game_over", "The game is over.")
-    if not isinstance(action, Action):
+    if type(action) is not Action and not isinstance(action, Action):
         raise EngineError("bad_action", "That is not a Bakugan move.")
-    actor = to_act(state)
-    if action.kind in ("miss", "land"):
+    kind = action.kind
+    if kind == "miss" or kind == "land":
         if state.phase != "roll":
             raise EngineError("illegal_action", "No Bakugan is being rolled now.")
-    elif actor == CHANCE:
+    elif (actor := to_act(state)) == CHANCE:
         raise EngineError(
             "not_your_turn", "The roll is in the air: its outcome comes first."
         )
@@ -756,7 +807,7 @@ def apply(state: State, action: Action, inplace: bool = False) -> State:
     if not inplace:
         state = state.copy()
     state.log.append(action.text)
-    _HANDLERS[action.kind](state, action)
+    _HANDLERS[kind](state, action)
     return state
 
 
@@ -801,15 +852,15 @@ def _why_illegal(state: State, action: Action) -> str:
 
 
 def _seat_word(seat: int) -> str:
-    return f"Player {seat + 1}"
+    return _SEAT_WORDS[seat]
 
 
 def _bname(state: State, code: int) -> str:
-    return f"{_seat_word(code // 3)}'s {state.static.bak_name[code]}"
+    return state.static.bak_full[code]
 
 
 def _gname(state: State, code: int) -> str:
-    return f"{_gate_label(code)} ({state.static.gate_name[code]})"
+    return state.static.gate_full[code]
 
 
 def _do_place(state: State, action: Action) -> None:
@@ -953,11 +1004,10 @@ def _open_window(state: State, kind: str, then: str) -> None:
     if kind in BATTLE_WINDOWS:
         battlers = (state.battle.attacker // 3, state.battle.defender // 3)
         order = [s for s in order if s in battlers]
-    windows, hands = state.static.ab_window, state.ab_hand
+    by_window, hands = state.static.ab_by_window, state.ab_hand
     for pos, seat in enumerate(order):
-        held = windows[seat]
-        for i in hands[seat]:
-            if held[i] == kind:
+        for i in by_window[seat][kind]:
+            if i in hands[seat]:
                 state.phase = "window"
                 state.wkind, state.wseats, state.wpos = kind, list(order), pos
                 state.wpasses, state.wnext = 0, then
