@@ -24,7 +24,7 @@ from .data import (
     card_data_parse,
     card_fields,
 )
-from .games import GAMES
+from .games import GAMES, type_fields
 from .models import (
     Card,
     CardChange,
@@ -555,49 +555,10 @@ def custom_card_delete(*, user, card: Card) -> None:
 
 # --- help wanted ------------------------------------------------------------------
 
-# Fields worth asking collectors about, per game and card type: those the
-# type prints (the game's rules forbid the others, so they are never unknown).
-_ASK = {
-    "collision": {
-        None: ("name", "card_type", "rarity"),
-        "blade": ("name", "rarity", "title", "subtitle", "battle_edge",
-                  "spin_strength"),
-        "action": ("name", "rarity", "text", "title", "colour", "battle_edge",
-                   "symbol"),
-        "character": ("name", "rarity", "text", "title", "subtitle", "colour",
-                      "battle_edge"),
-        "event": ("name", "rarity", "text", "title", "colour", "battle_edge"),
-    },
-    "metal-fusion": {
-        None: ("name", "card_type", "rarity"),
-        "character": ("name", "rarity", "stat_red", "stat_blue", "stat_green",
-                      "stat_yellow", "emblem", "launcher", "boosters"),
-        "beyblade": ("name", "rarity", "stat_red", "stat_blue", "stat_green",
-                     "stat_yellow", "emblem", "move_name", "move_kind", "move_red",
-                     "move_blue", "move_green", "move_yellow", "launcher",
-                     "boosters"),
-        "customizer": ("name", "rarity", "stat_red", "stat_blue", "stat_green",
-                       "stat_yellow", "launcher", "boosters"),
-        "effect": ("name", "rarity", "text", "timing", "launcher", "boosters"),
-    },
-    "collide-o": {
-        None: ("card_type", "section_1", "section_2", "section_3"),
-        "sections": ("section_1", "section_2", "section_3"),
-    },
-    "bakugan": {
-        None: ("name", "card_type"),
-        "gate": ("name", "gate_class", "bonus_pyrus", "bonus_aquos",
-                 "bonus_subterra", "bonus_haos", "bonus_darkus", "bonus_ventus"),
-        "ability": ("name", "colour", "text", "timing"),
-        "bakugan": ("name", "attribute", "g_power"),
-    },
-}  # fmt: skip
-
 
 def unknown_fields(card: Card) -> list[str]:
     """Return the fields of ``card`` that nobody has recorded (not-printed excluded)."""
-    asked = _ASK.get(card.card_set.game.slug, {})
-    names = asked.get(card.card_type, asked.get(None, ()))
+    names = type_fields(card.card_set.game.slug, card.card_type)
     return [name for name in names if card.is_unknown(name)]
 
 

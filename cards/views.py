@@ -9,7 +9,7 @@ from django.utils.http import http_date
 from . import images
 from .choices import SetKind
 from .filtersets import CardFilterSet, sort_cards
-from .games import GAMES
+from .games import GAMES, field_applies
 from .models import Card, CardSet, Game
 
 DEFAULT_PER_PAGE = 50
@@ -115,30 +115,6 @@ GAME_FIELDS = {
 
 
 # Fields only some card types print; other types leave them out (not unknown).
-ONLY_FOR_TYPES = {
-    "spin_strength": ("blade",),
-    "symbol": ("action",),
-    "subtitle": ("blade", "character"),
-    "emblem": ("character", "beyblade"),
-    "move_name": ("beyblade",),
-    "move_kind": ("beyblade",),
-    "attribute": ("bakugan",),
-    "g_power": ("bakugan",),
-    "gate_class": ("gate",),
-}
-NOT_FOR_TYPES = {"colour": ("blade", "gate", "bakugan")}
-
-
-def applies(card, field: str) -> bool:
-    """Return whether ``field`` belongs on a card of this type (all when type unknown)."""
-    kind = card.card_type
-    if kind is None:
-        return True
-    if field in ONLY_FOR_TYPES:
-        return kind in ONLY_FOR_TYPES[field]
-    return kind not in NOT_FOR_TYPES.get(field, ())
-
-
 def home(request):
     """List the four games with their official and practice card counts."""
     games = Game.objects.annotate(
@@ -282,7 +258,9 @@ def card_detail(request, pk):
         "game": card.card_set.game,
         "slug": slug,
         "fields": [
-            f for f in COMMON_FIELDS + GAME_FIELDS.get(slug, ()) if applies(card, f[1])
+            f
+            for f in COMMON_FIELDS + GAME_FIELDS.get(slug, ())
+            if field_applies(card, f[1])
         ],
         "previous": previous,
         "next": following,

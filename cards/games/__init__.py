@@ -20,8 +20,20 @@ GAMES = {
 # Columns used by some game only; a card of another game must leave them empty.
 GAME_FIELDS = sorted({f for module in GAMES.values() for f in module.FIELDS})
 COMMON_FIELDS = (
-    "key", "number", "printed_number", "name", "card_type", "rarity", "text",
-    "lore", "code", "source", "verification", "distribution", "not_printed", "effects",
+    "key",
+    "number",
+    "printed_number",
+    "name",
+    "card_type",
+    "rarity",
+    "text",
+    "lore",
+    "code",
+    "source",
+    "verification",
+    "distribution",
+    "not_printed",
+    "effects",
 )
 
 
@@ -41,7 +53,12 @@ def ensure_games() -> None:
     for slug, name, publisher, year, order in GAME_ROWS:
         Game.objects.get_or_create(
             slug=slug,
-            defaults={"name": name, "publisher": publisher, "year": year, "sort_order": order},
+            defaults={
+                "name": name,
+                "publisher": publisher,
+                "year": year,
+                "sort_order": order,
+            },
         )
 
 
@@ -56,6 +73,20 @@ def game_module(slug: str):
     return GAMES[slug]
 
 
+def type_fields(game_slug: str, card_type: str | None) -> tuple[str, ...]:
+    """Return the fields a card of this game and type prints (all kinds when unknown)."""
+    table = GAMES[game_slug].TYPE_FIELDS
+    return table.get(card_type, table[None])
+
+
+def field_applies(card, field: str) -> bool:
+    """Return whether ``field`` belongs on ``card``: a game column its type does not print does not."""
+    module = GAMES[card.card_set.game.slug]
+    if field not in module.FIELDS or card.card_type is None:
+        return True
+    return field in module.TYPE_FIELDS.get(card.card_type, module.FIELDS)
+
+
 def validate_card(card) -> dict:
     """Return the field errors of ``card`` under its game's rules (empty when valid)."""
     errors = Errors()
@@ -66,23 +97,43 @@ def validate_card(card) -> dict:
         return errors
     module = GAMES.get(game_slug)
     if module is None:
-        errors.add("card_set", "This set's game is not one the site knows.", "unknown_game")
+        errors.add(
+            "card_set", "This set's game is not one the site knows.", "unknown_game"
+        )
         return errors
     for field in GAME_FIELDS:
         if field not in module.FIELDS and getattr(card, field) not in (None, ""):
-            errors.add(field, f"{module.NAME} cards have no {field.replace('_', ' ')}.", "not_this_game")
+            errors.add(
+                field,
+                f"{module.NAME} cards have no {field.replace('_', ' ')}.",
+                "not_this_game",
+            )
     if card.card_type is not None and card.card_type not in module.TYPES:
         allowed = ", ".join(module.TYPES)
         errors.add("card_type", f"{module.NAME} card types are: {allowed}.", "bad_type")
     not_printed = card.not_printed or []
-    if not isinstance(not_printed, list) or not all(isinstance(f, str) for f in not_printed):
-        errors.add("not_printed", "List the names of the fields the card does not print.", "bad_not_printed")
+    if not isinstance(not_printed, list) or not all(
+        isinstance(f, str) for f in not_printed
+    ):
+        errors.add(
+            "not_printed",
+            "List the names of the fields the card does not print.",
+            "bad_not_printed",
+        )
     else:
         for field in not_printed:
             if field not in module.NOT_PRINTABLE:
-                errors.add("not_printed", f"'{field}' cannot be marked as not printed on a {module.NAME} card.", "bad_not_printed")
+                errors.add(
+                    "not_printed",
+                    f"'{field}' cannot be marked as not printed on a {module.NAME} card.",
+                    "bad_not_printed",
+                )
             elif getattr(card, field, None) is not None:
-                errors.add(field, "A field marked as not printed must be empty.", "not_printed_has_value")
+                errors.add(
+                    field,
+                    "A field marked as not printed must be empty.",
+                    "not_printed_has_value",
+                )
     if not isinstance(card.effects, list):
         errors.add("effects", "Effects must be a list of effect steps.", "bad_effects")
     module.validate(card, errors)

@@ -13,6 +13,17 @@ PROMO_NUMBERS = range(131, 145)
 NOT_PRINTABLE = ("text", "lore")
 EDGE_RE = re.compile(r"^[.LSE]{6}$")
 
+# What a card of each type prints: shown on its page, asked for when unknown.
+TYPE_FIELDS = {
+    None: ("name", "card_type", "rarity"),
+    "blade": ("name", "rarity", "title", "subtitle", "battle_edge", "spin_strength"),
+    "action": ("name", "rarity", "text", "title", "colour", "battle_edge", "symbol"),
+    "character": (
+        "name", "rarity", "text", "title", "subtitle", "colour", "battle_edge",
+    ),
+    "event": ("name", "rarity", "text", "title", "colour", "battle_edge"),
+}  # fmt: skip
+
 
 def compose_name(title, subtitle):
     """Return the display name, "Title, Subtitle" style."""
@@ -25,27 +36,66 @@ def validate(card, errors) -> None:
     if card.title and not card.name:
         card.name = compose_name(card.title, card.subtitle)
     elif card.title and card.name != compose_name(card.title, card.subtitle):
-        errors.add("name", "The name must read \"Title, Subtitle\" from the title and subtitle fields.", "name_mismatch")
+        errors.add(
+            "name",
+            'The name must read "Title, Subtitle" from the title and subtitle fields.',
+            "name_mismatch",
+        )
     if card.name and not card.title:
-        errors.add("title", "A named Collision card needs its title (the name part before the comma).", "missing_title")
+        errors.add(
+            "title",
+            "A named Collision card needs its title (the name part before the comma).",
+            "missing_title",
+        )
     if card.battle_edge is not None and not EDGE_RE.match(card.battle_edge):
-        errors.add("battle_edge", "A battle edge is exactly six notches, each . (bare), L (live), S (strike) or E (empty).", "bad_notch")
+        errors.add(
+            "battle_edge",
+            "A battle edge is exactly six notches, each . (bare), L (live), S (strike) or E (empty).",
+            "bad_notch",
+        )
     if card.colour is not None and card.colour not in COLOURS:
-        errors.add("colour", "Collision colours are red, yellow, green and blue.", "bad_colour")
+        errors.add(
+            "colour", "Collision colours are red, yellow, green and blue.", "bad_colour"
+        )
     if card.rarity is not None and card.rarity not in RARITIES:
-        errors.add("rarity", "Collision rarities are: " + ", ".join(RARITIES) + ".", "bad_rarity")
+        errors.add(
+            "rarity",
+            "Collision rarities are: " + ", ".join(RARITIES) + ".",
+            "bad_rarity",
+        )
     kind = card.card_type
     if kind == "blade":
         if card.colour is not None:
             errors.add("colour", "Blades have no colour.", "blade_colour")
         if card.symbol is not None:
-            errors.add("symbol", "Only Actions carry a play or win symbol.", "symbol_not_action")
+            errors.add(
+                "symbol",
+                "Only Actions carry a play or win symbol.",
+                "symbol_not_action",
+            )
     elif kind is not None:
         if card.spin_strength is not None:
-            errors.add("spin_strength", "Only Blades have a spin strength.", "spin_not_blade")
+            errors.add(
+                "spin_strength", "Only Blades have a spin strength.", "spin_not_blade"
+            )
     if card.subtitle and kind in ("action", "event"):
-        errors.add("subtitle", "Only Blades and Characters carry a subtitle.", "subtitle_not_allowed")
-    if kind == "action" and card.symbol is None and card.text is not None and "symbol" not in (card.not_printed or []):
-        errors.add("symbol", "Every Action carries a play or win symbol.", "action_without_symbol")
+        errors.add(
+            "subtitle",
+            "Only Blades and Characters carry a subtitle.",
+            "subtitle_not_allowed",
+        )
+    if (
+        kind == "action"
+        and card.symbol is None
+        and card.text is not None
+        and "symbol" not in (card.not_printed or [])
+    ):
+        errors.add(
+            "symbol",
+            "Every Action carries a play or win symbol.",
+            "action_without_symbol",
+        )
     if kind in ("character", "event") and card.symbol is not None:
-        errors.add("symbol", "Only Actions carry a play or win symbol.", "symbol_not_action")
+        errors.add(
+            "symbol", "Only Actions carry a play or win symbol.", "symbol_not_action"
+        )

@@ -12,7 +12,11 @@ NAME = "Metal Fusion"
 COLOURS = ("red", "blue", "green", "yellow")
 STAT_FIELDS = ("stat_red", "stat_blue", "stat_green", "stat_yellow")
 MOVE_FIELDS = ("move_red", "move_blue", "move_green", "move_yellow")
-FIELDS = STAT_FIELDS + MOVE_FIELDS + ("emblem", "move_name", "move_kind", "launcher", "boosters", "timing")
+FIELDS = (
+    STAT_FIELDS
+    + MOVE_FIELDS
+    + ("emblem", "move_name", "move_kind", "launcher", "boosters", "timing")
+)
 TYPES = ("character", "beyblade", "customizer", "effect")
 STAT_NAMES = {
     "character": ("strength", "knowledge", "skill", "spirit"),
@@ -24,21 +28,61 @@ NOT_PRINTABLE = MOVE_FIELDS + ("text", "emblem", "boosters")
 BOOSTER_RE = re.compile(r"^(R|B|G|Y|RB|RG|RY|BG|BY|GY|RBGY)$")
 RARITY_RE = re.compile(r"^[A-Z]{1,3}$")
 
+# What a card of each type prints: shown on its page, asked for when unknown.
+TYPE_FIELDS = {
+    None: ("name", "card_type", "rarity"),
+    "character": ("name", "rarity", *STAT_FIELDS, "emblem", "launcher", "boosters"),
+    "beyblade": (
+        "name", "rarity", *STAT_FIELDS, "emblem", "move_name", "move_kind",
+        *MOVE_FIELDS, "launcher", "boosters",
+    ),
+    "customizer": ("name", "rarity", *STAT_FIELDS, "launcher", "boosters"),
+    "effect": ("name", "rarity", "text", "timing", "launcher", "boosters"),
+}  # fmt: skip
+
 
 def validate(card, errors) -> None:
     kind = card.card_type
     if card.emblem and kind not in (None, "character", "beyblade"):
-        errors.add("emblem", "Only Characters and Beyblades carry an emblem.", "emblem_not_allowed")
-    has_move = card.move_name or card.move_kind or any(getattr(card, f) is not None for f in MOVE_FIELDS)
+        errors.add(
+            "emblem",
+            "Only Characters and Beyblades carry an emblem.",
+            "emblem_not_allowed",
+        )
+    has_move = (
+        card.move_name
+        or card.move_kind
+        or any(getattr(card, f) is not None for f in MOVE_FIELDS)
+    )
     if has_move and kind not in (None, "beyblade"):
-        errors.add("move_name", "Only Beyblade cards name a launch or landing move.", "move_not_beyblade")
+        errors.add(
+            "move_name",
+            "Only Beyblade cards name a launch or landing move.",
+            "move_not_beyblade",
+        )
     if kind == "effect" and any(getattr(card, f) is not None for f in STAT_FIELDS):
         errors.add("stat_red", "Effect cards print no stat rows.", "stats_on_effect")
     if card.launcher is not None and card.launcher not in COLOURS:
-        errors.add("launcher", "Launcher colours are red, blue, green and yellow.", "bad_colour")
+        errors.add(
+            "launcher",
+            "Launcher colours are red, blue, green and yellow.",
+            "bad_colour",
+        )
     if card.boosters is not None and not BOOSTER_RE.match(card.boosters):
-        errors.add("boosters", "Boosters are one colour, two colours, or all four (letters R, B, G, Y in that order).", "bad_booster")
+        errors.add(
+            "boosters",
+            "Boosters are one colour, two colours, or all four (letters R, B, G, Y in that order).",
+            "bad_booster",
+        )
     if card.timing is not None and card.timing not in TIMINGS:
-        errors.add("timing", "Metal Fusion effect timings are: " + ", ".join(TIMINGS) + ".", "bad_timing")
+        errors.add(
+            "timing",
+            "Metal Fusion effect timings are: " + ", ".join(TIMINGS) + ".",
+            "bad_timing",
+        )
     if card.rarity is not None and not RARITY_RE.match(card.rarity):
-        errors.add("rarity", "A Metal Fusion rarity is the printed letter, e.g. C or R.", "bad_rarity")
+        errors.add(
+            "rarity",
+            "A Metal Fusion rarity is the printed letter, e.g. C or R.",
+            "bad_rarity",
+        )

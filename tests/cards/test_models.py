@@ -343,3 +343,13 @@ def test_a_name_cannot_be_marked_not_printed():
 def test_a_collision_timing_is_refused_on_bakugan():
     ability = make_card("bakugan", card_type="ability", timing="when-revealed")
     assert refused(ability) == {"timing": ["bad_timing"]}
+
+
+def test_every_game_lists_the_fields_each_card_type_prints_from_its_own_columns():
+    from cards.games import COMMON_FIELDS, GAMES
+
+    for module in GAMES.values():
+        assert None in module.TYPE_FIELDS
+        assert set(module.TYPE_FIELDS) - {None} == set(module.TYPES)
+        for fields in module.TYPE_FIELDS.values():
+            assert set(fields) <= set(module.FIELDS) | set(COMMON_FIELDS), module.SLUG
