@@ -276,7 +276,8 @@ def test_killed_server_loses_no_acknowledged_playtest_action_or_collection_write
     ]
     for t in threads:
         t.start()
-    deadline = time.monotonic() + 40
+    # The deadline only matters on a machine busy with other work.
+    deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not all(
         r.acks >= 6 or r.errors for r in recorders
     ):
@@ -285,26 +286,29 @@ def test_killed_server_loses_no_acknowledged_playtest_action_or_collection_write
     stop.set()
     for t in threads:
         t.join(timeout=60)
-    assert [r.errors for r in recorders] == [[], [], []]
-    assert all(r.acks >= 6 for r in recorders), [r.acks for r in recorders]
+    report = [(r.acks, r.errors) for r in recorders], server.server_errors()
+    assert [r.errors for r in recorders] == [[], [], []], report
+    assert all(r.acks >= 6 for r in recorders), report
     server.start()
 
     assert games and entries
     for game_id, seen in games.items():
         pt = Playtest.objects.get(pk=game_id)
-        for version, log in seen["acks"]:
-            assert pt.version >= version
-            assert pt.log[: len(log)] == log  # every acknowledged action is stored
         last_version, last_log = seen["acks"][-1]
+        where = (pt.game, game_id, pt.version, last_version, seen["pending"])
+        for version, log in seen["acks"]:
+            assert pt.version >= version, where
+            # Every acknowledged action is in the stored log.
+            assert pt.log[: len(log)] == log, where
         # At most the one unanswered action went through, and then whole.
-        assert pt.version - last_version in (0, 1)
+        assert pt.version - last_version in (0, 1), where
         if pt.version == last_version + 1:
-            assert seen["pending"] is not None
-            assert pt.log[len(last_log)] == seen["pending"]
+            assert seen["pending"] is not None, where
+            assert pt.log[len(last_log)] == seen["pending"], where
         else:
-            assert pt.log == last_log
+            assert pt.log == last_log, where
         game = get_game(pt.game)
-        assert _same_json(game.to_json(replay_to(pt))) == pt.state
+        assert _same_json(game.to_json(replay_to(pt))) == pt.state, where
         status, body = site.json("GET", f"/api/playtests/{game_id}/", None)
         assert (status, body["version"], body["log"]) == (200, pt.version, pt.log)
         if not body["over"] and body["legal_actions"]:
@@ -313,7 +317,7 @@ def test_killed_server_loses_no_acknowledged_playtest_action_or_collection_write
                 f"/api/playtests/{game_id}/actions/",
                 {"action": body["legal_actions"][0]["id"], "version": pt.version},
             )
-            assert (status, after["version"]) == (200, pt.version + 1)
+            assert (status, after["version"]) == (200, pt.version + 1), after
 
     for card_id, seen in entries.items():
         stored = list(
