@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_tasks",
     "django_tasks_db",
+    "cardsite",
     "cards",
     "collection",
     "decks",
