@@ -253,31 +253,27 @@ def choices(pt: Playtest, state) -> list[Choice]:
     return [Choice(a.text, game.describe(state, a)) for a in game.legal_actions(state)]
 
 
-def _locked(playtest_id: int, user) -> Playtest:
+def _locked(playtest_id: int, user, *, full: bool = False) -> Playtest:
+    # Acting needs only the cached state; the decks and undone tails (as large again)
+    # are read for replays alone.
+    query = Playtest.objects.select_for_update()
+    if not full:
+        query = query.defer("decks", "undone")
     try:
-        return Playtest.objects.select_for_update().get(pk=playtest_id, owner=user)
+        return query.get(pk=playtest_id, owner=user)
     except (Playtest.DoesNotExist, ValueError, TypeError):
         raise PlaytestError("not_found", "No such game.", status=404) from None
 
 
-def _save(pt: Playtest, game, state, log, steps) -> Playtest:
+def _save(pt: Playtest, game, state, log, steps, *, undone: bool = False) -> Playtest:
     pt.log, pt.steps = log, steps
     pt.state = game.to_json(state)
     pt.version += 1
     pt.over = game.is_over(state)
     pt.winner = game.winner(state)
-    pt.save(
-        update_fields=[
-            "log",
-            "steps",
-            "undone",
-            "state",
-            "version",
-            "over",
-            "winner",
-            "updated_at",
-        ]
-    )
+    fields = ["log", "steps", "state", "version", "over", "winner", "updated_at"]
+    pt.save(update_fields=fields + (["undone"] if undone else []))
+    pt.engine_state = state  # the caller's answer needs it: no second decode
     return pt
 
 
@@ -323,7 +319,7 @@ def playtest_undo(
 ) -> Playtest:
     """Take back the last player action (or the player's whole turn); keep the tail."""
     with transaction.atomic():
-        pt = _locked(playtest_id, user)
+        pt = _locked(playtest_id, user, full=True)
         if version is not None and version != pt.version:
             raise PlaytestError(
                 "stale_state",
@@ -352,7 +348,7 @@ def playtest_undo(
         ]
         game = get_game(pt.game)
         state = replay(game, pt.decks, pt.options, pt.seed, pt.log[:cut])
-        return _save(pt, game, state, pt.log[:cut], pt.steps[:cut])
+        return _save(pt, game, state, pt.log[:cut], pt.steps[:cut], undone=True)
 
 
 def playtest_branch(*, playtest: Playtest, user, step: int | None = None) -> Playtest:

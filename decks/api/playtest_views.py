@@ -64,13 +64,13 @@ class PlaytestStateSerializer(serializers.Serializer):
     log = serializers.ListField(child=serializers.CharField())
 
 
-def state_payload(pt: Playtest) -> dict:
+def state_payload(pt: Playtest, state=None) -> dict:
     """Return the API's view of a playtest for the player to act."""
     from ..engine.core import CHANCE
     from ..playtest import acting_seat
 
     game = get_game(pt.game)
-    state = load_state(pt)
+    state = load_state(pt) if state is None else state
     seat = acting_seat(pt, state)
     viewer = seat if seat not in (None, CHANCE) else 0
     return {
@@ -117,6 +117,12 @@ class PlaytestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
             for p in page
         ]
         return self.get_paginated_response(rows)
+
+    def _exists(self, pk) -> bool:
+        try:
+            return self.get_queryset().filter(pk=int(pk)).exists()
+        except (ValueError, TypeError):
+            return False
 
     def _get(self, pk) -> Playtest | None:
         try:
@@ -178,8 +184,7 @@ class PlaytestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     @extend_schema(request=ActionSerializer, responses={200: PlaytestStateSerializer})
     @action(detail=True, methods=["post"])
     def actions(self, request, pk=None):
-        pt = self._get(pk)
-        if pt is None:
+        if not self._exists(pk):
             return Response(
                 {"detail": "No such game."}, status=status.HTTP_404_NOT_FOUND
             )
@@ -187,17 +192,16 @@ class PlaytestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         data.is_valid(raise_exception=True)
         try:
             pt = playtest_act(
-                playtest_id=pt.pk, user=request.user, **data.validated_data
+                playtest_id=int(pk), user=request.user, **data.validated_data
             )
         except PlaytestError as exc:
             return _error(exc)
-        return Response(state_payload(pt))
+        return Response(state_payload(pt, pt.engine_state))
 
     @extend_schema(request=UndoSerializer, responses={200: PlaytestStateSerializer})
     @action(detail=True, methods=["post"])
     def undo(self, request, pk=None):
-        pt = self._get(pk)
-        if pt is None:
+        if not self._exists(pk):
             return Response(
                 {"detail": "No such game."}, status=status.HTTP_404_NOT_FOUND
             )
@@ -205,8 +209,8 @@ class PlaytestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         data.is_valid(raise_exception=True)
         try:
             pt = playtest_undo(
-                playtest_id=pt.pk, user=request.user, **data.validated_data
+                playtest_id=int(pk), user=request.user, **data.validated_data
             )
         except PlaytestError as exc:
             return _error(exc)
-        return Response(state_payload(pt))
+        return Response(state_payload(pt, pt.engine_state))
