@@ -124,6 +124,7 @@ DECK_SIZE = 15
 VARIANTS = {"left": 5, "all": 2}
 LINEUP_PARTS = ("character", "beyblade", "customizer", "emblem", "move", "boosters")
 
+_PLAYERS = tuple(f"Player {seat + 1}" for seat in range(MAX_PLAYERS))
 _STAT_FIELDS = tuple(f"stat_{c}" for c in COLOURS)
 _MOVE_FIELDS = tuple(f"move_{c}" for c in COLOURS)
 _TYPES = {"character": 0, "beyblade": 1, "customizer": 2, "effect": EFFECT}
@@ -141,10 +142,12 @@ class Action:
 
     kind: str
     arg: str | int | None = None
+    text: str = field(default="", compare=False, repr=False)
 
-    @property
-    def text(self) -> str:
-        return self.kind if self.arg is None else f"{self.kind} {self.arg}"
+    def __post_init__(self):
+        # Written once: the log takes it on every move.
+        text = self.kind if self.arg is None else f"{self.kind} {self.arg}"
+        object.__setattr__(self, "text", text)
 
     def __str__(self) -> str:
         return self.text
@@ -332,7 +335,8 @@ class _Card:
 
     __slots__ = (
         "name", "number", "slot", "launcher", "boost", "reveal", "from_hand",
-        "lineup", "as_booster", "basic",
+        "lineup", "as_booster", "basic", "said_reveal", "said_takes",
+        "said_discarded",
     )  # fmt: skip
 
     def __init__(self, card: dict):
@@ -358,6 +362,15 @@ class _Card:
         self.as_booster = self.slot == EFFECT and any(
             s.op == "as_booster" for s in steps
         )
+        # Every battle logs these; written once per card and seat.
+        colour = COLOURS[self.launcher] if self.launcher >= 0 else ""
+        self.said_reveal = tuple(
+            f"{who} reveals {self.name}: a {colour} launcher." for who in _PLAYERS
+        )
+        self.said_takes = tuple(
+            f"{who} wins the battle and takes {self.name}." for who in _PLAYERS
+        )
+        self.said_discarded = f"{self.name} is discarded."
 
 
 class _Seat:
@@ -373,6 +386,7 @@ class _Seat:
         "base",
         "lineup_steps",
         "hand_cards",
+        "plain",
     )
 
     def __init__(self, lineup: list[dict], deck: list[dict]):
@@ -392,6 +406,8 @@ class _Seat:
         self.hand_cards = frozenset(
             i for i, card in enumerate(self.cards) if i >= 3 and card.from_hand
         )
+        # No line-up text and no hand effect: its battles need no window.
+        self.plain = not self.lineup_steps and not self.hand_cards
 
 
 def _lineup_static(lineup: Sequence[dict]):
@@ -628,9 +644,6 @@ def _shuffle(rng: Rng, items: list) -> None:
     rng.state = state
 
 
-_PLAYERS = tuple(f"Player {seat + 1}" for seat in range(MAX_PLAYERS))
-
-
 def _player(seat: int) -> str:
     return _PLAYERS[seat]
 
@@ -864,19 +877,24 @@ def _apply_steps(s: State, owner: int, card: _Card, steps: tuple) -> None:
             return
 
 
+def _new_deck(s: State, a: int) -> None:
+    """Shuffle the attacker's discard pile into a new deck (ruling M6)."""
+    pile = s.discard[a]
+    rng = Rng(s.rng)
+    _shuffle(rng, pile)
+    s.rng = rng.state
+    s.deck[a] = pile
+    s.discard[a] = []
+    s.events.append(
+        f"{_player(a)}'s deck is empty: the discard pile is shuffled into a new deck (ruling M6)."
+    )
+
+
 def _reveal(s: State) -> None:
     a = s.attacker
     info = s.seats[a]
     if not s.deck[a]:
-        pile = s.discard[a]
-        rng = Rng(s.rng)
-        _shuffle(rng, pile)
-        s.rng = rng.state
-        s.deck[a] = pile
-        s.discard[a] = []
-        s.events.append(
-            f"{_player(a)}'s deck is empty: the discard pile is shuffled into a new deck (ruling M6)."
-        )
+        _new_deck(s, a)
     card = s.deck[a].pop()
     c = info.cards[card]
     s.turn += 1
@@ -887,7 +905,7 @@ def _reveal(s: State) -> None:
         s.defenders = [(a + 1) % n]
     else:
         s.defenders = [(a + k) % n for k in range(1, n)]
-    s.events.append(f"{_player(a)} reveals {c.name}: a {COLOURS[c.launcher]} launcher.")
+    s.events.append(c.said_reveal[a])
     if c.slot == EFFECT:
         if c.reveal:
             _apply_steps(s, a, c, c.reveal)
@@ -903,6 +921,87 @@ def _reveal(s: State) -> None:
             )
     s.resume = "open"
     _settle(s)
+
+
+# The two-player battle's event in two pieces around the attacker's power.
+_POWER_SAID = [
+    [
+        [(f"Battle power on {colour}: {a} ", f", {d} ") for d in _PLAYERS]
+        for a in _PLAYERS
+    ]
+    for colour in COLOURS
+]
+
+
+def _plain_battle(s: State) -> bool:
+    """Fight the commonest battle in one go; return False to take the long way.
+
+    That battle reveals a card that is no Effect, between seats whose line-ups carry no text and who own no hand
+    effect: no step, no window, no choice but the winner's. The result, the
+    log and the events are exactly those of ``_reveal``, ``_settle`` and
+    ``_compare``; a simulation fights most of its battles this way.
+    """
+    a, n, seats = s.attacker, s.players, s.seats
+    deck = s.deck[a]
+    if not deck:
+        _new_deck(s, a)  # _reveal, should it take over, finds the deck full
+        deck = s.deck[a]
+    info = seats[a]
+    c = info.cards[deck[-1]]
+    if c.slot == EFFECT or not info.plain:
+        return False
+    if s.variant == "left":
+        d = a + 1 if a + 1 < n else 0
+        if not seats[d].plain:
+            return False
+        defenders = [d]
+    else:
+        defenders = [(a + k) % n for k in range(1, n)]
+        for d in defenders:
+            if not seats[d].plain:
+                return False
+    card = deck.pop()
+    colour = c.launcher
+    s.turn += 1
+    events = s.events
+    events.append(c.said_reveal[a])
+    k = len(defenders) + 1
+    s.resume, s.prio, s.passes = "window", 0, k
+    bcount, mods = s.bcount, s.mods
+    attack = info.base[colour] + bcount[a][colour] + mods[a]
+    if k == 2:
+        d = defenders[0]
+        best = seats[d].base[colour] + bcount[d][colour] + mods[d]
+        head, middle = _POWER_SAID[colour][a][d]
+        events.append(f"{head}{attack}{middle}{best}.")
+    else:
+        powers = [
+            seats[d].base[colour] + bcount[d][colour] + mods[d] for d in defenders
+        ]
+        best = max(powers)
+        said = ", ".join(
+            f"{_PLAYERS[seat]} {p}"
+            for seat, p in zip([a, *defenders], [attack, *powers], strict=True)
+        )
+        events.append(f"Battle power on {COLOURS[colour]}: {said}.")
+    if attack > best:
+        s.card, s.colour, s.defenders = card, colour, defenders
+        s.phase = "choose"
+        events.append(c.said_takes[a])
+        return True
+    events.append(
+        "A tie goes to the defender."
+        if attack == best
+        else f"{_PLAYERS[a]} loses the battle."
+    )
+    s.discard[a].append(card)
+    events.append(c.said_discarded)
+    s.attacker = a = a + 1 if a + 1 < n else 0
+    # The turn's fields still hold what _start_turn set (this battle changed
+    # none of them), so only its endings are left to check.
+    if s.turn >= TURN_CAP or not (s.deck[a] or s.discard[a]):
+        _start_turn(s)
+    return True
 
 
 def _usable(s: State, seat: int) -> list[int]:
@@ -942,15 +1041,25 @@ def _settle(s: State) -> None:
         s.resume = "window"
         s.prio = 0
         s.passes = 0
-    involved = _involved(s)
+    involved = [s.attacker, *s.defenders]
     k = len(involved)
+    seats = s.seats
+    for seat in involved:
+        if seats[seat].hand_cards:
+            break
+    else:
+        # Nobody in the battle owns a hand effect: every seat passes at once.
+        s.prio = (s.prio + k - s.passes) % k if s.passes < k else s.prio
+        s.passes = max(s.passes, k)
+        _compare(s, involved)
+        return
     while s.passes < k:
         if _usable(s, involved[s.prio]):
             s.phase = "window"
             return
         s.passes += 1
         s.prio = (s.prio + 1) % k
-    _compare(s)
+    _compare(s, involved)
 
 
 def _fast_power(s: State, seat: int, involved: list[int]) -> int:
@@ -1007,9 +1116,17 @@ def power(state: State, seat: int, colour: str | None = None) -> tuple[int, dict
     return sum(parts.values()), parts
 
 
-def _compare(s: State) -> None:
-    involved = _involved(s)
-    powers = [_fast_power(s, seat, involved) for seat in involved]
+def _compare(s: State, involved: list[int]) -> None:
+    c = s.colour
+    seats, bcount, mods = s.seats, s.bcount, s.mods
+    steps = [seats[owner].lineup_steps for owner in involved]
+    powers = []
+    for seat in involved:
+        total = seats[seat].base[c] + bcount[seat][c] + mods[seat]
+        for owner, own_steps in zip(involved, steps, strict=True):
+            if own_steps:
+                total += _lineup_effects(s, owner, own_steps, seat)
+        powers.append(total)
     a = s.attacker
     if len(involved) == 2:
         said = f"{_PLAYERS[a]} {powers[0]}, {_PLAYERS[involved[1]]} {powers[1]}"
@@ -1017,25 +1134,27 @@ def _compare(s: State) -> None:
         said = ", ".join(
             f"{_PLAYERS[seat]} {p}" for seat, p in zip(involved, powers, strict=True)
         )
-    s.events.append(f"Battle power on {COLOURS[s.colour]}: {said}.")
-    card = s.seats[a].cards[s.card]
-    if powers[0] > max(powers[1:]):
+    events = s.events
+    events.append(f"Battle power on {COLOURS[c]}: {said}.")
+    card = seats[a].cards[s.card]
+    attack, best = powers[0], max(powers[1:])
+    if attack > best:
         s.phase = "choose"
-        s.events.append(f"{_player(a)} wins the battle and takes {card.name}.")
+        events.append(card.said_takes[a])
         return
-    if powers[0] == max(powers[1:]):
-        s.events.append("A tie goes to the defender.")
+    if attack == best:
+        events.append("A tie goes to the defender.")
     else:
-        s.events.append(f"{_player(a)} loses the battle.")
+        events.append(f"{_PLAYERS[a]} loses the battle.")
     if s.keep:
-        s.events.append(f"{card.name} goes to {_player(a)}'s hand all the same.")
+        events.append(f"{card.name} goes to {_player(a)}'s hand all the same.")
         index, s.card = s.card, -1
         _gain(s, a, index)
         if s.phase == "over":
             return
     else:
         s.discard[a].append(s.card)
-        s.events.append(f"{card.name} is discarded.")
+        events.append(card.said_discarded)
     _next_turn(s)
 
 
@@ -1115,9 +1234,15 @@ def apply(
     state: State, action: Action | str, inplace: bool = False, player: int | None = None
 ) -> State:
     """Return the state after ``action``; refuse it with EngineError when not legal."""
+    s = state
+    if action is REVEAL and inplace and player is None and s.phase == "reveal":
+        # A simulation's commonest move: legal, nothing to copy.
+        s.log.append("reveal")
+        if not _plain_battle(s):
+            _reveal(s)
+        return s
     if isinstance(action, str):
         action = parse_action(action)
-    s = state
     if s.phase == "over":
         raise EngineError("game_over", "The game is over.")
     if player is not None and player != to_act(s):
@@ -1156,7 +1281,8 @@ def apply(
         s = _copy(s)
     s.log.append(action.text)
     if phase == "reveal":
-        _reveal(s)
+        if not _plain_battle(s):
+            _reveal(s)
     elif phase == "choose":
         a = s.attacker
         card = s.seats[a].cards[s.card]
