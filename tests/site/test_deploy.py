@@ -23,7 +23,11 @@ def production_env(**extra):
 def test_deploy_check_passes_at_warning_level_with_production_settings():
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=production_env(), capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=production_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
@@ -34,7 +38,11 @@ def test_production_refuses_to_start_without_a_secret_key():
     env.pop("SECRET_KEY")
     result = subprocess.run(
         [sys.executable, "manage.py", "check"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode != 0
     assert "Set SECRET_KEY in the environment for production." in result.stderr
@@ -47,7 +55,17 @@ def test_production_settings_turn_debug_off_and_cookies_secure():
         " 'whitenoise.middleware.WhiteNoiseMiddleware' in s.MIDDLEWARE)"
     )
     result = subprocess.run(
-        [sys.executable, "-c", f"import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE','cardsite.settings'); django.setup(); {code}"],
-        cwd=ROOT, env=production_env(SECURE_HSTS_SECONDS="600"), capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-c",
+            f"import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE','cardsite.settings'); django.setup(); {code}",
+        ],
+        cwd=ROOT,
+        env=production_env(SECURE_HSTS_SECONDS="600"),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
-    assert result.stdout.split() == ["False", "True", "True", "600", "True"], result.stderr
+    assert result.stdout.split() == ["False", "True", "True", "600", "True"], (
+        result.stderr
+    )
