@@ -203,40 +203,31 @@ def _stale(request, pt_url: str, message: str):
     return redirect(pt_url)
 
 
-@login_required
-@require_POST
-def playtest_act_view(request, pk):
+def _board_change(request, pk, service, **fields):
+    """Run an acting service for the board's owner; answer with the board, or refresh a stale tab."""
     pt = _own(request, pk)
+    version = _int(request.POST.get("version"), -1)
     try:
-        pt = playtest_act(
-            playtest_id=pt.pk,
-            user=request.user,
-            action=request.POST.get("action", ""),
-            version=_int(request.POST.get("version"), -1),
-        )
+        pt = service(playtest_id=pt.pk, user=request.user, version=version, **fields)
     except PlaytestError as exc:
         if exc.status == 409:
             return _stale(request, pt.get_absolute_url(), exc.message)
         return _after(request, pt, exc.message)
     return _after(request, pt)
+
+
+@login_required
+@require_POST
+def playtest_act_view(request, pk):
+    return _board_change(
+        request, pk, playtest_act, action=request.POST.get("action", "")
+    )
 
 
 @login_required
 @require_POST
 def playtest_undo_view(request, pk):
-    pt = _own(request, pk)
-    try:
-        pt = playtest_undo(
-            playtest_id=pt.pk,
-            user=request.user,
-            to=request.POST.get("to", "last"),
-            version=_int(request.POST.get("version"), -1),
-        )
-    except PlaytestError as exc:
-        if exc.status == 409:
-            return _stale(request, pt.get_absolute_url(), exc.message)
-        return _after(request, pt, exc.message)
-    return _after(request, pt)
+    return _board_change(request, pk, playtest_undo, to=request.POST.get("to", "last"))
 
 
 @login_required

@@ -181,36 +181,28 @@ class PlaytestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
             )
         return Response(state_payload(pt))
 
-    @extend_schema(request=ActionSerializer, responses={200: PlaytestStateSerializer})
-    @action(detail=True, methods=["post"])
-    def actions(self, request, pk=None):
+    def _change(self, pk, serializer_class, service):
+        """Validate the body, run an acting service, answer with the new state."""
         if not self._exists(pk):
             return Response(
                 {"detail": "No such game."}, status=status.HTTP_404_NOT_FOUND
             )
-        data = ActionSerializer(data=request.data)
+        data = serializer_class(data=self.request.data)
         data.is_valid(raise_exception=True)
         try:
-            pt = playtest_act(
-                playtest_id=int(pk), user=request.user, **data.validated_data
+            pt = service(
+                playtest_id=int(pk), user=self.request.user, **data.validated_data
             )
         except PlaytestError as exc:
             return _error(exc)
         return Response(state_payload(pt, pt.engine_state))
 
+    @extend_schema(request=ActionSerializer, responses={200: PlaytestStateSerializer})
+    @action(detail=True, methods=["post"])
+    def actions(self, request, pk=None):
+        return self._change(pk, ActionSerializer, playtest_act)
+
     @extend_schema(request=UndoSerializer, responses={200: PlaytestStateSerializer})
     @action(detail=True, methods=["post"])
     def undo(self, request, pk=None):
-        if not self._exists(pk):
-            return Response(
-                {"detail": "No such game."}, status=status.HTTP_404_NOT_FOUND
-            )
-        data = UndoSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        try:
-            pt = playtest_undo(
-                playtest_id=int(pk), user=request.user, **data.validated_data
-            )
-        except PlaytestError as exc:
-            return _error(exc)
-        return Response(state_payload(pt, pt.engine_state))
+        return self._change(pk, UndoSerializer, playtest_undo)
