@@ -35,6 +35,7 @@ ZONE_ALIASES = {
 }
 HEADING_RE = re.compile(r"^(?:#+\s*(?P<a>.+?)\s*:?|(?P<b>[^#\d].*?)\s*:)$")
 COUNT_FIRST_RE = re.compile(r"^(?P<n>\d+)\s*[xX×]?\s+(?P<ref>\S.*)$")
+COUNT_PLAIN_RE = re.compile(r"^(?P<n>\d+)\s+(?P<ref>\S.*)$")
 COUNT_LAST_RE = re.compile(r"^(?P<ref>\S.*?)\s+[xX×]\s*(?P<n>\d+)$")
 NUMBER_RE = re.compile(r"^(?:(?P<set>[\w-]+))?#(?P<key>\S+)$")
 MAX_LINES = 1000
@@ -52,6 +53,18 @@ class LineError:
 class ParsedDeck:
     entries: list[dict] = field(default_factory=list)
     errors: list[LineError] = field(default_factory=list)
+
+
+def _reads_back(name: str) -> bool:
+    """Return whether the line ``1 <name>`` is read back as that name."""
+    line = f"1 {name}"
+    if line.strip() != line or len(line.splitlines()) != 1:
+        return False
+    if NUMBER_RE.match(name) or COUNT_LAST_RE.match(name):
+        return False
+    # "1 X Ray" reads as one "Ray": the x after the count is taken as "times".
+    match = COUNT_FIRST_RE.match(line)
+    return match is not None and match["ref"].strip() == name
 
 
 class CardIndex:
@@ -88,7 +101,7 @@ class CardIndex:
     def reference(self, card) -> str:
         """Return the shortest text that names this card and no other."""
         if card.name and len(self.by_name[card.name.casefold()]) == 1:
-            if not NUMBER_RE.match(card.name) and not COUNT_LAST_RE.match(card.name):
+            if _reads_back(card.name):
                 return card.name
         return f"{card.card_set.slug}#{card.key}"
 
@@ -182,6 +195,10 @@ def parse_decklist(text: str, *, game_slug: str, user=None, index=None) -> Parse
             )
             continue
         card, problem = index.lookup(ref)
+        plain = COUNT_PLAIN_RE.match(line)
+        if card is None and plain and plain["ref"].strip() != ref:
+            # "4 X Ray" is four of "X Ray" when no card is named "Ray".
+            card, _ = index.lookup(plain["ref"].strip())
         if card is None and match:
             # A name may itself end in "x 2" or start with a number.
             card, _ = index.lookup(line)
