@@ -19,7 +19,7 @@ from decks.models import DeckEntry
 from decks.text_io import export_decklist, parse_decklist
 
 FUZZ = settings(
-    max_examples=1000,
+    max_examples=int(__import__("os").environ.get("FUZZ_EXAMPLES", 1000)),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -222,7 +222,25 @@ def test_a_fuzzed_decklist_imports_whole_or_not_at_all(
     in_savepoint(check)
 
 
-card_names = st.text(max_size=24)
+TRICKY_NAMES = [
+    "X Ray",
+    "x 2",
+    "Name x4",
+    "3 Wise Men",
+    "4x4",
+    "Deck:",
+    "# Blade",
+    "Blade",
+    "// not a comment",
+    "#96",
+    "practice-collision#1",
+    "Quick Strike",
+    " Padded ",
+    "Two\nLines",
+    "Tab\tIn",
+    "Ünïcode",
+]
+card_names = st.sampled_from(TRICKY_NAMES) | st.text(max_size=24)
 
 
 @pytest.mark.django_db
@@ -241,7 +259,7 @@ def test_exporting_then_importing_a_deck_gives_the_same_entries(
                 try:
                     pool.append(
                         custom_card_create(
-                            user=user, card_set=custom, fields={"name": name}
+                            user=user, card_set=custom, fields={"title": name}
                         )
                     )
                 except ValidationError:
@@ -287,3 +305,28 @@ def test_lines_adding_up_past_the_copy_limit_are_refused_on_the_page(
     ]
     assert entries_of(deck) == before
     assert versions_of(deck) == versions
+
+
+@pytest.mark.parametrize("title", ["X Ray", "x 2", " Padded", "Two\nLines"])
+@pytest.mark.django_db
+def test_a_card_whose_name_misreads_is_exported_by_set_and_key(user, deck, title):
+    custom = custom_set_create(user=user, game=GAME, name="Mine")
+    card = custom_card_create(user=user, card_set=custom, fields={"title": title})
+    services.deck_set_entries(
+        deck=deck, entries=[{"card": card.pk, "zone": "deck", "quantity": 3}]
+    )
+    text = export_decklist(deck)
+    assert text == f"Deck:\n3 {custom.slug}#{card.key}\n"
+    services.deck_import_text(deck=deck, text=text)
+    assert entries_of(deck) == [(card.pk, "deck", 3)]
+
+
+@pytest.mark.django_db
+def test_a_count_then_a_name_starting_with_x_reads_as_that_name(user, deck):
+    custom = custom_set_create(user=user, game=GAME, name="Mine")
+    card = custom_card_create(user=user, card_set=custom, fields={"title": "X Ray"})
+    parsed = parse_decklist("4 X Ray", game_slug=GAME, user=user)
+    assert (parsed.errors, parsed.entries) == (
+        [],
+        [{"card": card.pk, "zone": "deck", "quantity": 4}],
+    )
