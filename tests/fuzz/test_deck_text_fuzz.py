@@ -19,7 +19,7 @@ from decks.models import DeckEntry
 from decks.text_io import export_decklist, parse_decklist
 
 FUZZ = settings(
-    max_examples=int(__import__("os").environ.get("FUZZ_EXAMPLES", 1000)),
+    max_examples=1000,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
