@@ -19,9 +19,6 @@ from django.conf import settings
 
 from tests.utils import subprocess_env
 
-# Playwright's sync API keeps an event loop in this thread; the ORM calls the tests
-# make are still synchronous, so Django's async guard is switched off here only.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -109,10 +106,18 @@ def browser():
     _require_browser()
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
+    # Playwright's sync API keeps an event loop in this thread; the ORM calls the
+    # tests make are still synchronous, so Django's async guard is off while it runs.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as p:
+            chromium = p.chromium.launch(
+                executable_path=CHROMIUM, args=ARGS, headless=True
+            )
+            yield chromium
+            chromium.close()
+    finally:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
 @pytest.fixture

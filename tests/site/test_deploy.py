@@ -10,7 +10,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def production_env(**extra):
-    env = {k: v for k, v in os.environ.items() if k != "DEBUG"}
+    test_only = {"DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE", "CARDSITE_TEST_FAST_HASHER"}
+    env = {k: v for k, v in os.environ.items() if k not in test_only}
     env.update(
         CARDSITE_PRODUCTION="1",
         SECRET_KEY=secrets.token_urlsafe(64),
