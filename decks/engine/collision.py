@@ -562,7 +562,7 @@ def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
     )
     for seat in range(n):
         deck = lists[seat][:]
-        s.rng.shuffle(deck)
+        _shuffle(s.rng, deck)
         strength = cards[blades[seat]].spin
         s.spin[seat] = deck[-strength:][::-1]
         del deck[-strength:]
@@ -616,9 +616,27 @@ def _cut(s: State) -> int:
 # --- zones -------------------------------------------------------------------
 
 
+_MASK = (1 << 64) - 1
+
+
+def _shuffle(rng: Rng, items: list) -> None:
+    """Shuffle ``items`` exactly as ``Rng.shuffle`` does, with the generator inlined.
+
+    Shuffling the decks is most of the cost of setting up a game.
+    """
+    state = rng.state
+    for i in range(len(items) - 1, 0, -1):
+        state = (state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        j = (z ^ (z >> 31)) % (i + 1)
+        items[i], items[j] = items[j], items[i]
+    rng.state = state
+
+
 def _reshuffle(s: State, p: int) -> None:
     pile = s.discard[p]
-    s.rng.shuffle(pile)
+    _shuffle(s.rng, pile)
     s.deck[p] = pile
     s.discard[p] = []
     s.events.append(f"Player {p + 1} shuffles the discard pile into a new deck.")
@@ -650,9 +668,14 @@ def _live(s: State) -> list[int]:
     return [p for p in range(s.n) if not s.out[p]]
 
 
+_ROUNDS = {n: [[(t + i) % n for i in range(n)] for t in range(n)] for n in (2, 3, 4)}
+
+
 def _order(s: State, start: int) -> list[int]:
-    """Return the players still in, in turn order from ``start``."""
+    """Return the players still in, in turn order from ``start`` (do not change it)."""
     n, out = s.n, s.out
+    if True not in out:
+        return _ROUNDS[n][start]
     return [(start + i) % n for i in range(n) if not out[(start + i) % n]]
 
 
@@ -784,7 +807,7 @@ def _run(s: State, item: tuple) -> None:
                 if chooser < 0:
                     chooser = _left_of(s, p)
                 hidden = hand[:]
-                s.rng.shuffle(hidden)
+                _shuffle(s.rng, hidden)
                 s.choice = ("pick", chooser, p, amount, tuple(hidden), uid)
                 events.append(
                     f"{name}: {who}'s hand is shuffled face down; Player "
@@ -886,7 +909,22 @@ def _advance(s: State) -> None:
 def _refill(s: State) -> None:
     """Draw everyone up to five, one card at a time in turn order (ruling C7)."""
     order = _order(s, s.turn_player)
-    hand = s.hand
+    hand, decks = s.hand, s.deck
+    # Drawing whole shortfalls at once is the same when no deck runs out, and
+    # so no reshuffle (which takes from the shared generator) comes between.
+    for p in order:
+        need = HAND_SIZE - len(hand[p])
+        if need > 0 and len(decks[p]) <= need:
+            break
+    else:
+        for p in order:
+            need = HAND_SIZE - len(hand[p])
+            if need > 0:
+                deck = decks[p]
+                hand[p] += deck[: -need - 1 : -1]
+                del deck[-need:]
+                s.events.append(f"Player {p + 1} draws {need}.")
+        return
     drawn = [0] * s.n
     while True:
         any_drawn = False
