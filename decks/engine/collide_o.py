@@ -74,6 +74,7 @@ the replay match the text suggests after a tie.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from .core import EngineError, Rng, seed_state
 
@@ -93,6 +94,10 @@ WILD = (1 << len(COLOURS)) - 1
 SECTION_FIELDS = ("section_1", "section_2", "section_3")
 ENDS = ("left", "right")
 LEFT, RIGHT = 0, 1
+_WHO = tuple(f"Player {seat + 1}" for seat in range(MAX_PLAYERS))
+_PASSES = tuple(f"{who} passes." for who in _WHO)
+_CANNOT = tuple(f"{who} cannot play and passes." for who in _WHO)
+_TURNED = (".", ", turned end to end.")
 
 
 # --- matching helpers (pure, also used by the deck builder) -----------------
@@ -270,6 +275,9 @@ class State:
     read: list = field(default=None, compare=False, repr=False)
     names: list = field(default=None, compare=False, repr=False)
     ends: tuple = field(default=(0, 0, 0, 0), compare=False, repr=False)
+    fit: dict = field(default=None, compare=False, repr=False)  # per pack
+    left_fit: tuple = field(default=None, compare=False, repr=False)
+    right_fit: tuple = field(default=None, compare=False, repr=False)
     choices: list = field(default=None, compare=False, repr=False)  # of ``seat``
 
 
@@ -290,23 +298,35 @@ def _copy(st: State) -> State:
     return new
 
 
-_TABLES: dict[tuple, tuple[list, list]] = {}
+_TABLES: dict[tuple, tuple[list, list, dict]] = {}
+
+
+_KEY_FIELDS = itemgetter("name", "section_1", "section_2", "section_3")
 
 
 def _pack_key(pack: list) -> tuple | None:
     try:
-        key = tuple(
-            (card.get("name"), card["section_1"], card["section_2"], card["section_3"])
-            for card in pack
-        )
+        key = tuple(map(_KEY_FIELDS, pack))  # every field there: the quick way
+    except (KeyError, TypeError):
+        try:
+            key = tuple(
+                (card.get("name"), *(card[name] for name in SECTION_FIELDS))
+                for card in pack
+            )
+        except (AttributeError, KeyError, TypeError):
+            return None
+    try:
         hash(key)
-    except (AttributeError, KeyError, TypeError):
+    except TypeError:
         return None
     return key
 
 
-def _build_tables(pack: list) -> tuple[list, list]:
-    """Return the section masks (as printed, turned) and names of a valid pack."""
+def _build_tables(pack: list) -> tuple[list, list, dict]:
+    """Return the section masks (as printed, turned) and names of a valid pack.
+
+    The third table, filled as games need it, holds ``_fit_table`` results.
+    """
     read, names = [], []
     for index, card in enumerate(pack):
         masks = tuple(section_mask(card[name]) for name in SECTION_FIELDS)
@@ -314,14 +334,14 @@ def _build_tables(pack: list) -> tuple[list, list]:
         label = card.get("name") or f"card {index}"
         words = " | ".join(_section_words(m) for m in masks)
         names.append(f"{label} ({words})")
-    return read, names
+    return read, names, {}
 
 
-def _derive(st: State, tables: tuple[list, list]) -> None:
+def _derive(st: State, tables: tuple[list, list, dict]) -> None:
     """Fill the fields computed from the pack and options."""
     st.players = st.options["players"]
     st.challenges = st.options["challenges"]
-    st.read, st.names = tables
+    st.read, st.names, st.fit = tables
     _plays_of(len(st.read) - 1)
     _refresh_ends(st)
 
@@ -332,15 +352,47 @@ def _refresh_ends(st: State) -> None:
     c0, t0, p0 = line[0]
     first = read[c0][t0]
     if len(line) == 1:
-        st.ends = (first[1], first[0], first[1], first[2])
-        return
-    c1, t1, p1 = line[1]
-    left_middle = first[1] if p0 > p1 else read[c1][t1][0]
-    cz, tz, pz = line[-1]
-    last = read[cz][tz]
-    cy, ty, py = line[-2]
-    right_middle = last[1] if pz > py else read[cy][ty][2]
-    st.ends = (left_middle, first[0], right_middle, last[2])
+        ends = st.ends = (first[1], first[0], first[1], first[2])
+    else:
+        c1, t1, p1 = line[1]
+        left_middle = first[1] if p0 > p1 else read[c1][t1][0]
+        cz, tz, pz = line[-1]
+        last = read[cz][tz]
+        cy, ty, py = line[-2]
+        right_middle = last[1] if pz > py else read[cy][ty][2]
+        ends = st.ends = (left_middle, first[0], right_middle, last[2])
+    fit = st.fit
+    key = ends[0] << 5 | ends[1]
+    st.left_fit = fit.get(key) or _fit_table(st, key, LEFT)
+    key = 1024 | ends[2] << 5 | ends[3]
+    st.right_fit = fit.get(key) or _fit_table(st, key, RIGHT)
+
+
+def _fit_table(st: State, key: int, end: int) -> tuple[dict, frozenset]:
+    """Return, for an end showing these sections, each fitting card's plays.
+
+    ``key`` packs the end's middle and outer sections. The plays per card are
+    in ``_choices`` order; the set holds the cards that fit at all. Tables
+    are kept per pack: play after play asks about the same few ends.
+    """
+    middle, outer = key >> 5 & 31, key & 31
+    plays, found = {}, []
+    for card, (printed, _) in enumerate(st.read):
+        a, b, c = printed
+        if not b & outer:
+            continue
+        # Left: the card's right end meets the middle (turned: its left end).
+        inner = (c, a) if end == LEFT else (a, c)
+        fits = tuple(
+            _PLAYS[card][2 * end + turned]
+            for turned in (0, 1)
+            if inner[turned] & middle
+        )
+        if fits:
+            plays[card] = fits
+            found.append(card)
+    table = st.fit[key] = (plays, frozenset(found))
+    return table
 
 
 def _fits(st: State, card: int, end: int, turned: int) -> bool:
@@ -365,6 +417,21 @@ def _can_play(st: State, seat: int) -> bool:
         ):
             return True
     return False
+
+
+_MASK = (1 << 64) - 1
+
+
+def _shuffle(rng: Rng, items: list) -> None:
+    """Shuffle ``items`` exactly as ``Rng.shuffle`` does, with the generator inlined."""
+    state = rng.state
+    for i in range(len(items) - 1, 0, -1):
+        state = (state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        j = (z ^ (z >> 31)) % (i + 1)
+        items[i], items[j] = items[j], items[i]
+    rng.state = state
 
 
 def _refill(st: State, seat: int) -> None:
@@ -447,7 +514,7 @@ def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
         )
     rng = Rng(seed_state(seed, 1))
     order = list(range(len(pack)))
-    rng.shuffle(order)
+    _shuffle(rng, order)
     share = (len(order) - 1) // players
     stacks = [
         order[1 + seat : 1 + share * players : players] for seat in range(players)
@@ -539,7 +606,8 @@ def _end_round(st: State) -> None:
     st.rounds += 1
     st.step = 0
     st.start = (st.start + 1) % st.players
-    winners = _o5_winners(st)
+    # Only a player with no stack left can have won.
+    winners = [] if all(st.stacks) else _o5_winners(st)
     if winners and st.open_seat in winners and _window_open(st):
         # The winning card may still be challenged (ruling O6): the others
         # get their chance before the win stands.
@@ -584,8 +652,10 @@ def _deadlock(st: State, why: str) -> None:
 
 
 def _anyone_can_play(st: State) -> bool:
-    for seat in range(st.players):
-        if _can_play(st, seat):
+    left, right = st.left_fit[1], st.right_fit[1]
+    barred = st.barred
+    for seat, hand in enumerate(st.hands):
+        if not barred[seat] and not (left.isdisjoint(hand) and right.isdisjoint(hand)):
             return True
     return False
 
@@ -621,7 +691,7 @@ def _resolve_stuck(st: State) -> None:
                     return
                 st.set_aside, st.removed = st.removed, []
                 rng = Rng(st.rng)
-                rng.shuffle(st.set_aside)
+                _shuffle(rng, st.set_aside)
                 st.rng = rng.state
                 st.tries = 0
                 st.events.append(
@@ -659,9 +729,10 @@ def _settle(st: State) -> None:
                 return
         if st.dirty and (st.open_card < 0 or not _window_open(st)):
             st.dirty = False
-            _resolve_stuck(st)
-            if st.over:
-                return
+            if not _anyone_can_play(st):
+                _resolve_stuck(st)
+                if st.over:
+                    return
         if st.step == players:
             _end_round(st)
             if st.over:
@@ -672,7 +743,7 @@ def _settle(st: State) -> None:
             st.seat = seat
             st.choices = choices
             return
-        st.events.append(f"Player {seat + 1} cannot play and passes.")
+        st.events.append(_CANNOT[seat])
         st.step += 1
         if st.open_card >= 0:
             st.open_seen |= 1 << seat
@@ -726,20 +797,12 @@ def _choices(st: State, seat: int) -> list:
             for card in hand:
                 actions += plays[card]
         else:
-            left_middle, left_outer, right_middle, right_outer = st.ends
-            read = st.read
+            left, right = st.left_fit[0], st.right_fit[0]
             for card in hand:
-                a, b, c = read[card][0]
-                if b & left_outer:
-                    if c & left_middle:
-                        actions.append(plays[card][0])
-                    if a & left_middle:
-                        actions.append(plays[card][1])
-                if b & right_outer:
-                    if a & right_middle:
-                        actions.append(plays[card][2])
-                    if c & right_middle:
-                        actions.append(plays[card][3])
+                if card in left:
+                    actions += left[card]
+                if card in right:
+                    actions += right[card]
     if st.challenges and st.open_card >= 0 and st.open_seat != seat:
         actions.append(CHALLENGE)
     return actions
@@ -825,15 +888,23 @@ def _check(state: State, action) -> None:
 
 def apply(state: State, action, inplace: bool = False) -> State:
     """Apply one action of the seat to act; refuse anything not legal."""
-    _check(state, action)
+    if state.over:
+        _check(state, action)
+    elif action is not PASS:
+        for legal in state.choices or ():
+            if legal is action:
+                break  # the common case: an action just taken from legal_actions
+        else:
+            _check(state, action)
     st = state if inplace else _copy(state)
     seat = st.seat
-    who = f"Player {seat + 1}"
+    who = _WHO[seat]
     kind = type(action)
     if kind is Play:
         card, end, turned = action.card, action.end, int(action.turned)
         fits = _fits(st, card, end, turned) if st.challenges else True
-        st.hands[seat].remove(card)
+        hand = st.hands[seat]
+        hand.remove(card)
         entry = (card, turned, st.stamp)
         st.stamp += 1
         if end == LEFT:
@@ -841,7 +912,8 @@ def apply(state: State, action, inplace: bool = False) -> State:
         else:
             st.line.append(entry)
         _refresh_ends(st)
-        _refill(st, seat)
+        if st.stacks[seat] or len(hand) > st.limits[seat]:
+            _refill(st, seat)
         if any(st.barred):
             st.barred = [bars & ~(1 << end) for bars in st.barred]
         st.tries = 0
@@ -850,13 +922,12 @@ def apply(state: State, action, inplace: bool = False) -> State:
             st.open_ok, st.open_seen = fits, 0
         st.dirty = True
         st.events.append(
-            f"{who} plays {st.names[card]} on the {ENDS[end]} end"
-            + (", turned end to end." if turned else ".")
+            f"{who} plays {st.names[card]} on the {ENDS[end]} end{_TURNED[turned]}"
         )
     elif kind is Challenge:
         _challenge(st, seat)
     else:
-        st.events.append(f"{who} passes.")
+        st.events.append(_PASSES[seat])
     st.log.append(action.text)
     st.step += 1
     if st.open_card >= 0 and kind is not Play:
