@@ -248,3 +248,91 @@ def test_booster_colours_read_single_double_and_multicolour_codes():
     assert booster_colours("RB") == ["red", "blue"]
     assert booster_colours("RBGY") == ["red", "blue", "green", "yellow"]
     assert booster_colours(None) == []
+
+
+READINGS = {
+    "collision": (
+        11,
+        [
+            "Lasting text happens once a turn.",
+            "each player's Blade goes first, then their Characters in the order they"
+            " came into play",
+            "the next player to their left",
+            "After fifty tied cuts in a row, the seed chooses",
+            "at least the spin strength plus six cards",
+            "the player who went second goes first in the next one",
+            "even when that player is a third player who was not in it",
+            "Everyone draws first, one card at a time in turn order.",
+        ],
+    ),
+    "metal-fusion": (
+        13,
+        [
+            "the colours left blank are read as not printed and count zero",
+            "A line-up card may carry the same number as a card in the deck.",
+            "Only the players tied for the highest number turn over their next card",
+            "the seed picks the first attacker",
+            "goes under whichever line-up card its owner chooses",
+            "even when the attacker ties or loses the battle",
+            "Drawing never reshuffles.",
+            "power is compared once everyone in the battle has passed in a row",
+            "if two or more share the most, the game is a draw",
+        ],
+    ),
+    "collide-o": (
+        13,
+        [
+            "Player 1 starts the first round",
+            "it is treated just like the opening card",
+            "there are neither set-aside cards nor removed cards to make a new pile"
+            " from, the game is a tie",
+            "every other player first gets one move, so they can challenge it",
+            "the win waits until every other player has had one move",
+            "the card they drew after playing it goes back on top",
+            "A player barred after a wrong challenge may not play, but may still"
+            " challenge.",
+            "in about one decision in ten",
+        ],
+    ),
+    "bakugan": (
+        14,
+        [
+            "applies to two-player games as well",
+            "that gate counts as won",
+            "A player whose Bakugan have all been removed from the game skips the"
+            " turn.",
+            "a window that nobody could play in does not open at all",
+            "You say which Bakugan you will roll before anyone may play a before-roll"
+            " card.",
+            '"self" means the winning Bakugan',
+            "If both are removed, nobody wins and the gate stays on the field",
+            "starting with the player whose turn is next",
+            "all six of its attribute bonuses are known",
+            "a game is for two or four players, never three",
+        ],
+    ),
+}
+
+
+def _readings_section(html):
+    match = re.search(r'<section id="readings">(.*?)</section>', html, re.S)
+    assert match, "no readings section"
+    return match.group(1)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_help_page_lists_the_engine_readings_beyond_the_rulings(client, db, game):
+    html = _page(client, game)[1]
+    section = _readings_section(html)
+    minimum, phrases = READINGS[game]
+    assert "<h2>Where the rules are silent: this site's readings</h2>" in section
+    assert section.count("<li>") >= minimum
+    for phrase in phrases:
+        assert phrase in section, phrase
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_help_page_table_of_contents_links_to_the_readings(client, db, game):
+    html = _page(client, game)[1]
+    toc = re.search(r'<nav class="help-toc".*?</nav>', html, re.S).group(0)
+    assert '<a href="#readings">Readings</a>' in toc
