@@ -21,7 +21,7 @@ from .models import CardChange as CardChangeRow
 
 FORMAT = "cardsite-card-data"
 VERSION = 1
-SET_FIELDS = ("slug", "name", "kind", "year", "source", "notes", "sort_order")
+SET_FIELDS = ("slug", "name", "kind", "year", "icon", "source", "notes", "sort_order")
 REQUIRED_SET_FIELDS = ("slug", "name", "kind")
 # Custom sets belong to a user and never travel as data files.
 FILE_KINDS = (SetKind.OFFICIAL.value, SetKind.PRACTICE.value)

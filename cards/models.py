@@ -75,6 +75,11 @@ class CardSet(models.Model):
     )
     is_public = models.BooleanField(default=True)
     year = models.CharField(max_length=20, blank=True)
+    icon = models.CharField(
+        max_length=80,
+        blank=True,
+        help_text="The set icon printed on its cards, in words; empty when not known.",
+    )
     source = models.TextField(blank=True, help_text="Where this set's data comes from.")
     notes = models.TextField(blank=True)
     sort_order = models.PositiveSmallIntegerField(default=0)

@@ -1,6 +1,7 @@
 """Card data files: parse, validate, load, export, and the fixture files."""
 
 import importlib.util
+import io
 import json
 from collections import Counter
 from pathlib import Path
@@ -582,3 +583,16 @@ def test_the_practice_generator_reproduces_the_committed_files():
         card_set = generate.practice_set(slug, name, notes, build())
         data = card_data_normalise(data={"game": game, "sets": [card_set]})
         assert card_data_dumps(data) == fixture_text(f"{slug}.json")
+
+
+@pytest.mark.django_db
+def test_the_collision_set_records_its_printed_icon_and_the_set_page_shows_it(client):
+    from django.core.management import call_command
+
+    from cards.models import CardSet
+
+    call_command("load_cards", str(FIXTURES / "collision.json"), stdout=io.StringIO())
+    collision = CardSet.objects.get(game__slug="collision", slug="collision")
+    assert collision.icon == "a small Tyson head"
+    page = client.get("/games/collision/sets/collision/")
+    assert b"<dt>Set icon</dt><dd>a small Tyson head</dd>" in page.content
