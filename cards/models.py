@@ -48,11 +48,11 @@ class Game(models.Model):
     def __str__(self):
         return self.name
 
-    def natural_key(self):
-        return (self.slug,)
-
     def get_absolute_url(self):
         return reverse("cards:game", kwargs={"game": self.slug})
+
+    def natural_key(self):
+        return (self.slug,)
 
 
 class CardSetManager(models.Manager.from_queryset(CardSetQuerySet)):
@@ -64,7 +64,9 @@ class CardSet(models.Model):
     game = models.ForeignKey(Game, related_name="sets", on_delete=models.PROTECT)
     slug = models.SlugField(max_length=60)
     name = models.CharField(max_length=120)
-    kind = models.CharField(max_length=10, choices=SetKind.choices, default=SetKind.OFFICIAL)
+    kind = models.CharField(
+        max_length=10, choices=SetKind.choices, default=SetKind.OFFICIAL
+    )
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         related_name="custom_sets",
@@ -97,34 +99,47 @@ class CardSet(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.name} ({self.get_kind_display_short()})" if not self.is_official else self.name
+        return (
+            f"{self.name} ({self.get_kind_display_short()})"
+            if not self.is_official
+            else self.name
+        )
+
+    def get_absolute_url(self):
+        return reverse("cards:set", kwargs={"game": self.game.slug, "set": self.slug})
 
     def natural_key(self):
         return (self.game.slug, self.slug)
 
     natural_key.dependencies = ["cards.game"]
 
-    def get_absolute_url(self):
-        return reverse("cards:set", kwargs={"game": self.game.slug, "set": self.slug})
-
     @property
     def is_official(self) -> bool:
         return self.kind == SetKind.OFFICIAL
 
     def get_kind_display_short(self) -> str:
-        return {"official": "official", "practice": "practice set, not a printed product",
-                "custom": "custom cards, not a printed product"}[self.kind]
+        return {
+            "official": "official",
+            "practice": "practice set, not a printed product",
+            "custom": "custom cards, not a printed product",
+        }[self.kind]
 
     def clean(self):
         if self.kind == SetKind.CUSTOM and self.owner_id is None:
-            raise ValidationError({"owner": "A custom set needs an owner."}, code="custom_without_owner")
+            raise ValidationError(
+                {"owner": "A custom set needs an owner."}, code="custom_without_owner"
+            )
         if self.kind != SetKind.CUSTOM and self.owner_id is not None:
-            raise ValidationError({"owner": "Only custom sets have an owner."}, code="owner_not_custom")
+            raise ValidationError(
+                {"owner": "Only custom sets have an owner."}, code="owner_not_custom"
+            )
 
 
 class CardManager(models.Manager.from_queryset(CardQuerySet)):
     def get_by_natural_key(self, game_slug, set_slug, key):
-        return self.get(card_set__game__slug=game_slug, card_set__slug=set_slug, key=key)
+        return self.get(
+            card_set__game__slug=game_slug, card_set__slug=set_slug, key=key
+        )
 
 
 SIGNED = [MinValueValidator(-9999), MaxValueValidator(9999)]
@@ -132,40 +147,78 @@ PIPS = [MinValueValidator(0), MaxValueValidator(5)]
 
 
 def _int(validators=(), **kw):
-    return models.SmallIntegerField(null=True, blank=True, validators=list(validators), **kw)
+    return models.SmallIntegerField(
+        null=True, blank=True, validators=list(validators), **kw
+    )
 
 
 class Card(models.Model):
     """One printed (or practice, or custom) card, or a Bakugan figure."""
 
-    card_set = models.ForeignKey(CardSet, related_name="cards", on_delete=models.CASCADE)
+    card_set = models.ForeignKey(
+        CardSet, related_name="cards", on_delete=models.CASCADE
+    )
     key = models.CharField(
         max_length=60,
         help_text="Identifies the card within its set: the printed number where known.",
     )
-    number = models.PositiveIntegerField(null=True, blank=True, help_text="Position in the set, for sorting and ranges.")
-    printed_number = models.CharField(max_length=20, blank=True, help_text="The number as printed, e.g. 96 or 9/48c.")
+    number = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Position in the set, for sorting and ranges."
+    )
+    printed_number = models.CharField(
+        max_length=20, blank=True, help_text="The number as printed, e.g. 96 or 9/48c."
+    )
     name = models.CharField(max_length=160, null=True, blank=True)
-    card_type = models.CharField(max_length=12, choices=CardType.choices, null=True, blank=True)
-    colour = models.CharField(max_length=8, choices=Colour.choices, null=True, blank=True)
+    card_type = models.CharField(
+        max_length=12, choices=CardType.choices, null=True, blank=True
+    )
+    colour = models.CharField(
+        max_length=8, choices=Colour.choices, null=True, blank=True
+    )
     rarity = models.CharField(max_length=12, null=True, blank=True)
-    text = models.TextField(null=True, blank=True, help_text="Game text as printed, headers kept.")
+    text = models.TextField(
+        null=True, blank=True, help_text="Game text as printed, headers kept."
+    )
     lore = models.TextField(null=True, blank=True)
-    code = models.CharField(max_length=30, null=True, blank=True, help_text="BA code (Bakugan) or website code (Metal Fusion).")
+    code = models.CharField(
+        max_length=30,
+        null=True,
+        blank=True,
+        help_text="BA code (Bakugan) or website code (Metal Fusion).",
+    )
 
     # Provenance and distribution.
     source = models.TextField(help_text="Where this card's data comes from.")
-    verification = models.CharField(max_length=10, choices=Verification.choices, default=Verification.UNVERIFIED)
-    distribution = models.CharField(max_length=20, choices=Distribution.choices, default=Distribution.UNKNOWN)
-    not_printed = models.JSONField(default=list, blank=True, help_text="Fields the card does not print (not the same as unknown).")
-    effects = models.JSONField(default=list, blank=True, help_text="Encoded card text in the engine's effect vocabulary.")
+    verification = models.CharField(
+        max_length=10, choices=Verification.choices, default=Verification.UNVERIFIED
+    )
+    distribution = models.CharField(
+        max_length=20, choices=Distribution.choices, default=Distribution.UNKNOWN
+    )
+    not_printed = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Fields the card does not print (not the same as unknown).",
+    )
+    effects = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Encoded card text in the engine's effect vocabulary.",
+    )
 
     # Collision.
     title = models.CharField(max_length=100, null=True, blank=True)
     subtitle = models.CharField(max_length=100, null=True, blank=True)
-    battle_edge = models.CharField(max_length=6, null=True, blank=True, help_text="Six notches, left to right: . bare, L live, S strike, E empty.")
+    battle_edge = models.CharField(
+        max_length=6,
+        null=True,
+        blank=True,
+        help_text="Six notches, left to right: . bare, L live, S strike, E empty.",
+    )
     spin_strength = _int([MinValueValidator(1), MaxValueValidator(99)])
-    symbol = models.CharField(max_length=4, choices=Symbol.choices, null=True, blank=True)
+    symbol = models.CharField(
+        max_length=4, choices=Symbol.choices, null=True, blank=True
+    )
 
     # Metal Fusion.
     stat_red = _int(PIPS)
@@ -174,14 +227,29 @@ class Card(models.Model):
     stat_yellow = _int(PIPS)
     emblem = models.CharField(max_length=60, null=True, blank=True)
     move_name = models.CharField(max_length=100, null=True, blank=True)
-    move_kind = models.CharField(max_length=8, choices=MoveKind.choices, null=True, blank=True)
+    move_kind = models.CharField(
+        max_length=8, choices=MoveKind.choices, null=True, blank=True
+    )
     move_red = _int([MinValueValidator(-9), MaxValueValidator(9)])
     move_blue = _int([MinValueValidator(-9), MaxValueValidator(9)])
     move_green = _int([MinValueValidator(-9), MaxValueValidator(9)])
     move_yellow = _int([MinValueValidator(-9), MaxValueValidator(9)])
-    launcher = models.CharField(max_length=8, choices=Colour.choices, null=True, blank=True, help_text="Launcher colour.")
-    boosters = models.CharField(max_length=4, null=True, blank=True, help_text="Booster colours as letters R B G Y (one, two, or all four).")
-    timing = models.CharField(max_length=20, choices=Timing.choices, null=True, blank=True)
+    launcher = models.CharField(
+        max_length=8,
+        choices=Colour.choices,
+        null=True,
+        blank=True,
+        help_text="Launcher colour.",
+    )
+    boosters = models.CharField(
+        max_length=4,
+        null=True,
+        blank=True,
+        help_text="Booster colours as letters R B G Y (one, two, or all four).",
+    )
+    timing = models.CharField(
+        max_length=20, choices=Timing.choices, null=True, blank=True
+    )
 
     # Collide-O!: each section a set of colour letters B Y R G K.
     section_1 = models.CharField(max_length=5, null=True, blank=True)
@@ -189,9 +257,15 @@ class Card(models.Model):
     section_3 = models.CharField(max_length=5, null=True, blank=True)
 
     # Bakugan.
-    attribute = models.CharField(max_length=10, choices=Attribute.choices, null=True, blank=True)
-    g_power = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MaxValueValidator(2000)])
-    gate_class = models.CharField(max_length=6, choices=GateClass.choices, null=True, blank=True)
+    attribute = models.CharField(
+        max_length=10, choices=Attribute.choices, null=True, blank=True
+    )
+    g_power = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MaxValueValidator(2000)]
+    )
+    gate_class = models.CharField(
+        max_length=6, choices=GateClass.choices, null=True, blank=True
+    )
     bonus_pyrus = _int(SIGNED)
     bonus_aquos = _int(SIGNED)
     bonus_subterra = _int(SIGNED)
@@ -222,13 +296,13 @@ class Card(models.Model):
     def __str__(self):
         return self.display_name
 
+    def get_absolute_url(self):
+        return reverse("cards:card", kwargs={"pk": self.pk})
+
     def natural_key(self):
         return (self.card_set.game.slug, self.card_set.slug, self.key)
 
     natural_key.dependencies = ["cards.cardset"]
-
-    def get_absolute_url(self):
-        return reverse("cards:card", kwargs={"pk": self.pk})
 
     @property
     def game_slug(self) -> str:
@@ -430,7 +504,9 @@ class CardDataImport(models.Model):
     """An uploaded data file checked and waiting for a moderator to apply it."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, related_name="card_data_imports", on_delete=models.CASCADE
+        settings.AUTH_USER_MODEL,
+        related_name="card_data_imports",
+        on_delete=models.CASCADE,
     )
     token = models.CharField(max_length=64, unique=True, default=_new_token)
     label = models.CharField(max_length=200)

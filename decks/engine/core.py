@@ -26,8 +26,9 @@ are actions of the pseudo-player ``CHANCE``: a person enters the outcome, or
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Protocol, Sequence
+from typing import Any, Protocol
 
 CHANCE = -1
 SCHEMA_VERSION = 1
@@ -153,7 +154,12 @@ class Effect:
     attribute: str | None = None  # Bakugan: only for this attribute
 
     def to_json(self) -> dict:
-        data = {"op": self.op, "timing": self.timing, "amount": self.amount, "target": self.target}
+        data = {
+            "op": self.op,
+            "timing": self.timing,
+            "amount": self.amount,
+            "target": self.target,
+        }
         if self.turn:
             data["turn"] = self.turn
         if self.attribute:
@@ -196,7 +202,9 @@ class GameModule(Protocol):
     MAX_PLAYERS: int
     TURN_CAP: int
 
-    def new_game(self, decks: Sequence[Sequence[dict]], options: dict, seed: int) -> Any: ...
+    def new_game(
+        self, decks: Sequence[Sequence[dict]], options: dict, seed: int
+    ) -> Any: ...
     def to_act(self, state: Any) -> int: ...
     def legal_actions(self, state: Any) -> list: ...
     def apply(self, state: Any, action: Any, inplace: bool = False) -> Any: ...
@@ -219,7 +227,9 @@ def check_action(game: GameModule, state: Any, action: Any) -> None:
     if game.is_over(state):
         raise EngineError("game_over", "The game is over.")
     if action not in game.legal_actions(state):
-        raise EngineError("illegal_action", f"That move is not allowed now: {action.text}.")
+        raise EngineError(
+            "illegal_action", f"That move is not allowed now: {action.text}."
+        )
 
 
 def resolve_chance(game: GameModule, state: Any, rng: Rng) -> Any:
@@ -234,7 +244,9 @@ def resolve_chance(game: GameModule, state: Any, rng: Rng) -> Any:
     return outcomes[-1][0]
 
 
-def replay(game: GameModule, decks, options: dict, seed: int, log: Sequence[str]) -> Any:
+def replay(
+    game: GameModule, decks, options: dict, seed: int, log: Sequence[str]
+) -> Any:
     """Return the state reached by applying the action texts of ``log`` from the start."""
     state = game.new_game(decks, options, seed)
     for text in log:

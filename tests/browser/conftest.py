@@ -19,7 +19,6 @@ from django.conf import settings
 
 from tests.utils import subprocess_env
 
-
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = (
