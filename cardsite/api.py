@@ -9,8 +9,13 @@ def exception_handler(exc, context):
     """Turn Django's ValidationError into a 400 with field errors, then defer to DRF."""
     if isinstance(exc, DjangoValidationError):
         if hasattr(exc, "error_dict"):
-            detail = {field: [e.message % (e.params or {}) if e.params else e.message for e in errs]
-                      for field, errs in exc.error_dict.items()}
+            detail = {
+                field: [
+                    e.message % (e.params or {}) if e.params else e.message
+                    for e in errs
+                ]
+                for field, errs in exc.error_dict.items()
+            }
         else:
             detail = {"non_field_errors": exc.messages}
         exc = exceptions.ValidationError(detail=detail)

@@ -35,7 +35,9 @@ if PRODUCTION and SECRET_KEY == _DEV_KEY:
     raise ImproperlyConfigured("Set SECRET_KEY in the environment for production.")
 ALLOWED_HOSTS = [
     h.strip()
-    for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
+    for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(
+        ","
+    )
     if h.strip()
 ]
 
@@ -121,7 +123,9 @@ else:
             "TEST": {
                 "NAME": os.environ.get(
                     "SQLITE_TEST_PATH",
-                    os.path.join(tempfile.gettempdir(), f"cardsite-test-{os.getpid()}.sqlite3"),
+                    os.path.join(
+                        tempfile.gettempdir(), f"cardsite-test-{os.getpid()}.sqlite3"
+                    ),
                 )
             },
         }
@@ -130,7 +134,9 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"
+    },
     {
         "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
         "OPTIONS": {"min_length": 12},
@@ -177,7 +183,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.BasicAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticatedOrReadOnly"
+    ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
@@ -202,9 +210,7 @@ SPECTACULAR_SETTINGS = {
 
 TASKS = {
     "default": {
-        "BACKEND": os.environ.get(
-            "TASKS_BACKEND", "django_tasks_db.DatabaseBackend"
-        )
+        "BACKEND": os.environ.get("TASKS_BACKEND", "django_tasks_db.DatabaseBackend")
     }
 }
 

@@ -14,5 +14,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("cardsite.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-docs"),
+    path(
+        "api/docs/",
+        SpectacularRedocView.as_view(url_name="api-schema"),
+        name="api-docs",
+    ),
 ]

@@ -47,7 +47,9 @@ def make_bot(kind: str, seed: int):
     try:
         return BOTS[kind](seed)
     except KeyError:
-        raise ValueError(f"Unknown bot {kind!r}; choose one of {', '.join(BOTS)}.") from None
+        raise ValueError(
+            f"Unknown bot {kind!r}; choose one of {', '.join(BOTS)}."
+        ) from None
 
 
 def play_out(game, state, bots, chance_rng: Rng, max_actions: int = 1_000_000):
@@ -62,5 +64,7 @@ def play_out(game, state, bots, chance_rng: Rng, max_actions: int = 1_000_000):
         state = game.apply(state, action, inplace=True)
         count += 1
         if count > max_actions:
-            raise RuntimeError("play_out exceeded its action bound; the turn cap should end every game")
+            raise RuntimeError(
+                "play_out exceeded its action bound; the turn cap should end every game"
+            )
     return state

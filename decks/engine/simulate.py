@@ -9,7 +9,15 @@ from .bots import make_bot, play_out
 from .core import Rng, seed_state
 
 
-def run_games(game, decks, options: dict, games: int, seed: int, bots=("random", "random"), record=None) -> dict:
+def run_games(
+    game,
+    decks,
+    options: dict,
+    games: int,
+    seed: int,
+    bots=("random", "random"),
+    record=None,
+) -> dict:
     """Play ``games`` bot games and return a JSON-ready summary.
 
     ``bots`` names one bot kind per seat (the last repeats for extra seats).
@@ -26,7 +34,10 @@ def run_games(game, decks, options: dict, games: int, seed: int, bots=("random",
         if seats is None:
             seats = game.player_count(state)
             wins = [0] * seats
-        seat_bots = [make_bot(bots[min(s, len(bots) - 1)], game_seed * 31 + s) for s in range(seats)]
+        seat_bots = [
+            make_bot(bots[min(s, len(bots) - 1)], game_seed * 31 + s)
+            for s in range(seats)
+        ]
         state = play_out(game, state, seat_bots, Rng(seed_state(game_seed, 7)))
         winner = game.winner(state)
         if winner is None:

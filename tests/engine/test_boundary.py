@@ -16,7 +16,12 @@ def test_engine_modules_import_nothing_from_django():
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 names = [node.module]
-            offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] in ("django", "rest_framework", "cards", "collection", "cardsite")]
+            offenders += [
+                f"{path.name}: {n}"
+                for n in names
+                if n.split(".")[0]
+                in ("django", "rest_framework", "cards", "collection", "cardsite")
+            ]
     assert offenders == []
 
 
