@@ -137,7 +137,7 @@ def good_row(draw, cards):
 
 @st.composite
 def csv_files(draw, cards):
-    """Return (bytes, description) of a CSV file: good rows, mutated rows, junk."""
+    """Return the bytes of a CSV file: good rows, mutated rows, junk, bad bytes."""
     columns = list(csv_io.HEADER)
     if draw(st.integers(0, 3)) == 0:
         columns = draw(st.lists(st.sampled_from(COLUMN_NAMES), min_size=1, max_size=8))
@@ -168,8 +168,8 @@ def csv_files(draw, cards):
     damage = draw(st.integers(0, 14))
     if damage == 0:
         at = draw(st.integers(0, len(data)))
-        data = data[:at] + draw(st.sampled_from([b"\xff", b"\xe9", b"\xc3", b"\x00"]))
-        data += data[at:]
+        bad = draw(st.sampled_from([b"\xff", b"\xe9", b"\xc3", b"\x00"]))
+        data = data[:at] + bad + data[at:]
     elif damage == 1:
         data = text.encode("utf-16")
     elif damage == 2:

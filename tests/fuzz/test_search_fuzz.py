@@ -151,9 +151,8 @@ def encode(params: list[tuple[str, str]]) -> str:
 
 @pytest.fixture
 def cards(practice):
-    """Load two games' practice cards once per test function."""
+    """Load one game's practice cards once per test function; return their count."""
     practice("collision")
-    practice("collide-o")
     return Card.objects.count()
 
 
