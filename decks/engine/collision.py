@@ -102,6 +102,7 @@ Edge cases
 
 from __future__ import annotations
 
+import sys
 from copy import deepcopy
 from dataclasses import dataclass
 from itertools import product
@@ -119,6 +120,15 @@ SCHEMA = 1
 CUT_LIMIT = 50
 
 COLOURS = ("red", "yellow", "green", "blue")
+_WHO = tuple(f"Player {seat + 1}" for seat in range(4))
+# Event texts written once rather than on every turn.
+_TURN_SAID = [[f"Turn {turn}: {who}." for who in _WHO] for turn in range(TURN_CAP + 1)]
+_DRAWS_SAID = [[f"{who} draws {k}." for k in range(8)] for who in _WHO]
+_NOSTOP_SAID = [
+    [f"{loser} does not stop: {winner} wins the battle." for winner in _WHO]
+    for loser in _WHO
+]
+_PASS_SAID = tuple(f"{who} passes and discards the whole hand." for who in _WHO)
 _COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
 KINDS = ("blade", "action", "character", "event")
 _OPS = ("draw", "discard", "gain_spin", "lose_spin", "remove")
@@ -157,6 +167,10 @@ class _Card:
         "plays",  # play action per target seat
         "tests",  # test action per target seat
         "stop",  # its stop action
+        "plays_all",  # per attacker: plays against every other seat, in turn order
+        "tests_all",  # likewise tests
+        "said_play",  # the event of playing it, per target seat
+        "said_stop",  # the event of stopping with it: from hand, from the table
     )
 
     def public(self) -> dict:
@@ -271,6 +285,15 @@ def _make_card(uid: int, owner: int, raw: dict) -> _Card:
     card.play, card.win, card.passive, card.note = _encode(
         card.kind, raw.get("effects")
     )
+    # Battles log these on every move: written once.
+    shown = f"{card.name} ({COLOURS[card.colour]})" if card.colour >= 0 else ""
+    card.said_play = tuple(
+        f"{_WHO[owner]} plays {shown} against {who}." for who in _WHO
+    )
+    card.said_stop = (
+        f"{_WHO[owner]} stops with {shown}.",
+        f"{_WHO[owner]} stops with {shown} from the table.",
+    )
     return card
 
 
@@ -357,10 +380,17 @@ def _build_new(decks) -> tuple[list[_Card], list[int], list[list[int]]]:
             cards.append(_make_card(len(cards), seat, raw))
         lists.append(uids)
     seats = range(len(decks))
+    n = len(decks)
     for card in cards:
         card.plays = tuple(Action("play", card.uid, t) for t in seats)
         card.tests = tuple(Action("test", card.uid, t) for t in seats)
         card.stop = Action("stop", card.uid)
+        card.plays_all = tuple(
+            tuple(card.plays[(tp + i) % n] for i in range(1, n)) for tp in seats
+        )
+        card.tests_all = tuple(
+            tuple(card.tests[(tp + i) % n] for i in range(1, n)) for tp in seats
+        )
     return cards, blades, lists
 
 
@@ -376,7 +406,8 @@ class Action:
     """One move: ``kind`` with a card uid (or pick position) and a target seat.
 
     Actions are interned: equal moves are the same object, so equality is
-    identity and legal-list look-ups stay cheap.
+    identity and legal-list look-ups stay cheap. ``text`` is the stable log
+    form, e.g. ``play 12 vs 1``.
     """
 
     kind: str
@@ -394,16 +425,11 @@ class Action:
                 text = f"{kind} {card}"
             else:
                 text = kind
-            object.__setattr__(action, "_text", text)
+            object.__setattr__(action, "text", text)
         return action
 
     def __getnewargs__(self):
         return (self.kind, self.card, self.target)
-
-    @property
-    def text(self) -> str:
-        """Return the stable log form, e.g. ``play 12 vs 1``."""
-        return self._text
 
 
 def _act(kind: str, card: int = -1, target: int = -1) -> Action:
@@ -617,21 +643,45 @@ def _cut(s: State) -> int:
 
 
 _MASK = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+_LANES: dict[int, tuple[int, int, int]] = {}
 
 
 def _shuffle(rng: Rng, items: list) -> None:
-    """Shuffle ``items`` exactly as ``Rng.shuffle`` does, with the generator inlined.
+    """Shuffle ``items`` exactly as ``Rng.shuffle`` does, several times faster.
 
-    Shuffling the decks is most of the cost of setting up a game.
+    Shuffles are most of the cost of setting up a game. ``Rng.shuffle`` draws
+    one SplitMix64 number per position; the k-th draw mixes the state plus k
+    steps, so all of them are mixed at once here, as 128-bit lanes of one
+    long integer (a lane's product never reaches the next lane; the masks cut
+    what each shift brings over from it).
     """
-    state = rng.state
-    for i in range(len(items) - 1, 0, -1):
-        state = (state + 0x9E3779B97F4A7C15) & _MASK
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        j = (z ^ (z >> 31)) % (i + 1)
+    m = len(items) - 1
+    if m < 1:
+        return
+    if sys.byteorder != "little":  # the lanes are read as native words
+        rng.shuffle(items)
+        return
+    lanes = _LANES.get(m)
+    if lanes is None:
+        ones = sum(1 << (128 * k) for k in range(m))
+        steps = sum(((k + 1) * _GAMMA) << (128 * k) for k in range(m))
+        lanes = _LANES[m] = (ones, steps, ones * _MASK)
+    ones, steps, low = lanes
+    start = rng.state
+    z = (start * ones + steps) & low
+    z = (z ^ z >> 30) & low
+    z = z * 0xBF58476D1CE4E5B9 & low
+    z = (z ^ z >> 27) & low
+    z = z * 0x94D049BB133111EB & low
+    z = (z ^ z >> 31) & low
+    draws = memoryview(z.to_bytes(16 * m, "little")).cast("Q")[::2].tolist()
+    i = m
+    for draw in draws:
+        j = draw % (i + 1)
         items[i], items[j] = items[j], items[i]
-    rng.state = state
+        i -= 1
+    rng.state = (start + m * _GAMMA) & _MASK
 
 
 def _reshuffle(s: State, p: int) -> None:
@@ -839,7 +889,7 @@ def _begin_turn(s: State) -> None:
         _finish(s, None, f"The {TURN_CAP}-turn cap is reached (E3): a draw.")
         return
     s.opp = -1
-    s.events.append(f"Turn {s.turn}: Player {s.turn_player + 1}.")
+    s.events.append(_TURN_SAID[s.turn][s.turn_player])
     if s.advanced:
         cards = s.cards
         for p in _order(s, s.turn_player):
@@ -872,38 +922,42 @@ def _advance(s: State) -> None:
         if nxt == "stop":
             s.phase = "stop"
             return
+        # sweep, refill, trim and end follow one another with nothing queued
+        # in between, so they run straight through.
         if nxt == "main":
             if not s.out[s.turn_player]:
                 s.phase = "main"
                 return
-            s.nxt = "end"
-        elif nxt == "sweep":
+            nxt = "end"
+        if nxt == "sweep":
+            pile, discard = s.pile, s.discard
             for p in range(s.n):
-                if s.pile[p]:
-                    s.discard[p].extend(s.pile[p])
-                    s.pile[p] = []
+                if pile[p]:
+                    discard[p].extend(pile[p])
+                    pile[p] = []
             s.battle = 0
             s.attacker = s.defender = s.responder = -1
-            s.nxt = "refill"
-        elif nxt == "refill":
+            nxt = "refill"
+        if nxt == "refill":
             _refill(s)
-            s.nxt = "trim"
-        elif nxt == "trim":
+            nxt = "trim"
+        if nxt == "trim":
+            hand = s.hand
             for p in _order(s, s.turn_player):
-                extra = len(s.hand[p]) - HAND_SIZE
+                extra = len(hand[p]) - HAND_SIZE
                 if extra > 0:
                     s.choice = ("refill", p, p, extra, (), -1)
                     s.events.append(
                         f"Player {p + 1} discards {extra} down to five (C12)."
                     )
                     break
-            else:
-                s.nxt = "end"
-        else:  # "end"
-            nxt_player = _left_of(s, s.turn_player)
-            s.turn += 1
-            s.turn_player = nxt_player
-            _begin_turn(s)
+            if s.choice is not None:
+                s.nxt = "trim"
+                continue
+        s.nxt = "end"
+        s.turn += 1
+        s.turn_player = _left_of(s, s.turn_player)
+        _begin_turn(s)
 
 
 def _refill(s: State) -> None:
@@ -923,7 +977,7 @@ def _refill(s: State) -> None:
                 deck = decks[p]
                 hand[p] += deck[: -need - 1 : -1]
                 del deck[-need:]
-                s.events.append(f"Player {p + 1} draws {need}.")
+                s.events.append(_DRAWS_SAID[p][need])
         return
     drawn = [0] * s.n
     while True:
@@ -973,8 +1027,24 @@ def _legal(s: State) -> list[Action]:
     cards = s.cards
     if phase == "main":
         tp = s.turn_player
-        opponents = [q for q in _order(s, tp) if q != tp]
         actions = []
+        if True not in s.out:
+            # Everyone is in: each card's actions come ready made.
+            if s.advanced:
+                chars = s.chars[tp]
+                titles = {cards[uid].title for uid in chars} if chars else ()
+                for uid in s.hand[tp]:
+                    card = cards[uid]
+                    if card.kind == "action":
+                        actions += card.plays_all[tp]
+                    elif card.kind == "event" or card.title not in titles:
+                        actions += card.tests_all[tp]
+            else:
+                for uid in s.hand[tp]:
+                    actions += cards[uid].plays_all[tp]
+            actions.append(PASS)
+            return actions
+        opponents = [q for q in _order(s, tp) if q != tp]
         if s.advanced:
             titles = {cards[uid].title for uid in s.chars[tp]}
             for uid in s.hand[tp]:
@@ -993,8 +1063,9 @@ def _legal(s: State) -> list[Action]:
         actions.append(PASS)
         return actions
     if phase == "stop":
-        need = _needed_colour(s)
         p = s.responder
+        other = s.attacker if p == s.defender else s.defender
+        need = (cards[s.pile[other][-1]].colour + 1) % 4  # _needed_colour
         actions = [cards[u].stop for u in s.hand[p] if cards[u].colour == need]
         if s.advanced:
             actions += [cards[u].stop for u in s.chars[p] if cards[u].colour == need]
@@ -1093,7 +1164,7 @@ def apply(state: State, action: Action, inplace: bool = False, player=None) -> S
         tp = s.turn_player
         s.discard[tp].extend(s.hand[tp])
         s.hand[tp].clear()
-        s.events.append(f"Player {tp + 1} passes and discards the whole hand.")
+        s.events.append(_PASS_SAID[tp])
         s.nxt = "refill"
     elif kind == "test":
         _test(s, action.card, action.target)
@@ -1111,10 +1182,7 @@ def _play(s: State, uid: int, target: int) -> None:
     s.attacker, s.defender, s.responder = tp, target, target
     s.opp = target
     s.battle = 1
-    s.events.append(
-        f"Player {tp + 1} plays {card.name} ({COLOURS[card.colour]}) "
-        f"against Player {target + 1}."
-    )
+    s.events.append(card.said_play[target])
     if s.advanced:
         if card.play:
             _fire(s, tp, uid, card.play)
@@ -1128,14 +1196,11 @@ def _stop(s: State, uid: int) -> None:
     card = s.cards[uid]
     if uid in s.hand[p]:
         s.hand[p].remove(uid)
-        where = ""
+        s.events.append(card.said_stop[0])
     else:
         s.chars[p].remove(uid)
-        where = " from the table"
+        s.events.append(card.said_stop[1])
     s.pile[p].append(uid)
-    s.events.append(
-        f"Player {p + 1} stops with {card.name} ({COLOURS[card.colour]}){where}."
-    )
     if s.advanced and card.kind == "action":
         if card.play:
             _fire(s, p, uid, card.play)
@@ -1155,9 +1220,7 @@ def _no_stop(s: State) -> None:
     attacker, defender = s.attacker, s.defender
     winner = attacker if loser == defender else defender
     s.battle = 2
-    s.events.append(
-        f"Player {loser + 1} does not stop: Player {winner + 1} wins the battle."
-    )
+    s.events.append(_NOSTOP_SAID[loser][winner])
     cards = s.cards
     if winner == attacker:
         top = cards[s.pile[attacker][-1]]
