@@ -5,6 +5,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from threading import Lock
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connections, router
 from django.db.models import Count
 from django_filters.rest_framework import DjangoFilterBackend
@@ -259,7 +260,13 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         queryset = self.filter_queryset(Card.objects.visible_to(request.user))
         queryset, sort_warning = sort_cards(queryset, params.get("sort"))
         parsed = search.parse_query(params.get("q", ""))
-        ids_sql, ids_params = queryset.values_list("pk").query.sql_with_params()
+        try:
+            ids_sql, ids_params = queryset.values_list("pk").query.sql_with_params()
+        except EmptyResultSet:
+            # Django proves some conditions match no row (number:-3 on a
+            # positive column) and writes no SQL for them; list nothing.
+            queryset = Card.objects.filter(pk__isnull=True)
+            ids_sql, ids_params = queryset.values_list("pk").query.sql_with_params()
         count_sql, count_params = (
             queryset.order_by().values("pk").query.sql_with_params()
         )
