@@ -201,3 +201,15 @@ def test_a_fuzzed_query_never_makes_a_server_error(
         assert body["count"] <= cards
     else:
         assert isinstance(body, dict) and body, "an error says why"
+
+
+# -- Regressions found by the fuzzers above -----------------------------------
+
+
+@pytest.mark.parametrize("query", ["number=-1", "q=number%3A-3", "q=-g%21%3D-3"])
+@pytest.mark.django_db
+def test_a_condition_no_card_can_meet_lists_no_card_in_the_api(client, cards, query):
+    response = client.get(f"/api/cards/?{query}")
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["count"], body["results"]) == (0, [])
