@@ -681,9 +681,16 @@ def _deadlock(st: State, why: str) -> None:
 
 def _anyone_can_play(st: State) -> bool:
     left, right = st.left_fit[1], st.right_fit[1]
-    barred = st.barred
-    for seat, hand in enumerate(st.hands):
-        if not barred[seat] and not (left.isdisjoint(hand) and right.isdisjoint(hand)):
+    if any(st.barred):
+        barred = st.barred
+        for seat, hand in enumerate(st.hands):
+            if not barred[seat] and not (
+                left.isdisjoint(hand) and right.isdisjoint(hand)
+            ):
+                return True
+        return False
+    for hand in st.hands:
+        if not (left.isdisjoint(hand) and right.isdisjoint(hand)):
             return True
     return False
 
@@ -935,11 +942,26 @@ def apply(state: State, action, inplace: bool = False) -> State:
         hand.remove(card)
         entry = (card, turned, st.stamp)
         st.stamp += 1
+        line = st.line
         if end == LEFT:
-            st.line.insert(0, entry)
+            line.insert(0, entry)
         else:
-            st.line.append(entry)
-        _refresh_ends(st)
+            line.append(entry)
+        if len(line) > 2:
+            # The new card lies on top at its end and the other end is as it
+            # was: what _refresh_ends would find, without reading the line.
+            reading = st.read[card][turned]
+            left_middle, left_outer, right_middle, right_outer = st.ends
+            if end == LEFT:
+                st.ends = (reading[1], reading[0], right_middle, right_outer)
+                key = reading[1] << 5 | reading[0]
+                st.left_fit = st.fit.get(key) or _fit_table(st, key, LEFT)
+            else:
+                st.ends = (left_middle, left_outer, reading[1], reading[2])
+                key = 1024 | reading[1] << 5 | reading[2]
+                st.right_fit = st.fit.get(key) or _fit_table(st, key, RIGHT)
+        else:
+            _refresh_ends(st)
         if st.stacks[seat] or len(hand) > st.limits[seat]:
             _refill(st, seat)
         if any(st.barred):
