@@ -960,10 +960,11 @@ _POWER_SAID = [
 def _plain_battle(s: State) -> bool:
     """Fight the commonest battle in one go; return False to take the long way.
 
-    That battle reveals a card that is no Effect, between seats whose line-ups carry no text and who own no hand
-    effect: no step, no window, no choice but the winner's. The result, the
-    log and the events are exactly those of ``_reveal``, ``_settle`` and
-    ``_compare``; a simulation fights most of its battles this way.
+    That battle reveals a card that is no Effect, between seats whose line-ups
+    carry no text and who own no hand effect: no step, no window, no choice
+    but the winner's. The result, the log and the events are exactly those of
+    ``_reveal``, ``_settle`` and ``_compare``; a simulation fights most of its
+    battles this way.
     """
     a, n, seats = s.attacker, s.players, s.seats
     deck = s.deck[a]
