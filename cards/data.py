@@ -162,13 +162,33 @@ def _type_problem(model_field: models.Field, value) -> str | None:
     return None
 
 
+# Effect steps are written in one key order: PostgreSQL's jsonb keeps no order of
+# its own, so a load and export there must still give back the same file.
+EFFECT_KEY_ORDER = ("op", "timing", "amount", "target", "turn", "attribute")
+
+
+def _canonical_step(step):
+    if not isinstance(step, dict):
+        return step
+    known = [k for k in EFFECT_KEY_ORDER if k in step]
+    return {k: step[k] for k in known + sorted(set(step) - set(known))}
+
+
+def _canonical(name: str, value):
+    if name == "effects" and isinstance(value, list):
+        return [_canonical_step(step) for step in value]
+    return value
+
+
 def _values(instance, names) -> dict:
-    return {name: getattr(instance, name) for name in names}
+    return {name: _canonical(name, getattr(instance, name)) for name in names}
 
 
 def _record(values: dict, names, model) -> dict:
     return {
-        name: values[name] if name in values else _default(_model_field(model, name))
+        name: _canonical(name, values[name])
+        if name in values
+        else _default(_model_field(model, name))
         for name in names
     }
 
