@@ -126,12 +126,16 @@ def collection_change_quantity(
         try:
             with transaction.atomic():
                 return collection_entry_create(user=user, card=card, **fields)
-        except IntegrityError:
+        except (IntegrityError, ValidationError):
             # Another request created the row between our read and insert
-            # (PostgreSQL; SQLite's IMMEDIATE transactions serialise writers).
+            # (PostgreSQL; SQLite's IMMEDIATE transactions serialise writers):
+            # full_clean() reports it as a uniqueness error, the insert as an
+            # IntegrityError. Either way, add to the row that won.
             entry = _pick_entry(
                 user=user, card=card, field=field, removing=False, variant=variant
             )
+            if entry is None:
+                raise
     if getattr(entry, field) + delta < 0:
         raise ValidationError(
             {field: f"Only {getattr(entry, field)} to remove."}, code="not_enough"
