@@ -275,6 +275,7 @@ class State:
     challenges: bool = field(default=False, compare=False, repr=False)
     read: list = field(default=None, compare=False, repr=False)
     names: list = field(default=None, compare=False, repr=False)
+    plays_said: list = field(default=None, compare=False, repr=False)
     ends: tuple = field(default=(0, 0, 0, 0), compare=False, repr=False)
     fit: dict = field(default=None, compare=False, repr=False)  # per pack
     left_fit: tuple = field(default=None, compare=False, repr=False)
@@ -299,7 +300,7 @@ def _copy(st: State) -> State:
     return new
 
 
-_TABLES: dict[tuple, tuple[list, list, dict]] = {}
+_TABLES: dict[tuple, tuple[list, list, dict, list]] = {}
 
 
 _KEY_FIELDS = itemgetter("name", "section_1", "section_2", "section_3")
@@ -323,10 +324,11 @@ def _pack_key(pack: list) -> tuple | None:
     return key
 
 
-def _build_tables(pack: list) -> tuple[list, list, dict]:
+def _build_tables(pack: list) -> tuple[list, list, dict, list]:
     """Return the section masks (as printed, turned) and names of a valid pack.
 
-    The third table, filled as games need it, holds ``_fit_table`` results.
+    The third table, filled as games need it, holds ``_fit_table`` results;
+    the fourth the event words of every play.
     """
     read, names = [], []
     for index, card in enumerate(pack):
@@ -335,14 +337,23 @@ def _build_tables(pack: list) -> tuple[list, list, dict]:
         label = card.get("name") or f"card {index}"
         words = " | ".join(_section_words(m) for m in masks)
         names.append(f"{label} ({words})")
-    return read, names, {}
+    # What follows "Player N" in the event of each play (end * 2 + turned).
+    plays_said = [
+        tuple(
+            f" plays {name} on the {end} end{turned}"
+            for end in ENDS
+            for turned in _TURNED
+        )
+        for name in names
+    ]
+    return read, names, {}, plays_said
 
 
-def _derive(st: State, tables: tuple[list, list, dict]) -> None:
+def _derive(st: State, tables: tuple[list, list, dict, list]) -> None:
     """Fill the fields computed from the pack and options."""
     st.players = st.options["players"]
     st.challenges = st.options["challenges"]
-    st.read, st.names, st.fit = tables
+    st.read, st.names, st.fit, st.plays_said = tables
     _plays_of(len(st.read) - 1)
     _refresh_ends(st)
 
@@ -962,8 +973,11 @@ def apply(state: State, action, inplace: bool = False) -> State:
                 st.right_fit = st.fit.get(key) or _fit_table(st, key, RIGHT)
         else:
             _refresh_ends(st)
-        if st.stacks[seat] or len(hand) > st.limits[seat]:
-            _refill(st, seat)
+        stack, limit = st.stacks[seat], st.limits[seat]
+        while len(hand) > limit:  # _refill, inlined: it follows every play
+            stack.append(hand.pop())
+        while len(hand) < limit and stack:
+            hand.append(stack.pop())
         if any(st.barred):
             st.barred = [bars & ~(1 << end) for bars in st.barred]
         st.tries = 0
@@ -971,9 +985,7 @@ def apply(state: State, action, inplace: bool = False) -> State:
             st.open_card, st.open_seat, st.open_end = card, seat, end
             st.open_ok, st.open_seen = fits, 0
         st.dirty = True
-        st.events.append(
-            f"{who} plays {st.names[card]} on the {ENDS[end]} end{_TURNED[turned]}"
-        )
+        st.events.append(who + st.plays_said[card][2 * end + turned])
     elif kind is Challenge:
         _challenge(st, seat)
     else:
