@@ -415,22 +415,6 @@ def _fits(st: State, card: int, end: int, turned: int) -> bool:
     return bool(reading[2] & left_middle and reading[1] & left_outer)
 
 
-def _can_play(st: State, seat: int) -> bool:
-    """Return whether a seat holds a card that fits either end."""
-    if st.barred[seat]:
-        return False
-    left_middle, left_outer, right_middle, right_outer = st.ends
-    read = st.read
-    for card in st.hands[seat]:
-        a, b, c = read[card][0]
-        sides = a | c
-        if (b & left_outer and sides & left_middle) or (
-            b & right_outer and sides & right_middle
-        ):
-            return True
-    return False
-
-
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 _LANES: dict[int, tuple[int, int, int]] = {}
