@@ -73,7 +73,6 @@ the replay match the text suggests after a tie.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -415,48 +414,6 @@ def _fits(st: State, card: int, end: int, turned: int) -> bool:
     return bool(reading[2] & left_middle and reading[1] & left_outer)
 
 
-_MASK = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
-_LANES: dict[int, tuple[int, int, int]] = {}
-
-
-def _shuffle(rng: Rng, items: list) -> None:
-    """Shuffle ``items`` exactly as ``Rng.shuffle`` does, several times faster.
-
-    Shuffles are most of the cost of setting up a game. ``Rng.shuffle`` draws
-    one SplitMix64 number per position; the k-th draw mixes the state plus k
-    steps, so all of them are mixed at once here, as 128-bit lanes of one
-    long integer (a lane's product never reaches the next lane; the masks cut
-    what each shift brings over from it).
-    """
-    m = len(items) - 1
-    if m < 1:
-        return
-    if sys.byteorder != "little":  # the lanes are read as native words
-        rng.shuffle(items)
-        return
-    lanes = _LANES.get(m)
-    if lanes is None:
-        ones = sum(1 << (128 * k) for k in range(m))
-        steps = sum(((k + 1) * _GAMMA) << (128 * k) for k in range(m))
-        lanes = _LANES[m] = (ones, steps, ones * _MASK)
-    ones, steps, low = lanes
-    start = rng.state
-    z = (start * ones + steps) & low
-    z = (z ^ z >> 30) & low
-    z = z * 0xBF58476D1CE4E5B9 & low
-    z = (z ^ z >> 27) & low
-    z = z * 0x94D049BB133111EB & low
-    z = (z ^ z >> 31) & low
-    draws = memoryview(z.to_bytes(16 * m, "little")).cast("Q")[::2].tolist()
-    i = m
-    for draw in draws:
-        j = draw % (i + 1)
-        items[i], items[j] = items[j], items[i]
-        i -= 1
-    rng.state = (start + m * _GAMMA) & _MASK
-
-
 def _refill(st: State, seat: int) -> None:
     """Bring a hand to its limit from the stack while it lasts (ruling O3)."""
     hand, stack, limit = st.hands[seat], st.stacks[seat], st.limits[seat]
@@ -537,7 +494,7 @@ def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
         )
     rng = Rng(seed_state(seed, 1))
     order = list(range(len(pack)))
-    _shuffle(rng, order)
+    rng.shuffle(order)
     share = (len(order) - 1) // players
     stacks = [
         order[1 + seat : 1 + share * players : players] for seat in range(players)
@@ -721,7 +678,7 @@ def _resolve_stuck(st: State) -> None:
                     return
                 st.set_aside, st.removed = st.removed, []
                 rng = Rng(st.rng)
-                _shuffle(rng, st.set_aside)
+                rng.shuffle(st.set_aside)
                 st.rng = rng.state
                 st.tries = 0
                 st.events.append(

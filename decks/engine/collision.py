@@ -102,7 +102,6 @@ Edge cases
 
 from __future__ import annotations
 
-import sys
 from copy import deepcopy
 from dataclasses import dataclass
 from itertools import product
@@ -588,7 +587,7 @@ def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
     )
     for seat in range(n):
         deck = lists[seat][:]
-        _shuffle(s.rng, deck)
+        s.rng.shuffle(deck)
         strength = cards[blades[seat]].spin
         s.spin[seat] = deck[-strength:][::-1]
         del deck[-strength:]
@@ -642,51 +641,9 @@ def _cut(s: State) -> int:
 # --- zones -------------------------------------------------------------------
 
 
-_MASK = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
-_LANES: dict[int, tuple[int, int, int]] = {}
-
-
-def _shuffle(rng: Rng, items: list) -> None:
-    """Shuffle ``items`` exactly as ``Rng.shuffle`` does, several times faster.
-
-    Shuffles are most of the cost of setting up a game. ``Rng.shuffle`` draws
-    one SplitMix64 number per position; the k-th draw mixes the state plus k
-    steps, so all of them are mixed at once here, as 128-bit lanes of one
-    long integer (a lane's product never reaches the next lane; the masks cut
-    what each shift brings over from it).
-    """
-    m = len(items) - 1
-    if m < 1:
-        return
-    if sys.byteorder != "little":  # the lanes are read as native words
-        rng.shuffle(items)
-        return
-    lanes = _LANES.get(m)
-    if lanes is None:
-        ones = sum(1 << (128 * k) for k in range(m))
-        steps = sum(((k + 1) * _GAMMA) << (128 * k) for k in range(m))
-        lanes = _LANES[m] = (ones, steps, ones * _MASK)
-    ones, steps, low = lanes
-    start = rng.state
-    z = (start * ones + steps) & low
-    z = (z ^ z >> 30) & low
-    z = z * 0xBF58476D1CE4E5B9 & low
-    z = (z ^ z >> 27) & low
-    z = z * 0x94D049BB133111EB & low
-    z = (z ^ z >> 31) & low
-    draws = memoryview(z.to_bytes(16 * m, "little")).cast("Q")[::2].tolist()
-    i = m
-    for draw in draws:
-        j = draw % (i + 1)
-        items[i], items[j] = items[j], items[i]
-        i -= 1
-    rng.state = (start + m * _GAMMA) & _MASK
-
-
 def _reshuffle(s: State, p: int) -> None:
     pile = s.discard[p]
-    _shuffle(s.rng, pile)
+    s.rng.shuffle(pile)
     s.deck[p] = pile
     s.discard[p] = []
     s.events.append(f"Player {p + 1} shuffles the discard pile into a new deck.")
@@ -857,7 +814,7 @@ def _run(s: State, item: tuple) -> None:
                 if chooser < 0:
                     chooser = _left_of(s, p)
                 hidden = hand[:]
-                _shuffle(s.rng, hidden)
+                s.rng.shuffle(hidden)
                 s.choice = ("pick", chooser, p, amount, tuple(hidden), uid)
                 events.append(
                     f"{name}: {who}'s hand is shuffled face down; Player "

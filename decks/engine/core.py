@@ -26,6 +26,7 @@ are actions of the pseudo-player ``CHANCE``: a person enters the outcome, or
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -51,6 +52,8 @@ class EngineError(Exception):
 
 
 _MASK = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+_LANES: dict[int, tuple[int, int, int]] = {}
 
 
 class Rng:
@@ -62,7 +65,7 @@ class Rng:
         self.state = state & _MASK
 
     def next64(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        self.state = (self.state + _GAMMA) & _MASK
         z = self.state
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
@@ -80,11 +83,47 @@ class Rng:
     def choice(self, items: Sequence[Any]) -> Any:
         return items[self.below(len(items))]
 
-    def shuffle(self, items: list) -> None:
-        """Shuffle ``items`` in place (Fisher-Yates)."""
+    def shuffle_reference(self, items: list) -> None:
+        """Shuffle ``items`` in place (Fisher-Yates): the plain definition of ``shuffle``."""
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
+
+    def shuffle(self, items: list) -> None:
+        """Shuffle ``items`` exactly as ``shuffle_reference`` does, several times faster.
+
+        Shuffles are most of the cost of setting up a game. The reference draws
+        one SplitMix64 number per position; the k-th draw mixes the state plus k
+        steps, so all of them are mixed at once here, as 128-bit lanes of one long
+        integer (a lane's product never reaches the next lane; the masks cut what
+        each shift brings over from it).
+        """
+        m = len(items) - 1
+        if m < 1:
+            return
+        if sys.byteorder != "little":  # the lanes are read as native words
+            self.shuffle_reference(items)
+            return
+        lanes = _LANES.get(m)
+        if lanes is None:
+            ones = sum(1 << (128 * k) for k in range(m))
+            steps = sum(((k + 1) * _GAMMA) << (128 * k) for k in range(m))
+            lanes = _LANES[m] = (ones, steps, ones * _MASK)
+        ones, steps, low = lanes
+        start = self.state
+        z = (start * ones + steps) & low
+        z = (z ^ z >> 30) & low
+        z = z * 0xBF58476D1CE4E5B9 & low
+        z = (z ^ z >> 27) & low
+        z = z * 0x94D049BB133111EB & low
+        z = (z ^ z >> 31) & low
+        draws = memoryview(z.to_bytes(16 * m, "little")).cast("Q")[::2].tolist()
+        i = m
+        for draw in draws:
+            j = draw % (i + 1)
+            items[i], items[j] = items[j], items[i]
+            i -= 1
+        self.state = (start + m * _GAMMA) & _MASK
 
 
 def seed_state(seed: int, stream: int = 0) -> int:

@@ -104,7 +104,6 @@ in the white box, and card text beyond the vocabulary above.
 from __future__ import annotations
 
 import copy
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -626,48 +625,6 @@ def _copy(s: State) -> State:
     )  # fmt: skip
 
 
-_MASK = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
-_LANES: dict[int, tuple[int, int, int]] = {}
-
-
-def _shuffle(rng: Rng, items: list) -> None:
-    """Shuffle ``items`` exactly as ``Rng.shuffle`` does, several times faster.
-
-    Shuffles are most of the cost of setting up a game. ``Rng.shuffle`` draws
-    one SplitMix64 number per position; the k-th draw mixes the state plus k
-    steps, so all of them are mixed at once here, as 128-bit lanes of one
-    long integer (a lane's product never reaches the next lane; the masks cut
-    what each shift brings over from it).
-    """
-    m = len(items) - 1
-    if m < 1:
-        return
-    if sys.byteorder != "little":  # the lanes are read as native words
-        rng.shuffle(items)
-        return
-    lanes = _LANES.get(m)
-    if lanes is None:
-        ones = sum(1 << (128 * k) for k in range(m))
-        steps = sum(((k + 1) * _GAMMA) << (128 * k) for k in range(m))
-        lanes = _LANES[m] = (ones, steps, ones * _MASK)
-    ones, steps, low = lanes
-    start = rng.state
-    z = (start * ones + steps) & low
-    z = (z ^ z >> 30) & low
-    z = z * 0xBF58476D1CE4E5B9 & low
-    z = (z ^ z >> 27) & low
-    z = z * 0x94D049BB133111EB & low
-    z = (z ^ z >> 31) & low
-    draws = memoryview(z.to_bytes(16 * m, "little")).cast("Q")[::2].tolist()
-    i = m
-    for draw in draws:
-        j = draw % (i + 1)
-        items[i], items[j] = items[j], items[i]
-        i -= 1
-    rng.state = (start + m * _GAMMA) & _MASK
-
-
 def _player(seat: int) -> str:
     return _PLAYERS[seat]
 
@@ -734,7 +691,7 @@ def new_game(decks: Sequence[dict], options: dict | None, seed: int) -> State:
     order = []
     for _ in range(players):
         cards = list(range(3, 3 + DECK_SIZE))
-        _shuffle(rng, cards)
+        rng.shuffle(cards)
         order.append(cards)
     state = State(
         seed=seed,
@@ -773,7 +730,7 @@ def new_game(decks: Sequence[dict], options: dict | None, seed: int) -> State:
         state.events.append(f"{turned}: the numbers never differ; the seed picks.")
     state.events.append(f"{turned}: {_player(winner)} attacks first (ruling M2).")
     for cards in order:
-        _shuffle(rng, cards)
+        rng.shuffle(cards)
     state.rng = rng.state
     state.attacker = winner
     _start_turn(state)
@@ -905,7 +862,7 @@ def _new_deck(s: State, a: int) -> None:
     """Shuffle the attacker's discard pile into a new deck (ruling M6)."""
     pile = s.discard[a]
     rng = Rng(s.rng)
-    _shuffle(rng, pile)
+    rng.shuffle(pile)
     s.rng = rng.state
     s.deck[a] = pile
     s.discard[a] = []

@@ -915,13 +915,3 @@ def test_no_view_ever_shows_a_hand_stack_or_set_aside_card_hidden_from_its_viewe
             before = st.set_aside[:]
             st = co.apply(st, bot.choose(co, st), inplace=True)
     assert checked > 10000
-
-
-def test_the_fast_shuffle_deals_exactly_as_the_core_generator():
-    for size in range(0, 100):
-        for seed in range(0, 600, 37):
-            core, fast = Rng(seed_state(seed, size)), Rng(seed_state(seed, size))
-            expected, got = list(range(size)), list(range(size))
-            core.shuffle(expected)
-            co._shuffle(fast, got)
-            assert (got, fast.state) == (expected, core.state)

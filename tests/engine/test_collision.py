@@ -1161,13 +1161,3 @@ def test_no_view_ever_shows_a_hand_deck_or_spin_card_hidden_from_its_viewer(
             before = ([s.hand[p] + s.spin[p] for p in range(players)], len(s.events))
             game.apply(s, bot.choose(game, s), inplace=True)
     assert checked > 5000
-
-
-def test_the_fast_shuffle_deals_exactly_as_the_core_generator():
-    for size in range(0, 100):
-        for seed in range(0, 600, 37):
-            core, fast = Rng(seed_state(seed, size)), Rng(seed_state(seed, size))
-            expected, got = list(range(size)), list(range(size))
-            core.shuffle(expected)
-            game._shuffle(fast, got)
-            assert (got, fast.state) == (expected, core.state)

@@ -8,7 +8,7 @@ import pytest
 
 from decks.engine import metal_fusion as mf
 from decks.engine.bots import RandomBot
-from decks.engine.core import EngineError, Rng, replay, seed_state
+from decks.engine.core import EngineError, replay
 
 GOLDEN = Path(__file__).parent / "golden" / "metal-fusion.json"
 KINDS = ("character", "beyblade", "customizer")
@@ -1192,13 +1192,3 @@ def test_no_view_ever_shows_a_hand_deck_or_booster_card_hidden_from_its_viewer(
             )
             state = mf.apply(s, bot.choice(legal), inplace=True)
     assert checked > 20000
-
-
-def test_the_fast_shuffle_deals_exactly_as_the_core_generator():
-    for size in range(0, 100):
-        for seed in range(0, 600, 37):
-            core, fast = Rng(seed_state(seed, size)), Rng(seed_state(seed, size))
-            expected, got = list(range(size)), list(range(size))
-            core.shuffle(expected)
-            mf._shuffle(fast, got)
-            assert (got, fast.state) == (expected, core.state)
