@@ -134,6 +134,13 @@ def validate_card(card) -> dict:
                     "A field marked as not printed must be empty.",
                     "not_printed_has_value",
                 )
+    for field in card._meta.get_fields():
+        value = getattr(card, field.name, None) if field.concrete else None
+        if isinstance(value, str) and "\x00" in value:
+            # PostgreSQL cannot store it, and no printed card has one.
+            errors.add(
+                field.name, "Text may not contain null characters.", "null_characters"
+            )
     if not isinstance(card.effects, list):
         errors.add("effects", "Effects must be a list of effect steps.", "bad_effects")
     module.validate(card, errors)

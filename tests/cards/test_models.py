@@ -353,3 +353,20 @@ def test_every_game_lists_the_fields_each_card_type_prints_from_its_own_columns(
         assert set(module.TYPE_FIELDS) - {None} == set(module.TYPES)
         for fields in module.TYPE_FIELDS.values():
             assert set(fields) <= set(module.FIELDS) | set(COMMON_FIELDS), module.SLUG
+
+
+@pytest.mark.django_db
+def test_a_null_character_in_any_text_field_is_refused_naming_the_field():
+    from django.core.exceptions import ValidationError
+
+    from cards.models import Card, CardSet, Game
+
+    card_set = CardSet.objects.create(
+        game=Game.objects.get(slug="collide-o"), slug="nul", name="Nul", source="test"
+    )
+    card = Card(card_set=card_set, key="1", name="Bad\x00name", source="test")
+    with pytest.raises(ValidationError) as caught:
+        card.full_clean()
+    assert caught.value.message_dict["name"] == [
+        "Text may not contain null characters."
+    ]

@@ -61,6 +61,9 @@ def test_a_thousand_rounds_of_conflicting_posts_have_one_winner_each_and_replay_
             games.append(pt.pk)
         state = load_state(pt)
         options = [c.id for c in choices(pt, state)]
+        assert options, (
+            f"game {pt.pk} is not over but offers no move (round {round_no}, log {pt.log[-3:]})"
+        )
         threads = 2 + round_no % 7
         actions = [options[i % len(options)] for i in range(threads)]
         ok, stale, results = _race(pt.pk, user, pt.version, actions)
