@@ -140,25 +140,27 @@ def test_the_search_page_searches_every_game_and_says_what_it_searched(client):
 
 
 @pytest.mark.parametrize(
-    "query",
+    "query,message",
     [
-        "q=" + "a" * 5000,
-        "q=%22unbalanced",
-        "q=nope:1+zap>3",
-        "q=%27+OR+1%3D1+--",
-        "q=a%00b",
-        "q=%ff%fe%80",
-        "number_min=%ff&page=%00&per_page=-1&sort=%27",
-        "kind=bogus&game=chess&edge_1=x",
-        "q=" + "+or" * 300,
+        ("q=" + "a" * 5000, "search-warnings"),
+        ("q=%22unbalanced", "search-warnings"),
+        ("q=nope:1+zap>3", "search-warnings"),
+        # Searched as words: the page says so, the text comes back escaped.
+        ("q=%27+OR+1%3D1+--", "Cards whose name or text contains “&#x27;”"),
+        ("q=a%00b", "search-warnings"),
+        ("q=%ff%fe%80", "Cards whose name or text contains “\ufffd"),
+        ("number_min=%ff&page=%00&per_page=-1&sort=%27", "filter-errors"),
+        ("kind=bogus&game=chess&edge_1=x", "filter-errors"),
+        ("q=" + "+or" * 300, "search-warnings"),
     ],
 )
 @pytest.mark.parametrize("url", ["/search/", "/games/bakugan/"])
-def test_hostile_query_strings_answer_with_a_message_never_an_error(client, url, query):
+def test_hostile_query_strings_answer_with_a_message_never_an_error(
+    client, url, query, message
+):
     response = client.get(f"{url}?{query}")
     assert response.status_code == 200
-    page = response.content.decode()
-    assert "search-warnings" in page or "filter-errors" in page or "Cards" in page
+    assert message in response.content.decode()
 
 
 def test_a_hostile_search_shows_its_warnings(client):
