@@ -25,7 +25,7 @@ BASE_FIELDS = (
 def card_to_engine(card) -> dict:
     """Return the engine's card dict for ``card``."""
     fields = CARD_GAMES[card.card_set.game.slug].FIELDS
-    data = {"id": card.pk, "set_kind": card.card_set.kind}
+    data = {"id": card.pk, "set_kind": card.card_set.kind, "label": card.display_name}
     for name in BASE_FIELDS + tuple(fields):
         data[name] = getattr(card, name)
     return data
@@ -63,7 +63,9 @@ def blocking_cards(game_slug: str, engine_deck: dict) -> list[dict]:
                 blocked.append(
                     {
                         "id": card["id"],
-                        "name": card.get("name") or f"card {card['id']}",
+                        "name": card.get("label")
+                        or card.get("name")
+                        or f"card {card['id']}",
                         "problems": problems,
                     }
                 )

@@ -209,7 +209,10 @@ def test_cards_without_play_data_block_the_playtest_and_are_named(
     body = response.json()
     assert body["code"] == "blocked"
     assert sorted(c["id"] for c in body["cards"]) == sorted(c.pk for c in unknown)
-    assert "Unknown card #" in body["detail"] or "card" in body["detail"]
+    assert body["detail"].startswith(
+        "These cards lack the play data a playtest needs: "
+    )
+    assert "Unknown card #x0: " in body["detail"]
 
 
 def test_an_illegal_deck_cannot_be_playtested_and_the_reason_is_given(
