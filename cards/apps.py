@@ -7,4 +7,4 @@ class CardsConfig(AppConfig):
 
     def ready(self):
         # The community admin wraps whichever Card admin cards/admin.py registered.
-        from . import community_admin  # noqa: F401
+        from .community import admin  # noqa: F401

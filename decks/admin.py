@@ -3,7 +3,7 @@
 from django.contrib import admin
 
 from .models import Deck, DeckEntry, DeckVersion
-from .playtest_models import DeckReport, Playtest
+from .playtest.models import DeckReport, Playtest
 
 
 class DeckEntryInline(admin.TabularInline):

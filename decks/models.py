@@ -157,4 +157,4 @@ def diff_snapshots(before: list[dict], after: list[dict]) -> dict:
     return {"added": added, "removed": removed, "changed": changed}
 
 
-from .playtest_models import DeckReport, Playtest  # noqa: E402,F401  (playtests live beside decks)
+from .playtest.models import DeckReport, Playtest  # noqa: E402,F401  (playtests live beside decks)

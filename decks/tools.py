@@ -130,7 +130,7 @@ def _engine_card(card) -> dict:
     """Return the plain card dict the engines read."""
     if isinstance(card, dict):
         return card
-    from .adapter import card_to_engine
+    from .playtest.adapter import card_to_engine
 
     return card_to_engine(card)
 

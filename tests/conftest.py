@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings as django_settings
 
-from cards.community import moderators_group
+from cards.community.services import moderators_group
 from cards.data import card_data_load, card_data_parse
 from cards.games import ensure_games
 from decks.samples import sample_deck

@@ -2,8 +2,8 @@
 
 import pytest
 
-from decks.playtest import playtest_create
-from decks.playtest_models import Playtest
+from decks.playtest.models import Playtest
+from decks.playtest.services import playtest_create
 
 from .conftest import screenshot
 

@@ -6,7 +6,7 @@ import pytest
 from django.contrib import admin
 from django.test import RequestFactory
 
-from cards.community_admin import CardHistoryAdminMixin
+from cards.community.admin import CardHistoryAdminMixin
 from cards.models import Card, CardChange
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from cards import community
+from cards.community import services as community
 from cards.models import Card, CardChange, CardSubmission
 
 URL = "/api/submissions/"

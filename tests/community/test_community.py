@@ -3,7 +3,7 @@
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from cards import community
+from cards.community import services as community
 from cards.data import card_data_load, card_data_parse
 from cards.models import Card, CardChange, CardSet, CardSubmission
 from collection.selectors import set_completion

@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from cards import community
+from cards.community import services as community
 from cards.models import Card, CardChange, CardSubmission
 
 

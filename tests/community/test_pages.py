@@ -5,7 +5,7 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from cards import community
+from cards.community import services as community
 from cards.models import Card, CardChange, CardDataImport, CardSet, CardSubmission
 
 

@@ -10,7 +10,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
-from cards import community, scans
+from cards.community import scans
+from cards.community import services as community
 from cards.models import CardSubmission, Scan
 
 URL = "/api/submissions/"

@@ -11,7 +11,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cards.community import custom_card_create, custom_set_create
+from cards.community.services import custom_card_create, custom_set_create
 from cards.models import Card
 from decks import services
 from decks.choices import MAX_QUANTITY

@@ -7,14 +7,14 @@ from django.db import connection
 
 from decks.engine import get_game
 from decks.engine.core import replay
-from decks.playtest import (
+from decks.playtest.models import Playtest
+from decks.playtest.services import (
     PlaytestError,
     choices,
     load_state,
     playtest_act,
     playtest_create,
 )
-from decks.playtest_models import Playtest
 
 ROUNDS = 1000
 

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from decks.engine import get_game
-from decks.playtest import load_state, playtest_create
+from decks.playtest.services import load_state, playtest_create
 from decks.templatetags.play import (
     booster_colours,
     edge_notches,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from decks.playtest_models import Playtest
+from decks.playtest.models import Playtest
 
 GAMES = ["collision", "metal-fusion", "collide-o", "bakugan"]
 

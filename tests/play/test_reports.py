@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from decks.playtest import PlaytestError
-from decks.playtest_models import DeckReport
-from decks.reports import deck_report_start, simulate_report, wilson_interval
+from decks.playtest.models import DeckReport
+from decks.playtest.reports import deck_report_start, simulate_report, wilson_interval
+from decks.playtest.services import PlaytestError
 from tests.utils import subprocess_env
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from cards.community import (
+from cards.community.services import (
     card_submission_create,
     custom_card_create,
     custom_set_create,
@@ -32,9 +32,9 @@ from collection.services import (
     share_link_enable,
 )
 from decks.models import Deck, DeckEntry, DeckVersion
-from decks.playtest import playtest_create, playtest_share
-from decks.playtest_models import DeckReport, Playtest
-from decks.reports import deck_report_start
+from decks.playtest.models import DeckReport, Playtest
+from decks.playtest.reports import deck_report_start
+from decks.playtest.services import playtest_create, playtest_share
 
 PUBLIC = {
     "cards:home",

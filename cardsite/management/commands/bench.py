@@ -13,9 +13,9 @@ from django.test.utils import CaptureQueriesContext
 
 from decks.management.commands.bench_engines import engine_figures
 from decks.management.commands.bench_playtest import playtest_action_times
-from decks.playtest_models import DeckReport
-from decks.reports import simulate_report
-from decks.simulation import engine_deck_from_spec
+from decks.playtest.models import DeckReport
+from decks.playtest.reports import simulate_report
+from decks.playtest.simulation import engine_deck_from_spec
 
 GAMES = ("collision", "metal-fusion", "collide-o", "bakugan")
 

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand
 
 from decks.engine import MODULES, get_game
 from decks.engine.simulate import run_games
-from decks.simulation import engine_deck_from_spec
+from decks.playtest.simulation import engine_deck_from_spec
 
 SETUPS = {
     "collision": [({}, 2), ({"advanced": True}, 2)],

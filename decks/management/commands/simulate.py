@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from decks.engine import MODULES, get_game
 from decks.engine.bots import BOTS
 from decks.engine.simulate import run_games
-from decks.simulation import DeckSpecError, engine_deck_from_spec
+from decks.playtest.simulation import DeckSpecError, engine_deck_from_spec
 
 
 class Command(BaseCommand):

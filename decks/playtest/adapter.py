@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from cards.games import GAMES as CARD_GAMES
 
-from .engine import get_game
+from ..engine import get_game
 
 BASE_FIELDS = (
     "name",

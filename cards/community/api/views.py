@@ -13,9 +13,9 @@ from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
-from .. import community
-from ..choices import Verification
-from ..models import Card, CardChange, CardSubmission
+from ...choices import Verification
+from ...models import Card, CardChange, CardSubmission
+from .. import services as community
 
 
 @extend_schema_field(OpenApiTypes.OBJECT)

@@ -13,9 +13,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from . import scans
-from .choices import Distribution, SetKind, Verification
-from .data import (
+from ..choices import Distribution, SetKind, Verification
+from ..data import (
     CARD_DATA_FIELDS,
     LoadResult,
     _type_problem,
@@ -24,8 +23,8 @@ from .data import (
     card_data_parse,
     card_fields,
 )
-from .games import GAMES, type_fields
-from .models import (
+from ..games import GAMES, type_fields
+from ..models import (
     Card,
     CardChange,
     CardDataImport,
@@ -35,6 +34,7 @@ from .models import (
     ReviewStatus,
     Scan,
 )
+from . import scans
 
 MODERATORS_GROUP = "moderators"
 MAX_SOURCE_CHARS = 2000

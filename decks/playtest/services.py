@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from ..engine import get_game
+from ..engine.bots import make_bot
+from ..engine.core import CHANCE, EngineError, Rng, replay, resolve_chance, seed_state
 from .adapter import blocking_cards, deck_to_engine
-from .engine import get_game
-from .engine.bots import make_bot
-from .engine.core import CHANCE, EngineError, Rng, replay, resolve_chance, seed_state
-from .playtest_models import Playtest
+from .models import Playtest
 
 BOT_KINDS = ("random", "greedy")
 HUMAN_KINDS = ("human", "hotseat")
@@ -131,7 +131,7 @@ def playtest_create(
     chance: str = "seed",
 ) -> Playtest:
     """Start a game of ``deck`` against bots or hot-seat and store it."""
-    from .rules import is_legal, validate_deck
+    from ..rules import is_legal, validate_deck
 
     game_slug = deck.game.slug
     game = get_game(game_slug)

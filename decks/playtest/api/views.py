@@ -8,8 +8,9 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from ..engine import get_game
-from ..playtest import (
+from ...engine import get_game
+from ..models import Playtest
+from ..services import (
     PlaytestError,
     choices,
     load_state,
@@ -17,7 +18,6 @@ from ..playtest import (
     playtest_create,
     playtest_undo,
 )
-from ..playtest_models import Playtest
 
 
 class PlaytestCreateSerializer(serializers.Serializer):
@@ -66,8 +66,8 @@ class PlaytestStateSerializer(serializers.Serializer):
 
 def state_payload(pt: Playtest, state=None) -> dict:
     """Return the API's view of a playtest for the player to act."""
-    from ..engine.core import CHANCE
-    from ..playtest import acting_seat
+    from ...engine.core import CHANCE
+    from ..services import acting_seat
 
     game = get_game(pt.game)
     state = load_state(pt) if state is None else state
@@ -134,7 +134,7 @@ class PlaytestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         request=PlaytestCreateSerializer, responses={201: PlaytestStateSerializer}
     )
     def create(self, request):
-        from ..models import Deck
+        from ...models import Deck
 
         data = PlaytestCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -7,8 +7,8 @@ is wrapped so that every save through the admin records a history row.
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from . import community
-from .models import Card, CardChange, CardDataImport, CardSubmission, Scan
+from ..models import Card, CardChange, CardDataImport, CardSubmission, Scan
+from . import services as community
 
 
 class CardHistoryAdminMixin:

@@ -9,9 +9,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from .engine import get_game
-from .engine.core import CHANCE
-from .playtest import (
+from ..engine import get_game
+from ..engine.core import CHANCE
+from .models import DeckReport, Playtest
+from .services import (
     PlaytestError,
     acting_seat,
     choices,
@@ -24,7 +25,6 @@ from .playtest import (
     playtest_undo,
     replay_to,
 )
-from .playtest_models import DeckReport, Playtest
 
 
 def _int(value, default=None):
@@ -35,7 +35,7 @@ def _int(value, default=None):
 
 
 def _visible_deck(user, pk):
-    from .models import Deck
+    from ..models import Deck
 
     deck = (
         Deck.objects.visible_to(user)
@@ -100,7 +100,7 @@ def playtest_list(request):
 
 def start_context(user, deck) -> dict:
     """Return what the start form needs: the game's engine, seat range, other decks, blockers."""
-    from .models import Deck
+    from ..models import Deck
 
     game = get_game(deck.game.slug)
     others = (

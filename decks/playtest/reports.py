@@ -13,11 +13,11 @@ import statistics
 from django.db import transaction
 from django_tasks import task
 
-from .engine import get_game
-from .engine.bots import make_bot, play_out
-from .engine.core import Rng, seed_state
-from .playtest import PlaytestError, engine_decks_for
-from .playtest_models import DeckReport
+from ..engine import get_game
+from ..engine.bots import make_bot, play_out
+from ..engine.core import Rng, seed_state
+from .models import DeckReport
+from .services import PlaytestError, engine_decks_for
 
 MAX_GAMES = 5000
 

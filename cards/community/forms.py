@@ -1,16 +1,16 @@
 """Forms of the community pages: proposals, review, custom sets, data-file imports.
 
 The forms only collect values; every rule is checked by the services in
-``cards.community`` (``Card.full_clean`` on the card as it would be saved).
+``cards.community.services`` (``Card.full_clean`` on the card as it would be saved).
 """
 
 from django import forms
 from django.core.exceptions import ValidationError
 
+from ..choices import Verification
+from ..models import Card, CardSet
 from . import scans
-from .choices import Verification
-from .community import SUBMITTABLE_KINDS, field_label, submission_fields
-from .models import Card, CardSet
+from .services import SUBMITTABLE_KINDS, field_label, submission_fields
 
 # Fields a custom card's owner does not choose: the site sets them.
 CUSTOM_FIXED = ("distribution",)
@@ -156,7 +156,7 @@ class DataImportForm(forms.Form):
     )
 
     def clean_file(self):
-        from .community import MAX_IMPORT_BYTES
+        from .services import MAX_IMPORT_BYTES
 
         upload = self.cleaned_data["file"]
         if upload.size > MAX_IMPORT_BYTES:

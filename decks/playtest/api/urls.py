@@ -1,6 +1,6 @@
 from rest_framework.routers import DefaultRouter
 
-from .playtest_views import PlaytestViewSet
+from .views import PlaytestViewSet
 
 router = DefaultRouter(trailing_slash=True)
 router.include_root_view = False

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from cards.models import Card
 
+from ..samples import sample_entries
 from .adapter import entries_to_engine
-from .samples import sample_entries
 
 
 class DeckSpecError(ValueError):
@@ -14,8 +14,8 @@ class DeckSpecError(ValueError):
 
 def engine_deck_from_spec(game_slug: str, spec: str) -> tuple[str, dict]:
     """Return (label, engine deck) for a deck id or ``sample[:N]`` (a practice sample)."""
-    from .models import Deck
-    from .rules import is_legal, validate_deck
+    from ..models import Deck
+    from ..rules import is_legal, validate_deck
 
     if spec.startswith("sample"):
         _, _, variant = spec.partition(":")

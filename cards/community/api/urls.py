@@ -3,7 +3,7 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from . import community
+from . import views as community
 
 router = DefaultRouter(trailing_slash=True)
 router.include_root_view = False

@@ -10,9 +10,12 @@ from django.shortcuts import get_object_or_404, redirect
 from django.shortcuts import render as django_render
 from django.views.decorators.http import require_POST
 
-from . import community
-from .choices import SetKind
-from .community_forms import (
+from ..choices import SetKind
+from ..data import CardDataError
+from ..games import GAMES
+from ..models import Card, CardDataImport, CardSet, Game, ReviewStatus, Scan
+from . import services as community
+from .forms import (
     AcceptForm,
     CustomCardForm,
     CustomSetForm,
@@ -20,9 +23,6 @@ from .community_forms import (
     RejectForm,
     SubmissionForm,
 )
-from .data import CardDataError
-from .games import GAMES
-from .models import Card, CardDataImport, CardSet, Game, ReviewStatus, Scan
 
 PREVIEW_ROWS_SHOWN = 500
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import playtest_views as views
+from . import views
 
 app_name = "play"
 urlpatterns = [

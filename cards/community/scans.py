@@ -151,7 +151,7 @@ def scan_check(*, upload) -> CheckedScan:
 
 def scan_quota_check(*, user, adding_bytes: int = 0) -> None:
     """Refuse a new upload when ``user`` has too many scans waiting for review."""
-    from .models import ReviewStatus, Scan
+    from ..models import ReviewStatus, Scan
 
     pending = Scan.objects.filter(uploader=user, status=ReviewStatus.PENDING)
     count = pending.count()

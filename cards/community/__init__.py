@@ -1,0 +1,1 @@
+"""Community card data: submissions, review, history, help wanted, custom cards."""

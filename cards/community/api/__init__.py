@@ -1,0 +1,1 @@
+"""The community data API (submissions, review, history)."""

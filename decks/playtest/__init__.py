@@ -1,0 +1,1 @@
+"""Playtests: games against bots or hot-seat, deck reports and simulation."""
