@@ -2,12 +2,12 @@
 
 from django.db import models
 
+from .games import GAMES
 
-class GameSlug(models.TextChoices):
-    COLLISION = "collision", "Beyblade Collision"
-    METAL_FUSION = "metal-fusion", "Beyblade Metal Fusion"
-    COLLIDE_O = "collide-o", "Collide-O!"
-    BAKUGAN = "bakugan", "Bakugan Battle Brawlers"
+# The games, their card types and colours come from the registry (``cards.games``).
+GameSlug = models.TextChoices(
+    "GameSlug", [(g.module.upper(), (g.slug, g.name)) for g in GAMES.values()]
+)
 
 
 class SetKind(models.TextChoices):
@@ -35,37 +35,28 @@ class Distribution(models.TextChoices):
     CUSTOM = "custom", "Custom card (not printed)"
 
 
-class CardType(models.TextChoices):
-    # Collision
-    BLADE = "blade", "Blade"
-    ACTION = "action", "Action"
-    CHARACTER = "character", "Character"
-    EVENT = "event", "Event"
-    # Metal Fusion (Character shared with Collision)
-    BEYBLADE = "beyblade", "Beyblade"
-    CUSTOMIZER = "customizer", "Customizer"
-    EFFECT = "effect", "Effect"
-    # Collide-O!
-    SECTIONS = "sections", "Section card"
-    # Bakugan
-    BAKUGAN = "bakugan", "Bakugan figure"
-    GATE = "gate", "Gate card"
-    ABILITY = "ability", "Ability card"
+def _unique(pairs):
+    return list(dict(pairs).items())
 
 
-class Colour(models.TextChoices):
-    RED = "red", "Red"
-    YELLOW = "yellow", "Yellow"
-    GREEN = "green", "Green"
-    BLUE = "blue", "Blue"
-    BLACK = "black", "Black"
-
+CardType = models.TextChoices(
+    "CardType",
+    [
+        (value.upper(), (value, label))
+        for value, label in _unique(
+            (k.value, k.label) for g in GAMES.values() for k in g.kinds
+        )
+    ],
+)
+_COLOUR_ORDER = ("red", "yellow", "green", "blue", "black")
+_COLOURS = {c.value: c for g in GAMES.values() for c in g.colours}
+Colour = models.TextChoices(
+    "Colour", [(v.upper(), (v, _COLOURS[v].label)) for v in _COLOUR_ORDER]
+)
 
 # One letter per colour, for colour sets stored as strings ("RB" = red and blue).
-COLOUR_LETTERS = {"red": "R", "yellow": "Y", "green": "G", "blue": "B", "black": "K"}
+COLOUR_LETTERS = {v: _COLOURS[v].letter for v in _COLOUR_ORDER}
 LETTER_COLOURS = {v: k for k, v in COLOUR_LETTERS.items()}
-COLLIDE_O_ORDER = "BYRGK"  # blue, yellow, red, green, black (rules text order)
-MF_ORDER = "RBGY"  # red, blue, green, yellow (Metal Fusion stat rows)
 
 
 class Rarity(models.TextChoices):
@@ -76,16 +67,6 @@ class Rarity(models.TextChoices):
     RARE = "rare", "Rare (five-point star)"
     XTRA_RARE = "xtra-rare", "Xtra rare (eight-point burst)"
     PROMO = "promo", "Special promo (filled circle)"
-
-
-RARITY_SYMBOLS = {
-    "starter": "◊",
-    "common": "✦",
-    "uncommon": "✧",
-    "rare": "★",
-    "xtra-rare": "✸",
-    "promo": "●",
-}
 
 
 class Symbol(models.TextChoices):

@@ -122,7 +122,7 @@ TRAILING_FIELDS = (
 
 def card_fields(game: str) -> tuple[str, ...]:
     """Return the card fields a file of ``game`` carries, in their stable order."""
-    used = set(COMMON_FIELDS) | set(GAMES[game].FIELDS)
+    used = set(COMMON_FIELDS) | set(GAMES[game].fields)
     head = [f for f in CARD_DATA_FIELDS if f in used and f not in TRAILING_FIELDS]
     return (*head, *TRAILING_FIELDS)
 

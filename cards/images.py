@@ -14,39 +14,19 @@ from pathlib import Path
 from django.conf import settings
 from PIL import Image, ImageDraw, ImageFont
 
-from .choices import COLLIDE_O_ORDER, LETTER_COLOURS, PIECE_NAMES, SetKind
-from .games import bakugan, metal_fusion
+from .choices import LETTER_COLOURS, PIECE_NAMES, SetKind
+from .games import GAMES, bakugan, collide_o, metal_fusion, rgb
+from .games.spec import hex_rgb as rgb_hex
 
 FULL = (360, 504)
 SIZES = {"full": FULL, "thumb": (90, 126)}
 CACHE_DIR = "card-images"
 
-COLOURS = {
-    "red": (200, 49, 43),
-    "yellow": (224, 168, 0),
-    "green": (46, 139, 58),
-    "blue": (40, 89, 184),
-    "black": (34, 34, 34),
-    None: (138, 138, 138),
-}
-GAME_FRAMES = {
-    "collision": (31, 42, 68),
-    "metal-fusion": (90, 30, 30),
-    "collide-o": (60, 60, 60),
-    "bakugan": (40, 40, 40),
-}
-GATE_FRAMES = {
-    "gold": (201, 162, 39),
-    "silver": (158, 164, 173),
-    "copper": (176, 106, 59),
-}
-PIECE_FILL = {
-    ".": (240, 240, 240),
-    "L": (46, 139, 58),
-    "S": (200, 49, 43),
-    "E": (255, 255, 255),
-}
-WHITE, INK, GREY = (255, 255, 255), (29, 29, 36), (138, 138, 138)
+COLOURS = {c: rgb(c) for c in ("red", "yellow", "green", "blue", "black")}
+COLOURS[None] = rgb("unknown")
+GATE_FRAMES = {c: rgb(c) for c in ("gold", "silver", "copper")}
+PIECE_FILL = {".": rgb("bare"), "L": rgb("green"), "S": rgb("red"), "E": rgb("paper")}
+WHITE, INK, GREY = rgb("paper"), rgb("ink"), rgb("unknown")
 
 
 @lru_cache(maxsize=16)
@@ -117,14 +97,13 @@ def _value(card, field: str) -> str:
 
 def draw_card(card) -> Image.Image:
     """Draw the full-size face of ``card``."""
-    game = card.card_set.game.slug
-    frame = GAME_FRAMES.get(game, INK)
-    if game == "collision" and card.card_type != "blade":
+    spec = GAMES[card.card_set.game.slug]
+    kind = spec.kind(card.card_type)
+    frame = rgb_hex(spec.frame)
+    if kind and "colour" in kind.fields:
         frame = COLOURS.get(card.colour, GREY)
-    if game == "bakugan" and card.gate_class:
+    elif card.gate_class:
         frame = GATE_FRAMES[card.gate_class]
-    if game == "bakugan" and card.card_type == "ability":
-        frame = COLOURS.get(card.colour, GREY)
     image = Image.new("RGB", FULL, frame)
     d = ImageDraw.Draw(image)
     w, h = FULL
@@ -137,14 +116,7 @@ def draw_card(card) -> Image.Image:
     if card.rarity:
         d.text((w - 40, 54), card.rarity[:3].upper(), fill=GREY, font=font(15))
     body_top = 84
-    drawer = {
-        "collision": _draw_collision,
-        "metal-fusion": _draw_metal_fusion,
-        "collide-o": _draw_collide_o,
-        "bakugan": _draw_bakugan,
-    }.get(game)
-    if drawer:
-        drawer(card, d, body_top)
+    DRAWERS[spec.face](card, d, body_top)
     if card.text:
         _draw_text(d, card.text, (26, 360), w - 52, 8)
     elif card.is_unknown("text"):
@@ -184,7 +156,7 @@ def _draw_text(d, text: str, origin, width: int, max_lines: int) -> None:
         d.text((x, y + i * 17), line, fill=INK, font=f)
 
 
-def _draw_collision(card, d, top: int) -> None:
+def _draw_battle_edge(card, d, top: int) -> None:
     d.text((26, top), "Battle edge", fill=GREY, font=font(14))
     edge = card.battle_edge
     for i in range(6):
@@ -218,7 +190,7 @@ def _draw_collision(card, d, top: int) -> None:
             )
 
 
-def _draw_metal_fusion(card, d, top: int) -> None:
+def _draw_stat_rows(card, d, top: int) -> None:
     for row, colour in enumerate(metal_fusion.COLOURS):
         y = top + row * 38
         d.rectangle((26, y, 56, y + 28), fill=COLOURS[colour])
@@ -256,7 +228,7 @@ def _draw_metal_fusion(card, d, top: int) -> None:
     )
 
 
-def _draw_collide_o(card, d, top: int) -> None:
+def _draw_sections(card, d, top: int) -> None:
     for i, field in enumerate(("section_1", "section_2", "section_3")):
         x0 = 26 + i * 104
         box = (x0, top, x0 + 96, top + 250)
@@ -265,7 +237,7 @@ def _draw_collide_o(card, d, top: int) -> None:
             d.rectangle(box, outline=GREY, width=2)
             d.text((x0 + 40, top + 110), "?", fill=GREY, font=font(28))
             continue
-        letters = "".join(c for c in COLLIDE_O_ORDER if c in letters)
+        letters = "".join(c for c in collide_o.ORDER if c in letters)
         stripe = (box[2] - box[0]) / len(letters)
         for j, letter in enumerate(letters):
             colour = COLOURS[LETTER_COLOURS[letter]]
@@ -275,7 +247,7 @@ def _draw_collide_o(card, d, top: int) -> None:
         d.rectangle(box, outline=INK, width=2)
 
 
-def _draw_bakugan(card, d, top: int) -> None:
+def _draw_bonus_grid(card, d, top: int) -> None:
     if card.card_type == "bakugan":
         d.text(
             (26, top),
@@ -299,3 +271,12 @@ def _draw_bakugan(card, d, top: int) -> None:
             f"{value:+d}" if value is not None else _value(card, f"bonus_{attribute}")
         )
         d.text((x, y), f"{attribute.title()}: {shown}", fill=INK, font=font(16))
+
+
+# The body of each game's face, named by the game's ``face`` in the registry.
+DRAWERS = {
+    "battle_edge": _draw_battle_edge,
+    "stat_rows": _draw_stat_rows,
+    "sections": _draw_sections,
+    "bonus_grid": _draw_bonus_grid,
+}

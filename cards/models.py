@@ -12,6 +12,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 
+from . import games
 from .choices import (
     Attribute,
     CardType,
@@ -26,11 +27,25 @@ from .choices import (
     Verification,
 )
 from .querysets import CardQuerySet, CardSetQuerySet
+from .validation import validate_card
 
 
 class GameManager(models.Manager):
     def get_by_natural_key(self, slug):
         return self.get(slug=slug)
+
+    def ensure_all(self) -> None:
+        """Create any game row the registry has and the table lacks (after a flush, say)."""
+        for spec in games.GAMES.values():
+            self.get_or_create(
+                slug=spec.slug,
+                defaults={
+                    "name": spec.name,
+                    "publisher": spec.publisher,
+                    "year": spec.year,
+                    "sort_order": spec.order,
+                },
+            )
 
 
 class Game(models.Model):
@@ -53,6 +68,11 @@ class Game(models.Model):
 
     def natural_key(self):
         return (self.slug,)
+
+    @property
+    def spec(self) -> games.Game:
+        """Return what the site knows of this game (``cards.games``)."""
+        return games.get(self.slug)
 
 
 class CardSetManager(models.Manager.from_queryset(CardSetQuerySet)):
@@ -333,8 +353,6 @@ class Card(models.Model):
         return getattr(self, field) is None and field not in (self.not_printed or [])
 
     def clean(self):
-        from .games import validate_card
-
         errors = validate_card(self)
         if errors:
             raise ValidationError(errors)

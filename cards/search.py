@@ -21,7 +21,6 @@ from django.db.models.functions import Length, Replace, Substr
 from django.db.models.lookups import Exact
 
 from .choices import (
-    COLLIDE_O_ORDER,
     COLOUR_LETTERS,
     PIECE_CODES,
     PIECE_NAMES,
@@ -34,12 +33,12 @@ from .choices import (
     Symbol,
     Verification,
 )
+from .games import GAMES, collide_o, metal_fusion
 
 MAX_LENGTH = 500
 MAX_TERMS = 30
 MAX_NUMBER = 99999
-WILD = COLLIDE_O_ORDER
-PROMO_NUMBERS = (131, 144)
+WILD = collide_o.ORDER
 
 OPERATORS = (">=", "<=", "!=", ":", ">", "<", "=")
 KEY_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(>=|<=|!=|:|>|<|=)")
@@ -62,24 +61,15 @@ OP_LOOKUPS = {
     "<=": "lte",
 }
 
+# Every game answers to its slug and short name, and to the other words it lists.
 GAME_ALIASES = {
-    "collision": "collision",
-    "metal-fusion": "metal-fusion",
-    "metalfusion": "metal-fusion",
-    "mf": "metal-fusion",
-    "collide-o": "collide-o",
-    "collide-o!": "collide-o",
-    "collideo": "collide-o",
-    "bakugan": "bakugan",
+    word: g.slug
+    for g in GAMES.values()
+    for word in (g.slug, g.short_name.lower(), *g.aliases)
 }
-GAME_NAMES = {
-    "collision": "Collision",
-    "metal-fusion": "Metal Fusion",
-    "collide-o": "Collide-O!",
-    "bakugan": "Bakugan",
-}
+GAME_NAMES = {g.slug: g.short_name for g in GAMES.values()}
 COLOURS = tuple(Colour.values)
-MF_COLOURS = ("red", "blue", "green", "yellow")
+MF_COLOURS = metal_fusion.COLOURS
 BAKUGAN_ATTRIBUTES = tuple(Attribute.values)
 
 
@@ -91,12 +81,16 @@ def piece_count(code: str):
 
 
 def promo_q() -> Q:
-    """Return the condition for promo cards: rarity promo or Collision #131-#144."""
-    return Q(rarity__iexact="promo") | Q(
-        card_set__game__slug=GameSlug.COLLISION,
-        number__gte=PROMO_NUMBERS[0],
-        number__lte=PROMO_NUMBERS[1],
-    )
+    """Return the condition for promo cards: rarity promo, or a game's promo numbers."""
+    q = Q(rarity__iexact="promo")
+    for g in GAMES.values():
+        if g.promo_numbers:
+            q |= Q(
+                card_set__game__slug=g.slug,
+                number__gte=g.promo_numbers[0],
+                number__lte=g.promo_numbers[-1],
+            )
+    return q
 
 
 def wild_q() -> Q:

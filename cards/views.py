@@ -2,15 +2,16 @@
 
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
-from django.http import FileResponse, HttpResponseNotModified
+from django.http import FileResponse, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.utils.http import http_date
 
 from . import images
 from .choices import SetKind
 from .filtersets import CardFilterSet, sort_cards
-from .games import GAMES, field_applies
+from .games import GAMES, PALETTE
 from .models import Card, CardSet, Game
+from .validation import field_applies
 
 DEFAULT_PER_PAGE = 50
 MAX_PER_PAGE = 200
@@ -27,51 +28,6 @@ COMMON_FILTERS = (
     "text",
     "kind",
 )
-GAME_FILTERS = {
-    "collision": (
-        "edge_1",
-        "edge_2",
-        "edge_3",
-        "edge_4",
-        "edge_5",
-        "edge_6",
-        "live_min",
-        "live_max",
-        "strike_min",
-        "strike_max",
-        "empty_min",
-        "empty_max",
-        "spin_min",
-        "spin_max",
-        "symbol",
-    ),
-    "metal-fusion": (
-        "red_min",
-        "red_max",
-        "blue_min",
-        "blue_max",
-        "green_min",
-        "green_max",
-        "yellow_min",
-        "yellow_max",
-        "emblem",
-        "launcher",
-        "booster",
-    ),
-    "collide-o": ("section", "section_1", "section_2", "section_3", "wild"),
-    "bakugan": (
-        "attribute",
-        "g_power_min",
-        "g_power_max",
-        "gate_class",
-        "pyrus_min",
-        "aquos_min",
-        "subterra_min",
-        "haos_min",
-        "darkus_min",
-        "ventus_min",
-    ),
-}
 # Fields shown on the card page, per game, after the common ones.
 COMMON_FIELDS = (
     ("Number", "printed_number"),
@@ -82,39 +38,23 @@ COMMON_FIELDS = (
     ("Lore", "lore"),
     ("Code", "code"),
 )
-GAME_FIELDS = {
-    "collision": (
-        ("Title", "title"),
-        ("Subtitle", "subtitle"),
-        ("Colour", "colour"),
-        ("Battle edge", "battle_edge"),
-        ("Spin strength", "spin_strength"),
-        ("Symbol", "symbol"),
-    ),
-    "metal-fusion": (
-        ("Emblem", "emblem"),
-        ("Move", "move_name"),
-        ("Move kind", "move_kind"),
-        ("Launcher colour", "launcher"),
-        ("Boosters", "boosters"),
-        ("Timing", "timing"),
-    ),
-    "collide-o": (
-        ("Section 1", "section_1"),
-        ("Section 2", "section_2"),
-        ("Section 3", "section_3"),
-    ),
-    "bakugan": (
-        ("Colour", "colour"),
-        ("Attribute", "attribute"),
-        ("G-Power", "g_power"),
-        ("Gate class", "gate_class"),
-        ("Timing", "timing"),
-    ),
-}
 
 
 # Fields only some card types print; other types leave them out (not unknown).
+_PALETTE_CSS = (
+    "/* The site's colours, written from cards.games.spec.PALETTE. */\n:root {\n"
+    + "".join(f"  --{name}: {value};\n" for name, value in PALETTE.items())
+    + "}\n"
+)
+
+
+def palette_css(request):
+    """Serve the palette as CSS custom properties, so CSS, SVG and Pillow agree."""
+    response = HttpResponse(_PALETTE_CSS, content_type="text/css; charset=utf-8")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
 def home(request):
     """List the four games with their official and practice card counts."""
     games = Game.objects.annotate(
@@ -177,7 +117,7 @@ def checklist(request, base, *, game_slug=None, default_official=True):
     from collection.selectors import annotate_cards
 
     page.object_list = annotate_cards(page.object_list, request.user)
-    names = COMMON_FILTERS + GAME_FILTERS.get(game_slug, ())
+    names = COMMON_FILTERS + (GAMES[game_slug].filters if game_slug else ())
     if game_slug is None:
         names = ("game",) + names
     form = filterset.form
@@ -252,20 +192,18 @@ def card_detail(request, pk):
     neighbours = {c.pk: c for c in Card.objects.filter(pk__in=neighbour_ids)}
     previous = neighbours.get(ids[index - 1]) if index > 0 else None
     following = neighbours.get(ids[index + 1]) if index + 1 < len(ids) else None
-    module = GAMES[slug]
     context = {
         "card": card,
         "game": card.card_set.game,
         "slug": slug,
+        "spec": GAMES[slug],
         "fields": [
             f
-            for f in COMMON_FIELDS + GAME_FIELDS.get(slug, ())
+            for f in COMMON_FIELDS + GAMES[slug].page_fields
             if field_applies(card, f[1])
         ],
         "previous": previous,
         "next": following,
-        "mf_colours": getattr(module, "COLOURS", ()) if slug == "metal-fusion" else (),
-        "attributes": getattr(module, "ATTRIBUTES", ()) if slug == "bakugan" else (),
         "position": index + 1,
         "set_size": len(ids),
     }

@@ -14,10 +14,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from cards.choices import GameSlug
+from cards.games import GAMES
 from cards.models import Card, Game
 
 from . import services
-from .choices import Zone, default_zone, zones_for
+from .choices import Zone, zones_for
 from .filtersets import DeckFilterSet
 from .forms import DeckForm, DeckSettingsForm, EntryForm, ImportForm
 from .models import Deck, DeckVersion, diff_snapshots
@@ -65,13 +66,7 @@ def _collection_counts(user, card_ids) -> dict[int, tuple[int, int]]:
 
 def card_zones(game_slug: str, card_type: str | None) -> list[str]:
     """Return the zones the editor offers for a card of this type."""
-    if game_slug == "metal-fusion" and card_type in (
-        "character",
-        "beyblade",
-        "customizer",
-    ):
-        return ["lineup", "deck"]
-    return [default_zone(game_slug, card_type)]
+    return list(GAMES[game_slug].zones_for_type(card_type))
 
 
 def deck_state(deck: Deck, user, *, seed: int = 0) -> dict:
@@ -243,6 +238,10 @@ def deck_detail(request, pk):
 
         context["search"] = _search(request, deck)
         context["card_filters"] = CardFilterSet(request.GET or None).form
+        colour_field = GAMES[deck.game.slug].colour_field
+        context["colour_filter"] = (
+            context["card_filters"][colour_field] if colour_field else None
+        )
     return render(request, "decks/detail.html", context)
 
 

@@ -8,7 +8,7 @@ from django.conf import settings as django_settings
 
 from cards.community.services import moderators_group
 from cards.data import card_data_load, card_data_parse
-from cards.games import ensure_games
+from cards.models import Game
 from decks.samples import sample_deck
 
 
@@ -20,7 +20,7 @@ def _games_exist(request):
         marker and marker.kwargs.get("transaction")
     ):
         request.getfixturevalue("transactional_db")
-        ensure_games()
+        Game.objects.ensure_all()
         moderators_group()
 
 

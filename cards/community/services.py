@@ -116,7 +116,7 @@ def _clean_fields(game: str, fields) -> tuple[dict, dict]:
     values, errors = {}, {}
     for name, value in fields.items():
         if name not in allowed:
-            label = GAMES[game].NAME
+            label = GAMES[game].short_name
             errors[str(name)[:60]] = [f"Not a field a {label} card submission sets."]
             continue
         model_field = Card._meta.get_field(name)
@@ -188,7 +188,7 @@ def _submission_target(*, game: str, card, fields: dict, errors: dict):
         if card.card_set.game.slug != game:
             errors.setdefault("card", []).append(
                 f"This card is a {card.card_set.game.name} card, not a "
-                f"{GAMES[game].NAME} card."
+                f"{GAMES[game].short_name} card."
             )
         elif card.card_set.kind not in SUBMITTABLE_KINDS:
             errors.setdefault("card", []).append(
@@ -206,7 +206,7 @@ def _submission_target(*, game: str, card, fields: dict, errors: dict):
     ).first()
     if card_set is None:
         errors.setdefault("set", []).append(
-            f'No official or practice {GAMES[game].NAME} set "{slug[:60]}".'
+            f'No official or practice {GAMES[game].short_name} set "{slug[:60]}".'
         )
     return None, card_set
 

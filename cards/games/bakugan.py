@@ -1,23 +1,14 @@
 """Bakugan Battle Brawlers fields: Gate cards, Ability cards and Bakugan figures."""
 
-SLUG = "bakugan"
-NAME = "Bakugan"
+from .spec import CardKind, Colour, Game, Option, Zone
+
 ATTRIBUTES = ("pyrus", "aquos", "subterra", "haos", "darkus", "ventus")
 BONUS_FIELDS = tuple(f"bonus_{a}" for a in ATTRIBUTES)
 FIELDS = BONUS_FIELDS + ("colour", "attribute", "g_power", "gate_class", "timing")
-TYPES = ("gate", "ability", "bakugan")
 ABILITY_COLOURS = ("red", "blue", "green")
 GATE_CLASSES = ("gold", "silver", "copper")
 TIMINGS = ("before-roll", "after-roll", "before-battle", "in-battle", "after-battle")
 NOT_PRINTABLE = BONUS_FIELDS + ("text",)
-
-# What a card of each type prints: shown on its page, asked for when unknown.
-TYPE_FIELDS = {
-    None: ("name", "card_type"),
-    "gate": ("name", "gate_class", *BONUS_FIELDS),
-    "ability": ("name", "colour", "text", "timing"),
-    "bakugan": ("name", "attribute", "g_power"),
-}
 
 
 def validate(card, errors) -> None:
@@ -54,3 +45,51 @@ def validate(card, errors) -> None:
             "Bakugan timing windows are: " + ", ".join(TIMINGS) + ".",
             "bad_timing",
         )
+
+
+GAME = Game(
+    slug="bakugan",
+    module="bakugan",
+    name="Bakugan Battle Brawlers",
+    short_name="Bakugan",
+    publisher="Spin Master",
+    year="2007-2012",
+    order=4,
+    validate=validate,
+    fields=FIELDS,
+    # What a card of each type prints: shown on its page, asked for when unknown.
+    kinds=(
+        CardKind("gate", "Gate card", ("name", "gate_class", *BONUS_FIELDS)),
+        CardKind("ability", "Ability card", ("name", "colour", "text", "timing")),
+        CardKind("bakugan", "Bakugan figure", ("name", "attribute", "g_power")),
+    ),
+    unknown_type_fields=("name", "card_type"),
+    colours=tuple(Colour(c, c.title(), c[0].upper()) for c in ABILITY_COLOURS),
+    not_printable=NOT_PRINTABLE,
+    page_fields=(
+        ("Colour", "colour"),
+        ("Attribute", "attribute"),
+        ("G-Power", "g_power"),
+        ("Gate class", "gate_class"),
+        ("Timing", "timing"),
+    ),
+    filters=(
+        "attribute", "g_power_min", "g_power_max", "gate_class",
+        "pyrus_min", "aquos_min", "subterra_min", "haos_min", "darkus_min",
+        "ventus_min",
+    ),
+    zones=(
+        Zone("bakugan", "Bakugan"),
+        Zone("gate", "Gate cards"),
+        Zone("ability", "Ability cards"),
+    ),
+    default_zones={"bakugan": "bakugan", "gate": "gate", "ability": "ability"},
+    seat_counts=(2, 4),
+    chance_steps=True,
+    options=(
+        Option("land_probability", "float", 0.6, minimum=0, maximum=1),
+    ),
+    deck_tools=("gate_table",),
+    face="bonus_grid",
+    frame="#282828",
+)  # fmt: skip

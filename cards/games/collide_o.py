@@ -2,21 +2,14 @@
 
 import re
 
-SLUG = "collide-o"
-NAME = "Collide-O!"
+from .spec import CardKind, Colour, Game, Option, Zone
+
 FIELDS = ("section_1", "section_2", "section_3")
 SECTION_FIELDS = FIELDS
-TYPES = ("sections",)
 ORDER = "BYRGK"  # blue, yellow, red, green, black
 WILD = ORDER
 NOT_PRINTABLE = ()
 SECTION_RE = re.compile(r"^[BYRGK]{1,5}$")
-
-# What a card of each type prints: shown on its page, asked for when unknown.
-TYPE_FIELDS = {
-    None: ("card_type", "section_1", "section_2", "section_3"),
-    "sections": ("section_1", "section_2", "section_3"),
-}
 
 
 def normalise(section: str) -> str:
@@ -43,3 +36,44 @@ def validate(card, errors) -> None:
             )
         else:
             setattr(card, field, normalise(value))
+
+
+GAME = Game(
+    slug="collide-o",
+    module="collide_o",
+    name="Collide-O!",
+    short_name="Collide-O!",
+    publisher="Playroom Entertainment",
+    year="2004",
+    order=3,
+    validate=validate,
+    fields=FIELDS,
+    kinds=(CardKind("sections", "Section card", SECTION_FIELDS),),
+    unknown_type_fields=("card_type", *SECTION_FIELDS),
+    colours=(
+        Colour("blue", "Blue", "B"),
+        Colour("yellow", "Yellow", "Y"),
+        Colour("red", "Red", "R"),
+        Colour("green", "Green", "G"),
+        Colour("black", "Black", "K"),
+    ),
+    not_printable=NOT_PRINTABLE,
+    page_fields=(
+        ("Section 1", "section_1"),
+        ("Section 2", "section_2"),
+        ("Section 3", "section_3"),
+    ),
+    filters=("section", "section_1", "section_2", "section_3", "wild"),
+    zones=(Zone("pack", "Pack"),),
+    seat_counts=(2, 3, 4, 5),
+    shared_pack=True,
+    options=(
+        Option("challenges", "bool", False, "Challenges (ruling O6)"),
+        Option("misplay_rate", "float", 0.1, minimum=0, maximum=1),
+    ),
+    deck_tools=("coverage",),
+    colour_field=None,
+    aliases=("collide-o!", "collideo"),
+    face="sections",
+    frame="#3c3c3c",
+)  # fmt: skip

@@ -2,27 +2,24 @@
 
 import re
 
-SLUG = "collision"
-NAME = "Collision"
+from .spec import CardKind, Colour, Game, Option, Zone
+
 FIELDS = ("title", "subtitle", "colour", "battle_edge", "spin_strength", "symbol")
-TYPES = ("blade", "action", "character", "event")
 COLOURS = ("red", "yellow", "green", "blue")
 STOP_ORDER = COLOURS  # red is stopped by yellow, yellow by green, ... blue by red
 RARITIES = ("starter", "common", "uncommon", "rare", "xtra-rare", "promo")
 PROMO_NUMBERS = range(131, 145)
+# The printed rarity symbols, in the booklet's words: slim lens, single spike, ...
+RARITY_SYMBOLS = {
+    "starter": "◊",
+    "common": "✦",
+    "uncommon": "✧",
+    "rare": "★",
+    "xtra-rare": "✸",
+    "promo": "●",
+}
 NOT_PRINTABLE = ("text", "lore")
 EDGE_RE = re.compile(r"^[.LSE]{6}$")
-
-# What a card of each type prints: shown on its page, asked for when unknown.
-TYPE_FIELDS = {
-    None: ("name", "card_type", "rarity"),
-    "blade": ("name", "rarity", "title", "subtitle", "battle_edge", "spin_strength"),
-    "action": ("name", "rarity", "text", "title", "colour", "battle_edge", "symbol"),
-    "character": (
-        "name", "rarity", "text", "title", "subtitle", "colour", "battle_edge",
-    ),
-    "event": ("name", "rarity", "text", "title", "colour", "battle_edge"),
-}  # fmt: skip
 
 
 def compose_name(title, subtitle):
@@ -99,3 +96,58 @@ def validate(card, errors) -> None:
         errors.add(
             "symbol", "Only Actions carry a play or win symbol.", "symbol_not_action"
         )
+
+
+GAME = Game(
+    slug="collision",
+    module="collision",
+    name="Beyblade Collision",
+    short_name="Collision",
+    publisher="Decipher",
+    year="2002",
+    order=1,
+    validate=validate,
+    fields=FIELDS,
+    # What a card of each type prints: shown on its page, asked for when unknown.
+    kinds=(
+        CardKind("blade", "Blade", (
+            "name", "rarity", "title", "subtitle", "battle_edge", "spin_strength",
+        )),
+        CardKind("action", "Action", (
+            "name", "rarity", "text", "title", "colour", "battle_edge", "symbol",
+        )),
+        CardKind("character", "Character", (
+            "name", "rarity", "text", "title", "subtitle", "colour", "battle_edge",
+        )),
+        CardKind("event", "Event", (
+            "name", "rarity", "text", "title", "colour", "battle_edge",
+        )),
+    ),
+    unknown_type_fields=("name", "card_type", "rarity"),
+    colours=tuple(Colour(c, c.title(), c[0].upper()) for c in COLOURS),
+    not_printable=NOT_PRINTABLE,
+    page_fields=(
+        ("Title", "title"),
+        ("Subtitle", "subtitle"),
+        ("Colour", "colour"),
+        ("Battle edge", "battle_edge"),
+        ("Spin strength", "spin_strength"),
+        ("Symbol", "symbol"),
+    ),
+    filters=(
+        "edge_1", "edge_2", "edge_3", "edge_4", "edge_5", "edge_6",
+        "live_min", "live_max", "strike_min", "strike_max", "empty_min", "empty_max",
+        "spin_min", "spin_max", "symbol",
+    ),
+    zones=(Zone("blade", "Blade"), Zone("deck", "Deck")),
+    default_zones={"blade": "blade"},
+    seat_counts=(2, 3, 4),
+    options=(
+        Option("advanced", "bool", False, "Advanced game (card text on)"),
+    ),
+    deck_tools=("colours", "odds"),
+    rarity_symbols=RARITY_SYMBOLS,
+    promo_numbers=PROMO_NUMBERS,
+    face="battle_edge",
+    frame="#1f2a44",
+)  # fmt: skip

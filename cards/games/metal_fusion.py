@@ -7,8 +7,8 @@ the rules list them against red, blue, green, yellow.
 
 import re
 
-SLUG = "metal-fusion"
-NAME = "Metal Fusion"
+from .spec import CardKind, Colour, Game, Option, Zone
+
 COLOURS = ("red", "blue", "green", "yellow")
 STAT_FIELDS = ("stat_red", "stat_blue", "stat_green", "stat_yellow")
 MOVE_FIELDS = ("move_red", "move_blue", "move_green", "move_yellow")
@@ -17,7 +17,6 @@ FIELDS = (
     + MOVE_FIELDS
     + ("emblem", "move_name", "move_kind", "launcher", "boosters", "timing")
 )
-TYPES = ("character", "beyblade", "customizer", "effect")
 STAT_NAMES = {
     "character": ("strength", "knowledge", "skill", "spirit"),
     "beyblade": ("attack", "balance", "stamina", "defence"),
@@ -27,18 +26,6 @@ TIMINGS = ("when-revealed", "discard-from-hand", "in-lineup")
 NOT_PRINTABLE = MOVE_FIELDS + ("text", "emblem", "boosters")
 BOOSTER_RE = re.compile(r"^(R|B|G|Y|RB|RG|RY|BG|BY|GY|RBGY)$")
 RARITY_RE = re.compile(r"^[A-Z]{1,3}$")
-
-# What a card of each type prints: shown on its page, asked for when unknown.
-TYPE_FIELDS = {
-    None: ("name", "card_type", "rarity"),
-    "character": ("name", "rarity", *STAT_FIELDS, "emblem", "launcher", "boosters"),
-    "beyblade": (
-        "name", "rarity", *STAT_FIELDS, "emblem", "move_name", "move_kind",
-        *MOVE_FIELDS, "launcher", "boosters",
-    ),
-    "customizer": ("name", "rarity", *STAT_FIELDS, "launcher", "boosters"),
-    "effect": ("name", "rarity", "text", "timing", "launcher", "boosters"),
-}  # fmt: skip
 
 
 def validate(card, errors) -> None:
@@ -86,3 +73,67 @@ def validate(card, errors) -> None:
             "A Metal Fusion rarity is the printed letter, e.g. C or R.",
             "bad_rarity",
         )
+
+
+GAME = Game(
+    slug="metal-fusion",
+    module="metal_fusion",
+    name="Beyblade Metal Fusion",
+    short_name="Metal Fusion",
+    publisher="DeAgostini",
+    year="c. 2010",
+    order=2,
+    validate=validate,
+    fields=FIELDS,
+    # What a card of each type prints: shown on its page, asked for when unknown.
+    kinds=(
+        CardKind("character", "Character", (
+            "name", "rarity", *STAT_FIELDS, "emblem", "launcher", "boosters",
+        )),
+        CardKind("beyblade", "Beyblade", (
+            "name", "rarity", *STAT_FIELDS, "emblem", "move_name", "move_kind",
+            *MOVE_FIELDS, "launcher", "boosters",
+        )),
+        CardKind("customizer", "Customizer", (
+            "name", "rarity", *STAT_FIELDS, "launcher", "boosters",
+        )),
+        CardKind("effect", "Effect", (
+            "name", "rarity", "text", "timing", "launcher", "boosters",
+        )),
+    ),
+    unknown_type_fields=("name", "card_type", "rarity"),
+    colours=tuple(Colour(c, c.title(), c[0].upper()) for c in COLOURS),
+    not_printable=NOT_PRINTABLE,
+    page_fields=(
+        ("Emblem", "emblem"),
+        ("Move", "move_name"),
+        ("Move kind", "move_kind"),
+        ("Launcher colour", "launcher"),
+        ("Boosters", "boosters"),
+        ("Timing", "timing"),
+        *((f"{c.title()} stat", f"stat_{c}") for c in COLOURS),
+    ),
+    filters=(
+        "red_min", "red_max", "blue_min", "blue_max",
+        "green_min", "green_max", "yellow_min", "yellow_max",
+        "emblem", "launcher", "booster",
+    ),
+    zones=(Zone("lineup", "Line-up"), Zone("deck", "Deck")),
+    zone_choices={
+        "character": ("lineup", "deck"),
+        "beyblade": ("lineup", "deck"),
+        "customizer": ("lineup", "deck"),
+    },
+    seat_counts=(2, 3, 4),
+    options=(
+        Option("variant", "choice", "left", "Three or more players", choices=(
+            ("left", "attack the player on your left"),
+            ("all", "attack everyone at once"),
+        )),
+    ),
+    deck_tools=("colours", "power"),
+    colour_field="launcher",
+    aliases=("metalfusion", "mf"),
+    face="stat_rows",
+    frame="#5a1e1e",
+)  # fmt: skip

@@ -1,17 +1,18 @@
 """Template helpers for card pages: values, badges and the SVG pictures."""
 
 from django import template
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from cards import games
 from cards.choices import (
-    COLLIDE_O_ORDER,
     LETTER_COLOURS,
     PIECE_NAMES,
-    RARITY_SYMBOLS,
     SetKind,
 )
+from cards.games import PALETTE, collide_o
 
 register = template.Library()
 
@@ -21,14 +22,13 @@ UNKNOWN = mark_safe(
 NOT_PRINTED = mark_safe(
     '<span class="not-printed" title="The card does not print this">not printed</span>'
 )
-FILL = {
-    "red": "#c8312b",
-    "yellow": "#e0a800",
-    "green": "#2e8b3a",
-    "blue": "#2859b8",
-    "black": "#222222",
+FILL = PALETTE
+PIECE_FILL = {
+    ".": PALETTE["bare"],
+    "L": PALETTE["green"],
+    "S": PALETTE["red"],
+    "E": PALETTE["paper"],
 }
-PIECE_FILL = {".": "#f3f1ea", "L": "#2e8b3a", "S": "#c8312b", "E": "#ffffff"}
 
 
 @register.simple_tag
@@ -76,8 +76,8 @@ def rarity(card):
     """Render the rarity with its printed symbol (Collision) or as printed."""
     if card.rarity is None:
         return NOT_PRINTED if "rarity" in (card.not_printed or []) else UNKNOWN
-    symbol = RARITY_SYMBOLS.get(card.rarity)
-    if symbol and card.card_set.game.slug == "collision":
+    symbol = games.get(card.card_set.game.slug).rarity_symbols.get(card.rarity)
+    if symbol:
         return format_html(
             '<span class="rarity" title="{}"><span aria-hidden="true">{}</span> {}</span>',
             card.rarity,
@@ -189,7 +189,7 @@ def _section_svg(letters: str | None, x: int, width: int, height: int):
             x + width / 2,
             height / 2 + 5,
         )
-    letters = "".join(c for c in COLLIDE_O_ORDER if c in letters)
+    letters = "".join(c for c in collide_o.ORDER if c in letters)
     stripe = width / len(letters)
     names = " and ".join(LETTER_COLOURS[c] for c in letters)
     rects = format_html_join(
@@ -261,10 +261,11 @@ def pips(card, colour: str):
     )
 
 
-@register.inclusion_tag("cards/_key_stats.html")
+@register.simple_tag
 def key_stats(card):
     """Render the key stats of the card's game for a checklist row."""
-    return {"card": card, "game": card.card_set.game.slug}
+    spec = games.get(card.card_set.game.slug)
+    return get_template(spec.key_stats_template).render({"card": card})
 
 
 @register.simple_tag(takes_context=True)
@@ -290,10 +291,9 @@ def sort_link(current: str, key: str):
 @register.simple_tag
 def colour_cell(card):
     """Render the card colour, or a dash where the card kind has no colour."""
-    slug = card.card_set.game.slug
-    has_colour = (slug == "collision" and card.card_type != "blade") or (
-        slug == "bakugan" and card.card_type in (None, "ability")
-    )
+    spec = games.get(card.card_set.game.slug)
+    kind = spec.kind(card.card_type)
+    has_colour = "colour" in spec.fields and (kind is None or "colour" in kind.fields)
     if not has_colour:
         return mark_safe(
             '<span class="not-applicable" title="This kind of card has no colour">—</span>'

@@ -24,7 +24,7 @@ BASE_FIELDS = (
 
 def card_to_engine(card) -> dict:
     """Return the engine's card dict for ``card``."""
-    fields = CARD_GAMES[card.card_set.game.slug].FIELDS
+    fields = CARD_GAMES[card.card_set.game.slug].fields
     data = {"id": card.pk, "set_kind": card.card_set.kind, "label": card.display_name}
     for name in BASE_FIELDS + tuple(fields):
         data[name] = getattr(card, name)

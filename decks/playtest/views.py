@@ -9,6 +9,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from cards.games import GAMES
+
 from ..engine import get_game
 from ..engine.core import CHANCE
 from .models import DeckReport, Playtest
@@ -117,11 +119,24 @@ def start_context(user, deck) -> dict:
     return {
         "deck": deck,
         "engine": game,
+        "spec": GAMES[deck.game.slug],
         "game_slug": deck.game.slug,
         "other_decks": others,
-        "players_range": range(game.MIN_PLAYERS, game.MAX_PLAYERS + 1),
+        "players_range": GAMES[deck.game.slug].seat_counts,
         "blocked": blocked,
     }
+
+
+def form_options(spec, data) -> dict:
+    """Return the game options a start form set (the engine checks and fills the rest)."""
+    options = {}
+    for option in spec.form_options:
+        raw = data.get(option.name)
+        if option.kind == "bool" and raw:
+            options[option.name] = True
+        elif option.kind == "choice" and raw in [str(v) for v, _ in option.choices]:
+            options[option.name] = raw
+    return options
 
 
 @login_required
@@ -142,13 +157,7 @@ def playtest_new(request):
         for pk in request.POST.getlist("opponent_deck")
         if pk.strip()
     ]
-    options = {}
-    if request.POST.get("advanced"):
-        options["advanced"] = True
-    if request.POST.get("challenges"):
-        options["challenges"] = True
-    if request.POST.get("variant") in ("left", "all"):
-        options["variant"] = request.POST["variant"]
+    options = form_options(GAMES[deck.game.slug], request.POST)
     chance = "choose" if request.POST.get("chance") == "choose" else "seed"
     try:
         pt = playtest_create(
@@ -301,21 +310,14 @@ def report_detail(request, pk):
     return render(request, template, {"report": report})
 
 
-HELP_GAMES = {
-    "collision": "Beyblade Collision",
-    "metal-fusion": "Beyblade Metal Fusion",
-    "collide-o": "Collide-O!",
-    "bakugan": "Bakugan Battle Brawlers",
-}
-
-
 @require_GET
 def how_to_play(request, game):
     """Show the site's own how-to-play page of a game, with the rulings it follows."""
-    if game not in HELP_GAMES:
+    if game not in GAMES:
         raise Http404("No such game.")
+    spec = GAMES[game]
     return render(
         request,
-        f"play/help/{game}.html",
-        {"game_slug": game, "game_name": HELP_GAMES[game]},
+        spec.help_template,
+        {"game_slug": game, "game_name": spec.name, "spec": spec},
     )

@@ -39,6 +39,7 @@ from decks.playtest.services import playtest_create, playtest_share
 PUBLIC = {
     "cards:home",
     "cards:search",
+    "cards:palette",
     "cards:game",
     "cards:set",
     "cards:card",

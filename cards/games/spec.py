@@ -1,0 +1,231 @@
+"""The shape of a game's description: plain frozen data, no Django.
+
+Each game module in this package builds one ``Game`` from its own constants;
+``cards.games`` finds it by slug. The site's pages, search, deck rules, deck
+tools, playtest and engine all read what a game is from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+# The site's one set of colour values: CSS (served as /palette.css), SVG pictures
+# and the Pillow card faces all read these.
+PALETTE = {
+    "red": "#c8312b",
+    "yellow": "#e0a800",
+    "green": "#2e8b3a",
+    "blue": "#2859b8",
+    "black": "#222222",
+    "gold": "#c9a227",
+    "silver": "#9ea4ad",
+    "copper": "#b06a3b",
+    "unknown": "#8a8a8a",
+    "ink": "#1d1d24",
+    "paper": "#ffffff",
+    "bare": "#f3f1ea",
+    "practice": "#7a3fb0",
+    "custom": "#b0583f",
+}
+
+
+def hex_rgb(value: str) -> tuple[int, int, int]:
+    """Return a colour written "#rrggbb" as an (r, g, b) triple."""
+    value = value.lstrip("#")
+    return tuple(int(value[i : i + 2], 16) for i in (0, 2, 4))
+
+
+def rgb(name: str) -> tuple[int, int, int]:
+    """Return the palette colour ``name`` as an (r, g, b) triple."""
+    return hex_rgb(PALETTE[name])
+
+
+@dataclass(frozen=True)
+class Colour:
+    """A colour a game prints, with the letter its colour sets are written in."""
+
+    value: str
+    label: str
+    letter: str
+
+    @property
+    def hex(self) -> str:
+        return PALETTE[self.value]
+
+
+@dataclass(frozen=True)
+class CardKind:
+    """A card type of a game and the fields a card of that type prints."""
+
+    value: str
+    label: str
+    fields: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A place a deck's cards sit in (Collision's Blade, Bakugan's Gate cards, ...)."""
+
+    value: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option, as the engine checks it and the playtest form offers it.
+
+    ``kind`` is ``bool``, ``choice``, ``float`` or ``int``. An option with
+    ``label=None`` is the engine's own (a seat to start, a test set-up) and is not
+    offered on the form.
+    """
+
+    name: str
+    kind: str
+    default: object
+    label: str | None = None
+    choices: tuple[tuple[object, str], ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def check(self, value, game_name: str):
+        """Return ``value`` if it is one this option takes, else raise ValueError."""
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(f"{game_name}: {self.name} is true or false.")
+        elif self.kind == "choice":
+            if value not in [v for v, _ in self.choices]:
+                allowed = ", ".join(repr(v) for v, _ in self.choices)
+                raise ValueError(f"{game_name}: {self.name} is one of {allowed}.")
+        elif self.kind in ("float", "int"):
+            numeric = (int, float) if self.kind == "float" else (int,)
+            if isinstance(value, bool) or not isinstance(value, numeric):
+                raise ValueError(f"{game_name}: {self.name} is a number.")
+            if (self.minimum is not None and value < self.minimum) or (
+                self.maximum is not None and value > self.maximum
+            ):
+                raise ValueError(
+                    f"{game_name}: {self.name} is from {self.minimum} to {self.maximum}."
+                )
+            if self.kind == "float":
+                value = float(value)
+        return value
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything the site knows about one game that is not a rule of play."""
+
+    slug: str
+    module: str  # the Python name of its modules: cards/games, decks/rules, engine
+    name: str  # "Beyblade Collision"
+    short_name: str  # "Collision"
+    publisher: str
+    year: str
+    order: int
+    validate: Callable  # validate(card, errors): the game's own card checks
+    fields: tuple[str, ...]  # the Card columns only this game uses
+    kinds: tuple[CardKind, ...]
+    unknown_type_fields: tuple[str, ...]  # what to ask for when the type is unknown
+    colours: tuple[Colour, ...] = ()
+    not_printable: tuple[str, ...] = ()
+    page_fields: tuple[tuple[str, str], ...] = ()  # (label, field) on the card page
+    filters: tuple[str, ...] = ()  # its own filters on its pages, in form order
+    zones: tuple[Zone, ...] = ()
+    default_zones: dict[str, str] = field(default_factory=dict)  # card type -> zone
+    # The zones the deck editor offers a card type (first is the editor's default);
+    # a type not named is offered its default zone only.
+    zone_choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    seat_counts: tuple[int, ...] = (2,)
+    shared_pack: bool = False  # one pack dealt among the seats (Collide-O!)
+    chance_steps: bool = False  # physical outcomes a player may enter (Bakugan rolls)
+    options: tuple[Option, ...] = ()
+    deck_tools: tuple[str, ...] = ()
+    colour_field: str | None = "colour"  # what the deck page's colour bars count
+    aliases: tuple[str, ...] = ()  # other words for it in search
+    rarity_symbols: dict[str, str] = field(default_factory=dict)  # as printed
+    promo_numbers: range | None = None  # numbers that are promos whatever the rarity
+    frame: str = "#3c3c3c"  # the card face's frame colour
+    face: str = ""  # what the face's body draws (``cards.images.DRAWERS``)
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        return tuple(k.value for k in self.kinds)
+
+    @property
+    def min_players(self) -> int:
+        return min(self.seat_counts)
+
+    @property
+    def max_players(self) -> int:
+        return max(self.seat_counts)
+
+    @property
+    def zone_values(self) -> tuple[str, ...]:
+        return tuple(z.value for z in self.zones)
+
+    @property
+    def form_options(self) -> tuple[Option, ...]:
+        return tuple(o for o in self.options if o.label)
+
+    @property
+    def board_template(self) -> str:
+        return f"play/boards/{self.slug}.html"
+
+    @property
+    def help_template(self) -> str:
+        return f"play/help/{self.slug}.html"
+
+    @property
+    def card_template(self) -> str:
+        return f"cards/games/{self.slug}/card.html"
+
+    @property
+    def key_stats_template(self) -> str:
+        return f"cards/games/{self.slug}/key_stats.html"
+
+    def kind(self, card_type: str | None) -> CardKind | None:
+        return next((k for k in self.kinds if k.value == card_type), None)
+
+    def type_fields(self, card_type: str | None) -> tuple[str, ...]:
+        """Return the fields a card of this type prints (what to ask when unknown)."""
+        kind = self.kind(card_type)
+        return kind.fields if kind else self.unknown_type_fields
+
+    def colour(self, value: str) -> Colour | None:
+        return next((c for c in self.colours if c.value == value), None)
+
+    def default_zone(self, card_type: str | None) -> str:
+        """Return the zone a card of this type goes to when none is named."""
+        chosen = self.default_zones.get(card_type or "")
+        if chosen is not None:
+            return chosen
+        values = self.zone_values
+        return "deck" if "deck" in values else values[0]
+
+    def zones_for_type(self, card_type: str | None) -> tuple[str, ...]:
+        """Return the zones the deck editor offers a card of this type."""
+        return self.zone_choices.get(card_type or "") or (self.default_zone(card_type),)
+
+    def check_options(self, options: dict | None, allowed_extra=()) -> dict:
+        """Return the options with defaults filled in; raise ValueError on a bad one."""
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ValueError("Options must be an object.")
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(options) - set(known) - set(allowed_extra))
+        if unknown:
+            raise ValueError(
+                f"{self.short_name} has no option {', '.join(map(repr, unknown))}."
+            )
+        result = {}
+        for name, option in known.items():
+            if name in options:
+                result[name] = option.check(options[name], self.short_name)
+            else:
+                result[name] = option.default
+        for name in allowed_extra:
+            if name in options:
+                result[name] = options[name]
+        return result
