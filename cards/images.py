@@ -248,7 +248,7 @@ def _draw_sections(card, d, top: int) -> None:
 
 
 def _draw_bonus_grid(card, d, top: int) -> None:
-    if card.card_type == "bakugan":
+    if card.card_type == bakugan.FIGURE:
         d.text(
             (26, top),
             f"Attribute: {_value(card, 'attribute')}",

@@ -2,6 +2,7 @@
 
 from .spec import CardKind, Colour, Game, Option, Zone
 
+FIGURE = "bakugan"  # the card type of a Bakugan figure (and its deck zone)
 ATTRIBUTES = ("pyrus", "aquos", "subterra", "haos", "darkus", "ventus")
 BONUS_FIELDS = tuple(f"bonus_{a}" for a in ATTRIBUTES)
 FIELDS = BONUS_FIELDS + ("colour", "attribute", "g_power", "gate_class", "timing")

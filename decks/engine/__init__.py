@@ -14,12 +14,9 @@ card's columns (``cards.models.Card`` field names) and its ``id``:
 
 import importlib
 
-MODULES = {
-    "collision": "collision",
-    "metal-fusion": "metal_fusion",
-    "collide-o": "collide_o",
-    "bakugan": "bakugan",
-}
+from cards.games import GAMES
+
+MODULES = {slug: game.module for slug, game in GAMES.items()}
 
 
 def get_game(slug: str):

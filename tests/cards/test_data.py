@@ -31,9 +31,7 @@ from decks.engine.core import EFFECT_OPS, EFFECT_TARGETS, EFFECT_TIMINGS
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
-BAKUGAN_CSV = (
-    ROOT.parent / "shared" / "data" / "bakugan" / "gen1_battle_brawlers_cards.csv"
-)
+BAKUGAN_CSV = FIXTURES / "sources" / "bakugan" / "gen1_battle_brawlers_cards.csv"
 OFFICIAL = {
     "collision": "collision.json",
     "metal-fusion": "metal-fusion.json",

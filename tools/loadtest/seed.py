@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = ("collision", "metal-fusion", "collide-o", "bakugan")
 SEARCHES = (
     "dragoon",
     "is:practice",
@@ -45,6 +44,7 @@ def seed(*, users: int, entries: int, seed: int) -> dict:
     from django.contrib.auth import get_user_model
     from django.db import transaction
 
+    from cards.games import SLUGS
     from cards.models import Card, CardSet
     from collection.services import collection_entry_create
     from decks.samples import sample_deck
@@ -62,7 +62,7 @@ def seed(*, users: int, entries: int, seed: int) -> dict:
             user = User.objects.create_user(f"loadtest-{i}", password=None)
             decks = {
                 slug: sample_deck(owner=user, game_slug=slug, variant=i).pk
-                for slug in GAMES
+                for slug in SLUGS
             }
             owned = rng.sample(cards, min(entries, len(cards)))
             entry_ids = [
@@ -83,7 +83,7 @@ def seed(*, users: int, entries: int, seed: int) -> dict:
     sets = CardSet.objects.visible_to(None).select_related("game").order_by("pk")
     return {
         "users": people,
-        "games": list(GAMES),
+        "games": list(SLUGS),
         "sets": [{"game": s.game.slug, "set": s.slug} for s in sets],
         "cards": [
             {

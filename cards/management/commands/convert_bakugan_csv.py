@@ -1,6 +1,6 @@
 """Convert the shared Bakugan Gate and Ability card list into a card data file.
 
-The list (``../shared/data/bakugan/``) is machine-transcribed and unchecked;
+The list (copied into ``fixtures/sources/bakugan/``) is machine-transcribed and unchecked;
 its README names the known problems, which this conversion follows: the
 1-48d gate grids copied from 1-48c are withheld as unknown and "disputed",
 22/48b's unreadable grid is withheld, an ability's blank bonus is "not
@@ -15,15 +15,16 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from cards.data import card_data_dumps, card_data_normalise
+from cards.games import bakugan
 
-DEFAULT_CSV = Path("..") / "shared" / "data" / "bakugan"
+DEFAULT_CSV = Path("fixtures") / "sources" / bakugan.GAME.slug
 CSV_NAME = "gen1_battle_brawlers_cards.csv"
 REPOSITORY = "WonderAliceUwU/bakugan-companion-app"
 REPOSITORY_PATH = "assets/images/cards/cards.json"
 COMMIT = "2e416714b9f95f77561eb1dfaa3535346df66a5b"
 SOURCE = (
     f"{REPOSITORY}, {REPOSITORY_PATH} at commit {COMMIT} (built from bakugan.wiki), "
-    f"via ../shared/data/bakugan/{CSV_NAME}; machine-transcribed, unchecked."
+    f"copied into {DEFAULT_CSV / CSV_NAME}; machine-transcribed, unchecked."
 )
 SERIES = ("1-48", "1-15a", "1-48b", "1-48c", "1-48d")
 ATTRIBUTES = ("pyrus", "aquos", "subterra", "haos", "darkus", "ventus")
@@ -61,7 +62,9 @@ def convert(text: str) -> dict:
     }
     for row in csv.DictReader(io.StringIO(text)):
         sets[row["series"]]["cards"].append(_card(row))
-    return card_data_normalise(data={"game": "bakugan", "sets": list(sets.values())})
+    return card_data_normalise(
+        data={"game": bakugan.GAME.slug, "sets": list(sets.values())}
+    )
 
 
 def _card(row: dict) -> dict:
@@ -112,13 +115,13 @@ def _card(row: dict) -> dict:
 
 
 class Command(BaseCommand):
-    help = "Convert the shared Bakugan card list CSV into fixtures/bakugan.json."
+    help = "Convert the Bakugan card list CSV into fixtures/bakugan.json."
 
     def add_arguments(self, parser):
         parser.add_argument(
             "--csv",
             dest="csv_path",
-            help=f"The CSV (default ../shared/data/bakugan/{CSV_NAME}).",
+            help=f"The CSV (default {DEFAULT_CSV / CSV_NAME}).",
         )
         parser.add_argument(
             "-o", "--output", help="Output file (default fixtures/bakugan.json)."
