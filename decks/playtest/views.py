@@ -87,7 +87,7 @@ def board_context(pt: Playtest, request=None, state=None, step=None, seat=None):
         "hotseat": hotseat,
         "step": step,
         "steps": len(pt.log),
-        "board_template": f"play/boards/{pt.game}.html",
+        "board_template": GAMES[pt.game].board_template,
     }
 
 
