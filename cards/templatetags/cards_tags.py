@@ -23,6 +23,7 @@ NOT_PRINTED = mark_safe(
     '<span class="not-printed" title="The card does not print this">not printed</span>'
 )
 FILL = PALETTE
+INK, GREY = PALETTE["ink"], PALETTE["unknown"]
 PIECE_FILL = {
     ".": PALETTE["bare"],
     "L": PALETTE["green"],
@@ -110,7 +111,7 @@ def edge_svg(card, scale: int = 24):
         cells.append(
             format_html(
                 '<rect class="piece piece-{}" x="{}" y="1" width="{}" height="{}" fill="{}" '
-                'stroke="#1d1d24"><title>Notch {}: {}</title></rect>',
+                'stroke="' + INK + '"><title>Notch {}: {}</title></rect>',
                 name,
                 x,
                 scale,
@@ -123,7 +124,7 @@ def edge_svg(card, scale: int = 24):
         if code == "E":
             cells.append(
                 format_html(
-                    '<circle cx="{}" cy="{}" r="{}" fill="none" stroke="#1d1d24" '
+                    '<circle cx="{}" cy="{}" r="{}" fill="none" stroke="' + INK + '" '
                     'stroke-width="2"/>',
                     x + scale / 2,
                     1 + scale / 2,
@@ -163,10 +164,12 @@ def edge_legend():
         items.append(
             format_html(
                 '<li><svg width="16" height="16" viewBox="0 0 16 16"><rect x="1" y="1" '
-                'width="14" height="14" fill="{}" stroke="#1d1d24"/>{}</svg> {}</li>',
+                'width="14" height="14" fill="{}" stroke="'
+                + INK
+                + '"/>{}</svg> {}</li>',
                 PIECE_FILL[code],
                 mark_safe(
-                    '<circle cx="8" cy="8" r="4" fill="none" stroke="#1d1d24"/>'
+                    '<circle cx="8" cy="8" r="4" fill="none" stroke="' + INK + '"/>'
                     if code == "E"
                     else '<path d="M8 3 L13 13 L3 13 Z" fill="#fff"/>'
                     if code == "S"
@@ -181,8 +184,10 @@ def edge_legend():
 def _section_svg(letters: str | None, x: int, width: int, height: int):
     if not letters:
         return format_html(
-            '<g><rect x="{}" y="0" width="{}" height="{}" fill="#eee" stroke="#8a8a8a"/>'
-            '<text x="{}" y="{}" text-anchor="middle" fill="#8a8a8a">?</text></g>',
+            '<g><rect x="{}" y="0" width="{}" height="{}" fill="#eee" stroke="'
+            + GREY
+            + '"/>'
+            '<text x="{}" y="{}" text-anchor="middle" fill="' + GREY + '">?</text></g>',
             x,
             width,
             height,
@@ -202,7 +207,7 @@ def _section_svg(letters: str | None, x: int, width: int, height: int):
     )
     return format_html(
         '<g><title>{}</title>{}<rect x="{}" y="0" width="{}" height="{}" fill="none" '
-        'stroke="#1d1d24"/></g>',
+        'stroke="' + INK + '"/></g>',
         "wild (all five colours)" if len(letters) == 5 else names,
         rects,
         x,

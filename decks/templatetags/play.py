@@ -2,6 +2,8 @@
 
 from django import template
 
+from cards.games import collide_o, metal_fusion
+
 register = template.Library()
 
 HIDDEN_KEYS = {"seat", "events", "log", "legal", "you"}
@@ -116,15 +118,9 @@ def seat_name(pt, seat) -> str:
 
 COLLISION_LOOP = ("red", "yellow", "green", "blue")
 PIECES = {"L": "live", "S": "strike", "E": "empty", ".": "bare"}
-SECTION_FILLS = {
-    "B": "#2859b8",
-    "Y": "#e8b400",
-    "R": "#c8312b",
-    "G": "#2e8b3a",
-    "K": "#1d1d24",
-}
-COLOUR_WORDS = {"B": "blue", "Y": "yellow", "R": "red", "G": "green", "K": "black"}
-BOOSTER_WORDS = {"R": "red", "B": "blue", "G": "green", "Y": "yellow"}
+SECTION_FILLS = {c.letter: c.hex for c in collide_o.GAME.colours}
+COLOUR_WORDS = {c.letter: c.value for c in collide_o.GAME.colours}
+BOOSTER_WORDS = {c.letter: c.value for c in metal_fusion.GAME.colours}
 
 
 @register.filter

@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from cards.games import PALETTE
 from decks.engine import get_game
 from decks.playtest.services import load_state, playtest_create
 from decks.templatetags.play import (
@@ -237,7 +238,8 @@ def test_edge_notches_name_each_piece():
 def test_section_rects_draw_solid_stripe_and_wild_sections():
     rects = section_rects(["R", "BY", "BYRGK"])
     assert [r["x"] for r in rects] == [2, 32, 32, 32, 32, 62, 62, 62, 62, 62]
-    assert [r["fill"] for r in rects[1:5]] == ["#2859b8", "#e8b400"] * 2
+    blue, yellow = PALETTE["blue"], PALETTE["yellow"]
+    assert [r["fill"] for r in rects[1:5]] == [blue, yellow] * 2
     assert section_rects("junk") == []
     assert section_words("BYRGK") == "wild (any colour)"
     assert section_words("RK") == "red-black stripe"

@@ -86,3 +86,24 @@ def test_the_measure_finds_a_slug_literal(tmp_path):
     page.write_text('<a href="/games/collide-o/">x</a>\n{% if s == "collision" %}')
     assert python_literals(code) == [(2, "bakugan")]
     assert [n for n, _ in template_literals(page)] == [1, 2]
+
+
+def test_the_palette_is_the_only_place_a_game_colour_is_written():
+    """CSS, SVG and the Pillow faces read ``PALETTE``; nobody writes its values again."""
+    from cards.games.spec import PALETTE
+
+    spec = ROOT / "cards" / "games" / "spec.py"
+    values = {value.lower() for value in PALETTE.values()}
+    values |= {"#e8b400"}  # the yellow that once differed
+    found = []
+    for folder in CODE_DIRS:
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path == spec or path.suffix not in (".py", ".html", ".css", ".js"):
+                continue
+            text = path.read_text().lower()
+            found += [
+                f"{path.relative_to(ROOT)}: {v}"
+                for v in sorted(values)
+                if re.search(re.escape(v) + r"\b", text)
+            ]
+    assert found == []
