@@ -59,28 +59,12 @@ COLOUR_LETTERS = {v: _COLOURS[v].letter for v in _COLOUR_ORDER}
 LETTER_COLOURS = {v: k for k, v in COLOUR_LETTERS.items()}
 
 
-class Rarity(models.TextChoices):
-    # Collision's six printed classes, in the booklet's order.
-    STARTER = "starter", "Starter (slim lens)"
-    COMMON = "common", "Common (single spike)"
-    UNCOMMON = "uncommon", "Uncommon (four-point star)"
-    RARE = "rare", "Rare (five-point star)"
-    XTRA_RARE = "xtra-rare", "Xtra rare (eight-point burst)"
-    PROMO = "promo", "Special promo (filled circle)"
-
-
 class Symbol(models.TextChoices):
     PLAY = "play", "Play symbol (fanned hand)"
     WIN = "win", "Win symbol (trophy)"
 
 
-class Piece(models.TextChoices):
-    BARE = ".", "bare"
-    LIVE = "L", "live"
-    STRIKE = "S", "strike"
-    EMPTY = "E", "empty"
-
-
+# Battle-edge notches (Collision): the stored letter and its name.
 PIECE_NAMES = {".": "bare", "L": "live", "S": "strike", "E": "empty"}
 PIECE_CODES = {v: k for k, v in PIECE_NAMES.items()}
 
