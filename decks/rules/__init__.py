@@ -10,9 +10,12 @@ Nothing here queries the database, so validation stays fast (``bench_decks``).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
+
+from cards.games import get as get_game_spec
 
 ERROR = "error"
 WARNING = "warning"
@@ -104,20 +107,17 @@ def is_legal(problems: Iterable[Problem]) -> bool:
     return not any(p.level == ERROR for p in problems)
 
 
-def _modules():
-    from . import bakugan, collide_o, collision, metal_fusion
-
-    return {
-        collision.SLUG: collision,
-        metal_fusion.SLUG: metal_fusion,
-        bakugan.SLUG: bakugan,
-        collide_o.SLUG: collide_o,
-    }
+def rotated(items: list, variant: int) -> list:
+    """Return ``items`` turned left by ``variant`` places (how sample decks vary)."""
+    if not items:
+        return items
+    turn = variant % len(items)
+    return items[turn:] + items[:turn]
 
 
 def rules_module(game_slug: str):
     """Return the rules module of a game (KeyError for an unknown game)."""
-    return _modules()[game_slug]
+    return importlib.import_module(f"{__name__}.{get_game_spec(game_slug).module}")
 
 
 def validate_deck(game_slug: str, entries: Iterable[Any], **options) -> list[Problem]:
