@@ -24,8 +24,6 @@ from ..engine.core import CHANCE, EngineError, Rng, replay, resolve_chance, seed
 from .adapter import PlaytestError, engine_decks
 from .models import Playtest
 
-__all__ = ["PlaytestError"]  # raised here, defined beside the adapter that raises it
-
 BOT_KINDS = ("random", "greedy")
 HUMAN_KINDS = ("human", "hotseat")
 SEED_CHANCE = "chance:seed"
