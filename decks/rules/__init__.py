@@ -6,6 +6,12 @@ object with the card's fields. It returns a list of ``Problem``; the deck is leg
 when no problem is an error (warnings say what could not be checked). The editor,
 the API and the playtest all call ``validate_deck``: no rule is written twice.
 Nothing here queries the database, so validation stays fast (``bench_decks``).
+
+Each game's module, found by the registry's ``module`` name, offers ``ZONES``,
+``NAME``, ``validate(lines, **options)``, ``sample(cards, variant)`` (a legal deck
+of a set's cards) and ``timing_entries(size)`` (a large plain deck to time). What
+the engine also enforces (Metal Fusion's deck size, Collide-O!'s pack minimum) is
+read from the engine, never restated.
 """
 
 from __future__ import annotations

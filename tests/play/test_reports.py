@@ -76,6 +76,30 @@ def test_an_illegal_deck_is_refused_with_the_playtests_words(user, practice):
     assert DeckReport.objects.count() == 0
 
 
+@pytest.mark.django_db
+def test_the_report_form_sends_an_illegal_deck_back_with_the_reason(
+    client, user, practice
+):
+    from cards.models import Card
+    from decks.services import deck_create
+
+    practice("collision")
+    blade = Card.objects.filter(card_set__kind="practice", card_type="blade").first()
+    deck = deck_create(
+        owner=user,
+        game="collision",
+        name="Just a Blade",
+        entries=[{"card": blade.pk, "quantity": 1, "zone": "blade"}],
+    )
+    client.force_login(user)
+    response = client.post("/play/reports/new/", {"deck": deck.pk, "games": 5})
+    assert response.status_code == 302
+    assert response["Location"] == f"/play/new/?deck={deck.pk}"
+    page = client.get(response["Location"]).content.decode()
+    assert "The deck &#x27;Just a Blade&#x27; is not legal: " in page
+    assert DeckReport.objects.count() == 0
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_task_worker_runs_a_queued_report_to_the_end(client, user, deck_for):
     deck = deck_for("collide-o")
