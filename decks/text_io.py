@@ -14,24 +14,16 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from cards.games import GAMES
+
 from .choices import MAX_QUANTITY, Zone, default_zone, zones_for
 
+# The headings a decklist may give each zone: its value, its label, its aliases.
 ZONE_ALIASES = {
-    "blade": Zone.BLADE,
-    "blades": Zone.BLADE,
-    "deck": Zone.DECK,
-    "main deck": Zone.DECK,
-    "line-up": Zone.LINEUP,
-    "lineup": Zone.LINEUP,
-    "line up": Zone.LINEUP,
-    "bakugan": Zone.BAKUGAN,
-    "gate": Zone.GATE,
-    "gates": Zone.GATE,
-    "gate cards": Zone.GATE,
-    "ability": Zone.ABILITY,
-    "abilities": Zone.ABILITY,
-    "ability cards": Zone.ABILITY,
-    "pack": Zone.PACK,
+    word: zone.value
+    for game in GAMES.values()
+    for zone in game.zones
+    for word in (zone.value, zone.label.casefold(), *zone.aliases)
 }
 HEADING_RE = re.compile(r"^(?:#+\s*(?P<a>.+?)\s*:?|(?P<b>[^#\d].*?)\s*:)$")
 COUNT_FIRST_RE = re.compile(r"^(?P<n>\d+)\s*[xX×]?\s+(?P<ref>\S.*)$")
@@ -150,7 +142,7 @@ def _heading_zone(line: str, zones: tuple[str, ...]):
         return False, None
     word = (match["a"] or match["b"] or "").strip().rstrip(":").strip().casefold()
     zone = ZONE_ALIASES.get(word)
-    return True, (str(zone) if zone is not None and str(zone) in zones else None)
+    return True, (zone if zone in zones else None)
 
 
 def parse_decklist(text: str, *, game_slug: str, user=None, index=None) -> ParsedDeck:

@@ -1,8 +1,11 @@
-"""Deck statistics: breakdowns, Collision hand odds, Metal Fusion power, Bakugan
-G-Power per gate, Collide-O! colour coverage and a seeded sample hand.
+"""Deck statistics: breakdowns, hand odds with each colour's stopper, line-up
+power, G-Power per gate, section colour coverage and a seeded opening.
 
 Everything reads the same plain entries as the rules (``decks.rules.to_lines``),
-so one query for the deck's entries feeds the legality list and every tool.
+so one query for the deck's entries feeds the legality list and every tool. Which
+tools a game shows, its colours and its opening are the registry's
+(``cards.games``); the play rules they count (the stop colour, battle power,
+G-Power on a gate) are the engine's.
 """
 
 from __future__ import annotations
@@ -12,12 +15,13 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import comb
 
+from cards.games import GAMES, Game
+
+from .engine import get_game
+from .engine.core import EngineError
+from .playtest.adapter import card_to_engine
 from .rules import Line, to_lines
 
-COLLISION_COLOURS = ("red", "yellow", "green", "blue")
-MF_COLOURS = ("red", "blue", "green", "yellow")
-COLLIDE_O_COLOURS = {"B": "blue", "Y": "yellow", "R": "red", "G": "green", "K": "black"}
-HAND_SIZE = 5
 BAR_WIDTH = 240
 UNKNOWN = "unknown"
 
@@ -40,13 +44,7 @@ class Bar:
         return round(self.share * 100, 1)
 
 
-def stop_colour(colour: str) -> str:
-    """Return the colour that stops ``colour`` (red->yellow->green->blue->red)."""
-    order = COLLISION_COLOURS
-    return order[(order.index(colour) + 1) % len(order)]
-
-
-def p_at_least_one(population: int, successes: int, draws: int = HAND_SIZE) -> float:
+def p_at_least_one(population: int, successes: int, draws: int) -> float:
     """Return P(at least one success) drawing ``draws`` cards without replacement.
 
     Hypergeometric: 1 - C(N-K, n) / C(N, n); a deck smaller than the hand is drawn
@@ -58,7 +56,7 @@ def p_at_least_one(population: int, successes: int, draws: int = HAND_SIZE) -> f
     return 1 - comb(population - successes, draws) / comb(population, draws)
 
 
-def p_each_present(population: int, counts: list[int], draws: int = HAND_SIZE) -> float:
+def p_each_present(population: int, counts: list[int], draws: int) -> float:
     """Return P(at least one card of every group) in one hand (inclusion-exclusion)."""
     draws = min(draws, population)
     if population <= 0 or draws <= 0 or any(k <= 0 for k in counts):
@@ -84,32 +82,53 @@ def breakdown(lines: list[Line], field: str, order=()) -> list[Bar]:
     return [Bar(k, counts[k], counts[k] / size, f"{field}-{k}") for k in keys]
 
 
-def collision_hand_odds(lines: list[Line]) -> dict:
-    """Return per colour the chance of a five-card hand holding it and its stop.
+def colour_order(game: Game) -> tuple[str, ...]:
+    """Return the game's colours in its own order."""
+    return tuple(c.value for c in game.colours)
 
-    The hand is drawn from the deck zone without the Blade (ruling C2).
-    """
-    drawn = [
+
+def opening_pool(game: Game, lines: list[Line]) -> list[Line]:
+    """Return the lines a game's opening is drawn from (its ``Opening``)."""
+    opening = game.opening
+    return [
         line
         for line in lines
-        if line.zone == "deck" and line.get("card_type") != "blade"
+        if (opening.zone is None or line.zone == opening.zone)
+        and line.get("card_type") not in opening.leaves_out
     ]
+
+
+def colour_bars(game: Game, lines: list[Line]) -> list[Bar]:
+    """Return the deck's cards per colour of the game's colour field, in its order."""
+    return breakdown(lines, game.colour_field, colour_order(game))
+
+
+def hand_odds(game: Game, lines: list[Line]) -> dict:
+    """Return per colour the chance of an opening hand holding it and its stopper.
+
+    The hand is the game's opening (Collision: five cards from the deck, the Blade
+    left out, ruling C2); the stopper is the engine's.
+    """
+    stopper = get_game(game.slug).stopper
+    drawn = opening_pool(game, lines)
+    draws = game.opening.size
     population = sum(line.quantity for line in drawn)
-    counts = {colour: 0 for colour in COLLISION_COLOURS}
+    colours = colour_order(game)
+    counts = {colour: 0 for colour in colours}
     for line in drawn:
-        if line.get("colour") in counts:
-            counts[line.get("colour")] += line.quantity
+        if line.get(game.colour_field) in counts:
+            counts[line.get(game.colour_field)] += line.quantity
     rows = []
-    for colour in COLLISION_COLOURS:
-        stop = stop_colour(colour)
+    for colour in colours:
+        stop = stopper(colour)
         rows.append(
             {
                 "colour": colour,
                 "count": counts[colour],
-                "p_colour": p_at_least_one(population, counts[colour]),
+                "p_colour": p_at_least_one(population, counts[colour], draws),
                 "stop": stop,
                 "stop_count": counts[stop],
-                "p_stop": p_at_least_one(population, counts[stop]),
+                "p_stop": p_at_least_one(population, counts[stop], draws),
             }
         )
         row = rows[-1]
@@ -117,7 +136,7 @@ def collision_hand_odds(lines: list[Line]) -> dict:
             colour, row["count"], row["p_colour"], f"colour-{colour}"
         )
         row["stop_bar"] = Bar(stop, row["stop_count"], row["p_stop"], f"colour-{stop}")
-    p_all = p_each_present(population, list(counts.values()))
+    p_all = p_each_present(population, list(counts.values()), draws)
     return {
         "population": population,
         "rows": rows,
@@ -130,21 +149,19 @@ def _engine_card(card) -> dict:
     """Return the plain card dict the engines read."""
     if isinstance(card, dict):
         return card
-    from .playtest.adapter import card_to_engine
-
     return card_to_engine(card)
 
 
-def metal_fusion_power(lines: list[Line]) -> dict:
+def lineup_power(game: Game, lines: list[Line]) -> dict:
     """Return the line-up's power in each launcher colour and its deck average.
 
     The count itself is the engine's ``lineup_power`` (ruling M3, M10), so the
     deck page and the playtest never disagree. The average weighs each colour by
     how many deck cards carry that launcher; unknown launchers are left out.
     """
-    from .engine.core import EngineError
-    from .engine.metal_fusion import lineup_power
-
+    count = get_game(game.slug).lineup_power
+    colours = colour_order(game)
+    launcher = game.colour_field
     lineup = [
         _engine_card(line.card)
         for line in lines
@@ -152,18 +169,18 @@ def metal_fusion_power(lines: list[Line]) -> dict:
         for _ in range(line.quantity)
     ]
     rows, error = [], None
-    for colour in MF_COLOURS:
+    for colour in colours:
         try:
-            total, parts = lineup_power(lineup, colour)
+            total, parts = count(lineup, colour)
         except EngineError as exc:
             error = exc.message
             rows = []
             break
         rows.append({"colour": colour, "total": total, "parts": parts})
-    launchers = {colour: 0 for colour in MF_COLOURS}
+    launchers = {colour: 0 for colour in colours}
     for line in lines:
-        if line.zone == "deck" and line.get("launcher") in launchers:
-            launchers[line.get("launcher")] += line.quantity
+        if line.zone == "deck" and line.get(launcher) in launchers:
+            launchers[line.get(launcher)] += line.quantity
     weighed = sum(launchers.values())
     average = None
     if rows and weighed:
@@ -181,12 +198,20 @@ def metal_fusion_power(lines: list[Line]) -> dict:
     return {"rows": rows, "error": error, "average": average, "launchers": weighed}
 
 
-def bakugan_gate_table(lines: list[Line]) -> dict:
-    """Return each Bakugan's G-Power on each of the deck's gates (None: unknown)."""
-    from .engine.bakugan import g_power_on_gate
+def _zone_printing(game: Game, field: str) -> str:
+    """Return the zone of the card type that prints ``field``."""
+    return next(game.default_zone(k.value) for k in game.kinds if field in k.fields)
 
-    bakugan = [line for line in lines if line.zone == "bakugan"]
-    gates = [line for line in lines if line.zone == "gate"]
+
+def gate_table(game: Game, lines: list[Line]) -> dict:
+    """Return each Bakugan's G-Power on each of the deck's gates (None: unknown).
+
+    The Bakugan are the cards that print a G-Power, the gates those with a class.
+    """
+    on_gate = get_game(game.slug).g_power_on_gate
+    figures, gated = _zone_printing(game, "g_power"), _zone_printing(game, "gate_class")
+    bakugan = [line for line in lines if line.zone == figures]
+    gates = [line for line in lines if line.zone == gated]
     rows = []
     for b in bakugan:
         figure = _engine_card(b.card)
@@ -194,30 +219,31 @@ def bakugan_gate_table(lines: list[Line]) -> dict:
             {
                 "line": b,
                 "g_power": b.get("g_power"),
-                "cells": [g_power_on_gate(figure, _engine_card(g.card)) for g in gates],
+                "cells": [on_gate(figure, _engine_card(g.card)) for g in gates],
             }
         )
     return {"gates": gates, "rows": rows}
 
 
-def _section_colours(section: str | None) -> set[str]:
-    return {COLLIDE_O_COLOURS[c] for c in (section or "") if c in COLLIDE_O_COLOURS}
-
-
-def collide_o_coverage(lines: list[Line]) -> dict:
+def coverage(game: Game, lines: list[Line]) -> dict:
     """Return per colour the cards whose middle, or either end, offers it.
 
     ``section_2`` is the middle; a wild (five-colour) section offers every
     colour (ruling O2). Cards with an unknown section are counted apart.
     """
+    names = {c.letter: c.value for c in game.colours}
+
+    def offered(section: str | None) -> set[str]:
+        return {names[c] for c in (section or "") if c in names}
+
     size = sum(line.quantity for line in lines) or 1
     rows = []
-    for colour in COLLIDE_O_COLOURS.values():
+    for colour in names.values():
         middle = ends = 0
         for line in lines:
-            if colour in _section_colours(line.get("section_2")):
+            if colour in offered(line.get("section_2")):
                 middle += line.quantity
-            if colour in _section_colours(line.get("section_1")) | _section_colours(
+            if colour in offered(line.get("section_1")) | offered(
                 line.get("section_3")
             ):
                 ends += line.quantity
@@ -236,34 +262,31 @@ def collide_o_coverage(lines: list[Line]) -> dict:
     return {"rows": rows, "unknown": unknown}
 
 
+# The registry's ``deck_tools`` names, each the function that computes it.
+TOOLS = {
+    "colours": colour_bars,
+    "odds": hand_odds,
+    "power": lineup_power,
+    "gate_table": gate_table,
+    "coverage": coverage,
+}
+
+
 def sample_hand(game_slug: str, lines: list[Line], seed: int) -> dict:
-    """Return a seeded opening: five cards, Metal Fusion's top card, Bakugan's gates."""
-    rng = random.Random(seed)
-    if game_slug == "bakugan":
-        return {
-            "kind": "gates",
-            "cards": [line for line in lines if line.zone == "gate"],
-        }
-    if game_slug == "collision":
-        pool = [
-            line
-            for line in lines
-            if line.zone == "deck" and line.get("card_type") != "blade"
-        ]
-        size, kind = HAND_SIZE, "hand"
-    elif game_slug == "metal-fusion":
-        pool = [line for line in lines if line.zone == "deck"]
-        size, kind = 1, "top"
-    else:
-        pool = list(lines)
-        size, kind = HAND_SIZE, "hand"
+    """Return a seeded opening as the registry describes it (``Game.opening``)."""
+    game = GAMES[game_slug]
+    opening = game.opening
+    pool = opening_pool(game, lines)
+    if opening.size is None:
+        return {"kind": opening.kind, "cards": pool}
     copies = [line for line in pool for _ in range(line.quantity)]
-    rng.shuffle(copies)
-    return {"kind": kind, "cards": copies[:size]}
+    random.Random(seed).shuffle(copies)
+    return {"kind": opening.kind, "cards": copies[: opening.size]}
 
 
 def deck_tools(game_slug: str, entries, *, seed: int = 0) -> dict:
     """Return every statistic the deck page shows for this game."""
+    game = GAMES[game_slug]
     lines = to_lines(entries)
     tools = {
         "colours": breakdown(lines, "colour"),
@@ -271,17 +294,8 @@ def deck_tools(game_slug: str, entries, *, seed: int = 0) -> dict:
         "rarities": breakdown(lines, "rarity"),
         "hand": sample_hand(game_slug, lines, seed),
         "seed": seed,
-        "colour_caption": "Colours",
+        "colour_caption": game.colour_caption,
     }
-    if game_slug == "collision":
-        tools["colours"] = breakdown(lines, "colour", COLLISION_COLOURS)
-        tools["odds"] = collision_hand_odds(lines)
-    elif game_slug == "metal-fusion":
-        tools["colours"] = breakdown(lines, "launcher", MF_COLOURS)
-        tools["colour_caption"] = "Launcher colours"
-        tools["power"] = metal_fusion_power(lines)
-    elif game_slug == "bakugan":
-        tools["gate_table"] = bakugan_gate_table(lines)
-    elif game_slug == "collide-o":
-        tools["coverage"] = collide_o_coverage(lines)
+    for name in game.deck_tools:
+        tools[name] = TOOLS[name](game, lines)
     return tools

@@ -8,7 +8,7 @@ Pages, search, deck rules, deck tools, the playtest and the engines read it here
 """
 
 from . import bakugan, collide_o, collision, metal_fusion
-from .spec import PALETTE, CardKind, Colour, Game, Option, Zone, rgb
+from .spec import PALETTE, CardKind, Colour, Game, Opening, Option, Zone, rgb
 
 GAMES: dict[str, Game] = {
     g.slug: g
@@ -47,6 +47,7 @@ __all__ = [
     "CardKind",
     "Colour",
     "Game",
+    "Opening",
     "Option",
     "Zone",
     "get",

@@ -1,6 +1,6 @@
 """Bakugan Battle Brawlers fields: Gate cards, Ability cards and Bakugan figures."""
 
-from .spec import CardKind, Colour, Game, Option, Zone
+from .spec import CardKind, Colour, Game, Opening, Option, Zone
 
 FIGURE = "bakugan"  # the card type of a Bakugan figure (and its deck zone)
 ATTRIBUTES = ("pyrus", "aquos", "subterra", "haos", "darkus", "ventus")
@@ -81,8 +81,8 @@ GAME = Game(
     ),
     zones=(
         Zone("bakugan", "Bakugan"),
-        Zone("gate", "Gate cards"),
-        Zone("ability", "Ability cards"),
+        Zone("gate", "Gate cards", ("gates",)),
+        Zone("ability", "Ability cards", ("abilities",)),
     ),
     default_zones={"bakugan": "bakugan", "gate": "gate", "ability": "ability"},
     seat_counts=(2, 4),
@@ -91,6 +91,8 @@ GAME = Game(
         Option("land_probability", "float", 0.6, minimum=0, maximum=1),
     ),
     deck_tools=("gate_table",),
+    opening=Opening("gates", "gate"),
+    bench_setups=(({}, 2), ({}, 4)),
     face="bonus_grid",
     frame="#282828",
 )  # fmt: skip

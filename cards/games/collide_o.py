@@ -2,7 +2,7 @@
 
 import re
 
-from .spec import CardKind, Colour, Game, Option, Zone
+from .spec import CardKind, Colour, Game, Opening, Option, Zone
 
 FIELDS = ("section_1", "section_2", "section_3")
 SECTION_FIELDS = FIELDS
@@ -73,6 +73,8 @@ GAME = Game(
     ),
     deck_tools=("coverage",),
     colour_field=None,
+    opening=Opening("hand", None, 5),
+    bench_setups=(({}, 2), ({}, 5)),
     aliases=("collide-o!", "collideo"),
     face="sections",
     frame="#3c3c3c",

@@ -2,11 +2,10 @@
 
 import re
 
-from .spec import CardKind, Colour, Game, Option, Zone
+from .spec import CardKind, Colour, Game, Opening, Option, Zone
 
 FIELDS = ("title", "subtitle", "colour", "battle_edge", "spin_strength", "symbol")
 COLOURS = ("red", "yellow", "green", "blue")
-STOP_ORDER = COLOURS  # red is stopped by yellow, yellow by green, ... blue by red
 RARITIES = ("starter", "common", "uncommon", "rare", "xtra-rare", "promo")
 PROMO_NUMBERS = range(131, 145)
 # The printed rarity symbols, in the booklet's words: slim lens, single spike, ...
@@ -139,13 +138,19 @@ GAME = Game(
         "live_min", "live_max", "strike_min", "strike_max", "empty_min", "empty_max",
         "spin_min", "spin_max", "symbol",
     ),
-    zones=(Zone("blade", "Blade"), Zone("deck", "Deck")),
+    zones=(
+        Zone("blade", "Blade", ("blades",)),
+        Zone("deck", "Deck", ("main deck",)),
+    ),
     default_zones={"blade": "blade"},
     seat_counts=(2, 3, 4),
     options=(
         Option("advanced", "bool", False, "Advanced game (card text on)"),
     ),
     deck_tools=("colours", "odds"),
+    # Five cards from the deck; the Blade is never drawn (ruling C2).
+    opening=Opening("hand", "deck", 5, ("blade",)),
+    bench_setups=(({}, 2), ({"advanced": True}, 2)),
     rarity_symbols=RARITY_SYMBOLS,
     promo_numbers=PROMO_NUMBERS,
     face="battle_edge",

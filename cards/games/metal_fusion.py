@@ -7,7 +7,7 @@ the rules list them against red, blue, green, yellow.
 
 import re
 
-from .spec import CardKind, Colour, Game, Option, Zone
+from .spec import CardKind, Colour, Game, Opening, Option, Zone
 
 COLOURS = ("red", "blue", "green", "yellow")
 STAT_FIELDS = ("stat_red", "stat_blue", "stat_green", "stat_yellow")
@@ -118,7 +118,10 @@ GAME = Game(
         "green_min", "green_max", "yellow_min", "yellow_max",
         "emblem", "launcher", "booster",
     ),
-    zones=(Zone("lineup", "Line-up"), Zone("deck", "Deck")),
+    zones=(
+        Zone("lineup", "Line-up", ("line up",)),
+        Zone("deck", "Deck", ("main deck",)),
+    ),
     zone_choices={
         "character": ("lineup", "deck"),
         "beyblade": ("lineup", "deck"),
@@ -133,6 +136,8 @@ GAME = Game(
     ),
     deck_tools=("colours", "power"),
     colour_field="launcher",
+    colour_caption="Launcher colours",
+    opening=Opening("top", "deck", 1),
     aliases=("metalfusion", "mf"),
     face="stat_rows",
     frame="#5a1e1e",

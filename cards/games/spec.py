@@ -65,10 +65,15 @@ class CardKind:
 
 @dataclass(frozen=True)
 class Zone:
-    """A place a deck's cards sit in (Collision's Blade, Bakugan's Gate cards, ...)."""
+    """A place a deck's cards sit in (Collision's Blade, Bakugan's Gate cards, ...).
+
+    ``aliases`` are other headings a typed decklist may give it, beside its value
+    and label (``decks.text_io``).
+    """
 
     value: str
     label: str
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -113,6 +118,22 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Opening:
+    """What a player holds at the start, as the deck page's sample draws it.
+
+    ``kind`` is ``hand`` (cards drawn), ``top`` (the top card turned) or ``gates``
+    (Bakugan's gates, set out with no draw). The cards come from ``zone``
+    (every zone when None), leaving out the card types ``leaves_out``; ``size``
+    cards are drawn from the shuffled copies (None: the zone as it is).
+    """
+
+    kind: str = "hand"
+    zone: str | None = None
+    size: int | None = None
+    leaves_out: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Game:
     """Everything the site knows about one game that is not a rule of play."""
 
@@ -142,6 +163,10 @@ class Game:
     options: tuple[Option, ...] = ()
     deck_tools: tuple[str, ...] = ()
     colour_field: str | None = "colour"  # what the deck page's colour bars count
+    colour_caption: str = "Colours"  # the caption of those bars
+    opening: Opening = field(default_factory=Opening)
+    # The set-ups the engine benchmark times: (options, players) pairs.
+    bench_setups: tuple[tuple[dict, int], ...] = (({}, 2),)
     aliases: tuple[str, ...] = ()  # other words for it in search
     rarity_symbols: dict[str, str] = field(default_factory=dict)  # as printed
     promo_numbers: range | None = None  # numbers that are promos whatever the rarity

@@ -1153,3 +1153,8 @@ def from_json(data: dict) -> State:
     except (KeyError, TypeError, ValueError, IndexError) as error:
         raise EngineError("bad_state", f"The saved game is damaged: {error}.") from None
     return st
+
+
+def pack_minimum(players: int) -> int:
+    """Return the fewest cards a pack needs: the centre card and five per player."""
+    return 1 + HAND_LIMIT * players

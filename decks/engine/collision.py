@@ -1514,3 +1514,8 @@ def next_game_first(match: Match) -> int | str:
     if last is None:
         return 1 - match.firsts[-1]
     return 1 - last
+
+
+def stopper(colour: str) -> str:
+    """Return the colour that stops ``colour``: the next one round the loop (C9)."""
+    return COLOURS[(COLOURS.index(colour) + 1) % len(COLOURS)]

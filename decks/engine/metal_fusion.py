@@ -1524,3 +1524,12 @@ def from_json(data: dict) -> State:
         raise EngineError(
             "bad_state", f"The saved game is damaged ({error})."
         ) from None
+
+
+def repeated_numbers(numbers: Iterable) -> set:
+    """Return the card numbers that occur more than once (ruling M1 refuses them)."""
+    seen: set = set()
+    repeated: set = set()
+    for number in numbers:
+        (repeated if number in seen else seen).add(number)
+    return repeated

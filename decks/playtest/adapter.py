@@ -2,13 +2,20 @@
 
 It turns cards into the plain card dicts the engines read (the card's id and its
 game's columns, ``effects`` included) and decks into per-seat zone dicts.
+``engine_decks`` is the one way a deck reaches an engine game: the playtest, deck
+reports and batch simulation all call it, so each refuses the same decks (an
+illegal deck, ``decks.rules``; a card the engine cannot play, ``blocking_cards``).
 """
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Sequence
+
 from cards.games import GAMES as CARD_GAMES
 
 from ..engine import get_game
+from ..rules import ERROR, is_legal, to_lines, validate_deck
 
 BASE_FIELDS = (
     "name",
@@ -22,6 +29,19 @@ BASE_FIELDS = (
 )
 
 
+class PlaytestError(Exception):
+    """A playtest request the site refuses, with an HTTP status and a plain message."""
+
+    def __init__(self, code: str, message: str, status: int = 400, details=None):
+        super().__init__(message)
+        self.code, self.message, self.status, self.details = (
+            code,
+            message,
+            status,
+            details,
+        )
+
+
 def card_to_engine(card) -> dict:
     """Return the engine's card dict for ``card``."""
     fields = CARD_GAMES[card.card_set.game.slug].fields
@@ -31,22 +51,24 @@ def card_to_engine(card) -> dict:
     return data
 
 
-def entries_to_engine(game_slug: str, entries) -> dict:
-    """Return zone -> list of card dicts (one per copy) for ``(card, zone, quantity)`` entries."""
+def entries_to_engine(entries) -> dict:
+    """Return zone -> list of card dicts (one per copy) of a deck's entries.
+
+    An entry is a ``DeckEntry`` or a ``{"card", "zone", "quantity"}`` dict whose
+    card is a ``Card``.
+    """
     zones: dict[str, list[dict]] = {}
-    for card, zone, quantity in entries:
-        cached = card_to_engine(card)
-        zones.setdefault(zone, []).extend(dict(cached) for _ in range(quantity))
+    for line in to_lines(entries):
+        cached = card_to_engine(line.card)
+        zones.setdefault(line.zone, []).extend(
+            dict(cached) for _ in range(line.quantity)
+        )
     return zones
 
 
-def deck_to_engine(deck) -> dict:
-    """Return the engine deck (zone -> card dicts) of a database deck."""
-    entries = deck.entries.select_related("card__card_set__game")
-    return entries_to_engine(
-        deck.game.slug if hasattr(deck.game, "slug") else deck.game,
-        [(e.card, e.zone, e.quantity) for e in entries],
-    )
+def deck_entries(deck) -> list:
+    """Return a database deck's entries with their cards, sets and games."""
+    return list(deck.entries.select_related("card__card_set__game"))
 
 
 def blocking_cards(game_slug: str, engine_deck: dict) -> list[dict]:
@@ -70,3 +92,57 @@ def blocking_cards(game_slug: str, engine_deck: dict) -> list[dict]:
                     }
                 )
     return blocked
+
+
+def blocked_cards(game_slug: str, engine_decks: Sequence[dict]) -> list[dict]:
+    """Return the cards of these engine decks that block play, each once."""
+    blocked: list[dict] = []
+    for engine_deck in engine_decks:
+        known = {b["id"] for b in blocked}
+        blocked += [
+            b for b in blocking_cards(game_slug, engine_deck) if b["id"] not in known
+        ]
+    return blocked
+
+
+def engine_decks(
+    game_slug: str,
+    decks: Sequence,
+    *,
+    players: int,
+    seats: Sequence[int] | None = None,
+) -> list[dict]:
+    """Return the seats' engine decks, refusing an illegal deck or unplayable cards.
+
+    ``decks`` holds database decks or ``(name, entries)`` pairs, every one checked
+    (for ``players`` players: a shared pack's size depends on it); ``seats`` gives
+    each seat's index into ``decks`` (one seat per deck when None). A deck sitting
+    at two seats is copied, so no two seats share card dicts.
+    """
+    named = [
+        deck if isinstance(deck, tuple) else (deck.name, deck_entries(deck))
+        for deck in decks
+    ]
+    for name, entries in named:
+        problems = validate_deck(game_slug, entries, players=players)
+        if not is_legal(problems):
+            raise PlaytestError(
+                "illegal_deck",
+                f"The deck {name!r} is not legal: "
+                + " ".join(p.message for p in problems if p.level == ERROR),
+            )
+    built = [entries_to_engine(entries) for _, entries in named]
+    blocked = blocked_cards(game_slug, built)
+    if blocked:
+        names = "; ".join(f"{b['name']}: {', '.join(b['problems'])}" for b in blocked)
+        raise PlaytestError(
+            "blocked",
+            f"These cards lack the play data a playtest needs: {names}.",
+            details=blocked,
+        )
+    seats = range(len(built)) if seats is None else seats
+    result, used = [], set()
+    for index in seats:
+        result.append(copy.deepcopy(built[index]) if index in used else built[index])
+        used.add(index)
+    return result

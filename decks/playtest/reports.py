@@ -13,11 +13,13 @@ import statistics
 from django.db import transaction
 from django_tasks import task
 
+from cards.games import GAMES
+
 from ..engine import get_game
 from ..engine.bots import make_bot, play_out
 from ..engine.core import Rng, seed_state
+from .adapter import PlaytestError, engine_decks
 from .models import DeckReport
-from .services import PlaytestError, engine_decks_for
 
 MAX_GAMES = 5000
 
@@ -42,7 +44,10 @@ def deck_report_start(
     bot: str = "greedy",
     seed: int = 1,
 ) -> DeckReport:
-    """Store a report request and enqueue it for the worker."""
+    """Store a report request and enqueue it for the worker.
+
+    The decks are checked as a playtest checks them: an illegal deck is refused.
+    """
     if bot not in ("random", "greedy"):
         raise PlaytestError("bad_bot", "The bots are random or greedy.")
     if not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
@@ -51,9 +56,11 @@ def deck_report_start(
     opponent = opponent_deck or deck
     if opponent.game_id != deck.game_id:
         raise PlaytestError("bad_deck", "The opponent's deck is for another game.")
-    seat_decks = [deck] if slug == "collide-o" else [deck, opponent]
-    engine_decks = engine_decks_for(slug, seat_decks)
-    options = {"players": 2} if slug == "collide-o" else {}
+    players = 2
+    shared = GAMES[slug].shared_pack
+    seat_decks = [deck] if shared else [deck, opponent]
+    decks = engine_decks(slug, seat_decks, players=players)
+    options = {"players": players} if shared else {}
     with transaction.atomic():
         report = DeckReport.objects.create(
             owner=owner,
@@ -64,7 +71,7 @@ def deck_report_start(
             games=games,
             seed=seed,
             options=options,
-            decks=engine_decks,
+            decks=decks,
         )
         transaction.on_commit(lambda: run_deck_report.enqueue(report.pk))
     return report

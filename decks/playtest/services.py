@@ -16,34 +16,17 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from cards.games import GAMES
+
 from ..engine import get_game
 from ..engine.bots import make_bot
 from ..engine.core import CHANCE, EngineError, Rng, replay, resolve_chance, seed_state
-from .adapter import blocking_cards, deck_to_engine
+from .adapter import PlaytestError, engine_decks
 from .models import Playtest
 
 BOT_KINDS = ("random", "greedy")
 HUMAN_KINDS = ("human", "hotseat")
 SEED_CHANCE = "chance:seed"
-GAME_OPTIONS = {
-    "collision": {"advanced": bool},
-    "metal-fusion": {"variant": str},
-    "collide-o": {"challenges": bool, "misplay_rate": float},
-    "bakugan": {"land_probability": float},
-}
-
-
-class PlaytestError(Exception):
-    """A playtest request the site refuses, with an HTTP status and a plain message."""
-
-    def __init__(self, code: str, message: str, status: int = 400, details=None):
-        super().__init__(message)
-        self.code, self.message, self.status, self.details = (
-            code,
-            message,
-            status,
-            details,
-        )
 
 
 @dataclass
@@ -82,43 +65,6 @@ def _advance(
     return state
 
 
-def _clean_options(game_slug: str, options: dict | None) -> dict:
-    allowed = GAME_OPTIONS.get(game_slug, {})
-    result = {}
-    for key, value in (options or {}).items():
-        kind = allowed.get(key)
-        if kind is None:
-            raise PlaytestError(
-                "bad_options", f"Unknown game option {key!r} for this game."
-            )
-        if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        if not isinstance(value, kind) or (kind is float and not 0 <= value <= 1):
-            raise PlaytestError("bad_options", f"Game option {key!r} has a bad value.")
-        result[key] = value
-    return result
-
-
-def engine_decks_for(game_slug: str, decks) -> list[dict]:
-    """Return the engine decks for database decks, refusing cards without play data."""
-    engine_decks = [deck_to_engine(d) for d in decks]
-    blocked = []
-    for ed in engine_decks:
-        blocked += [
-            b
-            for b in blocking_cards(game_slug, ed)
-            if b["id"] not in {x["id"] for x in blocked}
-        ]
-    if blocked:
-        names = "; ".join(f"{b['name']}: {', '.join(b['problems'])}" for b in blocked)
-        raise PlaytestError(
-            "blocked",
-            f"These cards lack the play data a playtest needs: {names}.",
-            details=blocked,
-        )
-    return engine_decks
-
-
 def playtest_create(
     *,
     owner,
@@ -130,9 +76,10 @@ def playtest_create(
     options: dict | None = None,
     chance: str = "seed",
 ) -> Playtest:
-    """Start a game of ``deck`` against bots or hot-seat and store it."""
-    from ..rules import is_legal, validate_deck
+    """Start a game of ``deck`` against bots or hot-seat and store it.
 
+    The engine checks the options (``bad_options``); the adapter checks the decks.
+    """
     game_slug = deck.game.slug
     game = get_game(game_slug)
     if opponent not in BOT_KINDS + ("hotseat",):
@@ -156,35 +103,30 @@ def playtest_create(
         seed = secrets.randbelow(2**31)
     if not isinstance(seed, int) or not 0 <= seed < 2**53:
         raise PlaytestError("bad_seed", "The seed is a whole number from 0 to 2^53.")
-    engine_options = _clean_options(game_slug, options)
-    for d in [deck, *opponent_decks]:
+    if options is not None and not isinstance(options, dict):
+        raise PlaytestError("bad_options", "Options must be an object.")
+    engine_options = dict(options or {})
+    decks = [deck, *opponent_decks]
+    for d in decks:
         if d.game_id != deck.game_id:
             raise PlaytestError("bad_deck", f"The deck {d.name!r} is for another game.")
-        entries = d.entries.select_related("card__card_set__game")
-        options_for_rules = {"players": players} if game_slug == "collide-o" else {}
-        problems = validate_deck(game_slug, entries, **options_for_rules)
-        if not is_legal(problems):
-            raise PlaytestError(
-                "illegal_deck",
-                f"The deck {d.name!r} is not legal: "
-                + " ".join(p.message for p in problems if p.level == "error"),
-            )
     seat_kinds = ["human"] + [("hotseat" if opponent == "hotseat" else opponent)] * (
         players - 1
     )
     if opponent == "hotseat":
         seat_kinds[0] = "hotseat"
-    if game_slug == "collide-o":
-        seat_decks = [deck]
+    if GAMES[game_slug].shared_pack:
+        seat_index = [0]
         engine_options["players"] = players
     else:
-        others = list(opponent_decks) or [deck]
-        seat_decks = [deck] + [
-            others[min(i, len(others) - 1)] for i in range(players - 1)
-        ]
-    engine_decks = engine_decks_for(game_slug, seat_decks)
+        # Seat 0 is the deck; the others take the opponents' decks in turn, the last
+        # repeating (the deck itself when none is given).
+        others = list(range(1, len(decks))) or [0]
+        seat_index = [0] + [others[min(i, len(others) - 1)] for i in range(players - 1)]
+    seat_decks = [decks[i] for i in seat_index]
+    built = engine_decks(game_slug, decks, players=players, seats=seat_index)
     try:
-        state = game.new_game(engine_decks, engine_options, seed)
+        state = game.new_game(built, engine_options, seed)
     except EngineError as exc:
         raise PlaytestError(exc.code, exc.message) from exc
     seats = [
@@ -206,7 +148,7 @@ def playtest_create(
         options=engine_options,
         chance=chance,
         seed=seed,
-        decks=engine_decks,
+        decks=built,
         log=log,
         steps=steps,
         state=game.to_json(state),

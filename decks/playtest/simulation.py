@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
+from cards.games import GAMES
 from cards.models import Card
 
 from ..samples import sample_entries
-from .adapter import entries_to_engine
+from .adapter import PlaytestError, deck_entries, engine_decks
 
 
 class DeckSpecError(ValueError):
     """A deck named on the command line that cannot be used."""
 
 
-def engine_deck_from_spec(game_slug: str, spec: str) -> tuple[str, dict]:
-    """Return (label, engine deck) for a deck id or ``sample[:N]`` (a practice sample)."""
+def deck_from_spec(game_slug: str, spec: str) -> tuple[str, list]:
+    """Return (name, entries) for a deck id or ``sample[:N]`` (a practice sample)."""
     from ..models import Deck
-    from ..rules import is_legal, validate_deck
 
     if spec.startswith("sample"):
         _, _, variant = spec.partition(":")
@@ -26,9 +26,7 @@ def engine_deck_from_spec(game_slug: str, spec: str) -> tuple[str, dict]:
         cards = Card.objects.select_related("card_set__game").in_bulk(
             [e["card"] for e in entries]
         )
-        return spec, entries_to_engine(
-            game_slug, [(cards[e["card"]], e["zone"], e["quantity"]) for e in entries]
-        )
+        return spec, [{**e, "card": cards[e["card"]]} for e in entries]
     try:
         deck = Deck.objects.select_related("game").get(pk=int(spec))
     except (ValueError, Deck.DoesNotExist):
@@ -37,12 +35,21 @@ def engine_deck_from_spec(game_slug: str, spec: str) -> tuple[str, dict]:
         ) from None
     if deck.game.slug != game_slug:
         raise DeckSpecError(f"Deck {deck.pk} is a {deck.game.name} deck.")
-    entries = list(deck.entries.select_related("card__card_set__game"))
-    problems = [p for p in validate_deck(game_slug, entries) if not is_legal([p])]
-    if problems:
-        raise DeckSpecError(
-            f"Deck {deck.pk} is not legal: " + " ".join(p.message for p in problems)
-        )
-    return deck.name, entries_to_engine(
-        game_slug, [(e.card, e.zone, e.quantity) for e in entries]
-    )
+    return deck.name, deck_entries(deck)
+
+
+def engine_decks_from_specs(game_slug: str, specs, *, players: int) -> list[dict]:
+    """Return the seats' engine decks for deck specs, checked as a playtest's are.
+
+    A shared pack (Collide-O!) is the first deck; otherwise seat ``i`` takes deck
+    ``i``, the last repeating.
+    """
+    decks = [deck_from_spec(game_slug, spec) for spec in specs]
+    if GAMES[game_slug].shared_pack:
+        seats = [0]
+    else:
+        seats = [min(i, len(decks) - 1) for i in range(max(players, len(decks)))]
+    try:
+        return engine_decks(game_slug, decks, players=players, seats=seats)
+    except PlaytestError as exc:
+        raise DeckSpecError(exc.message) from exc

@@ -13,12 +13,12 @@ from cards.games import GAMES
 
 from ..engine import get_game
 from ..engine.core import CHANCE
+from .adapter import blocked_cards, deck_entries, entries_to_engine
 from .models import DeckReport, Playtest
 from .services import (
     PlaytestError,
     acting_seat,
     choices,
-    engine_decks_for,
     load_state,
     playtest_act,
     playtest_branch,
@@ -111,11 +111,7 @@ def start_context(user, deck) -> dict:
         .select_related("owner")
         .order_by("name")[:200]
     )
-    try:
-        engine_decks_for(deck.game.slug, [deck])
-        blocked = []
-    except PlaytestError as exc:
-        blocked = exc.details or []
+    blocked = blocked_cards(deck.game.slug, [entries_to_engine(deck_entries(deck))])
     return {
         "deck": deck,
         "engine": game,

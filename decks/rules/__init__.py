@@ -6,13 +6,22 @@ object with the card's fields. It returns a list of ``Problem``; the deck is leg
 when no problem is an error (warnings say what could not be checked). The editor,
 the API and the playtest all call ``validate_deck``: no rule is written twice.
 Nothing here queries the database, so validation stays fast (``bench_decks``).
+
+Each game's module, found by the registry's ``module`` name, offers ``ZONES``,
+``NAME``, ``validate(lines, **options)``, ``sample(cards, variant)`` (a legal deck
+of a set's cards) and ``timing_entries(size)`` (a large plain deck to time). What
+the engine also enforces (Metal Fusion's deck size, Collide-O!'s pack minimum) is
+read from the engine, never restated.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
+
+from cards.games import get as get_game_spec
 
 ERROR = "error"
 WARNING = "warning"
@@ -104,20 +113,17 @@ def is_legal(problems: Iterable[Problem]) -> bool:
     return not any(p.level == ERROR for p in problems)
 
 
-def _modules():
-    from . import bakugan, collide_o, collision, metal_fusion
-
-    return {
-        collision.SLUG: collision,
-        metal_fusion.SLUG: metal_fusion,
-        bakugan.SLUG: bakugan,
-        collide_o.SLUG: collide_o,
-    }
+def rotated(items: list, variant: int) -> list:
+    """Return ``items`` turned left by ``variant`` places (how sample decks vary)."""
+    if not items:
+        return items
+    turn = variant % len(items)
+    return items[turn:] + items[:turn]
 
 
 def rules_module(game_slug: str):
     """Return the rules module of a game (KeyError for an unknown game)."""
-    return _modules()[game_slug]
+    return importlib.import_module(f"{__name__}.{get_game_spec(game_slug).module}")
 
 
 def validate_deck(game_slug: str, entries: Iterable[Any], **options) -> list[Problem]:

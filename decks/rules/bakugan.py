@@ -6,18 +6,20 @@ of its own type. The requirements are data (``REQUIREMENTS``), checked by one
 loop.
 """
 
-from . import WARNING, Line, Problem, count_phrase, ids, total
+from cards.games.bakugan import ABILITY_COLOURS, GAME, GATE_CLASSES
 
-SLUG = "bakugan"
-NAME = "Bakugan"
-ZONES = ("bakugan", "gate", "ability")
+from . import WARNING, Line, Problem, count_phrase, ids, rotated, total
+
+SLUG = GAME.slug
+NAME = GAME.short_name
+ZONES = GAME.zone_values
 SOURCE = "rules: what each player needs"
 
 # zone: (card type, how many, the field each card must differ on, its values)
 REQUIREMENTS = {
     "bakugan": ("bakugan", 3, None, ()),
-    "gate": ("gate", 3, "gate_class", ("gold", "silver", "copper")),
-    "ability": ("ability", 3, "colour", ("red", "blue", "green")),
+    "gate": ("gate", 3, "gate_class", GATE_CLASSES),
+    "ability": ("ability", 3, "colour", ABILITY_COLOURS),
 }
 NOUNS = {
     "bakugan": ("Bakugan", "Bakugan"),
@@ -104,3 +106,45 @@ def _spread_problems(zone, in_zone, field, values, many, card_type) -> list[Prob
             )
         )
     return problems
+
+
+def sample(cards: list, variant: int = 0) -> list[dict]:
+    """Return entries of a legal deck of ``cards``: three of each, one per value.
+
+    ``variant`` turns the choice of cards, so two samples can face each other.
+    """
+    entries = []
+    for zone, (card_type, needed, field, values) in REQUIREMENTS.items():
+        of_type = [c for c in cards if c.card_type == card_type]
+        if field is None:
+            chosen = rotated(of_type, variant)[:needed]
+        else:
+            chosen = [
+                rotated([c for c in of_type if getattr(c, field) == v], variant)[0]
+                for v in values
+            ]
+        entries += [{"card": c.pk, "quantity": 1, "zone": zone} for c in chosen]
+    return entries
+
+
+def timing_entries(size: int) -> list[dict]:
+    """Return a plain legal deck and ``size - 9`` more red Ability cards."""
+
+    def entry(card_id, zone, **fields):
+        card = {"id": card_id, "name": f"Card {card_id}", **fields}
+        return {"card": card, "quantity": 1, "zone": zone}
+
+    entries = [entry(300 + i, "bakugan", card_type="bakugan") for i in range(3)]
+    entries += [
+        entry(310 + i, "gate", card_type="gate", gate_class=c)
+        for i, c in enumerate(GATE_CLASSES)
+    ]
+    entries += [
+        entry(320 + i, "ability", card_type="ability", colour=c)
+        for i, c in enumerate(ABILITY_COLOURS)
+    ]
+    entries += [
+        entry(400 + i, "ability", card_type="ability", colour="red")
+        for i in range(size - 9)
+    ]
+    return entries

@@ -2,22 +2,22 @@
 
 All players share one pack: any cards, each any number of times. Set-up turns
 one card face up in the centre and every player needs five cards to start, so a
-pack holds at least ``pack_minimum(players)`` cards; the deck page checks it for
-two players, the playtest for the number of players chosen.
+pack holds at least ``pack_minimum(players)`` cards (the engine's count); the
+deck page checks it for two players, the playtest for the number of players
+chosen.
 """
 
+from cards.games.collide_o import GAME
+
+from ..engine.collide_o import pack_minimum
 from . import Line, Problem, total
 
-SLUG = "collide-o"
-NAME = "Collide-O!"
-ZONES = ("pack",)
-HAND = 5
-DEFAULT_PLAYERS = 2
+__all__ = ["pack_minimum", "sample", "timing_entries", "validate"]
 
-
-def pack_minimum(players: int) -> int:
-    """Return the fewest cards a pack needs: the centre card and five per player."""
-    return 1 + HAND * players
+SLUG = GAME.slug
+NAME = GAME.short_name
+ZONES = GAME.zone_values
+DEFAULT_PLAYERS = GAME.min_players
 
 
 def validate(
@@ -35,4 +35,21 @@ def validate(
             f"the centre card and five for each player (rules: Set-Up). This pack has "
             f"{size}.",
         )
+    ]
+
+
+def sample(cards: list, variant: int = 0) -> list[dict]:
+    """Return entries of a pack of one copy of each of ``cards``."""
+    return [{"card": c.pk, "quantity": 1, "zone": "pack"} for c in cards]
+
+
+def timing_entries(size: int) -> list[dict]:
+    """Return a plain pack of ``size`` cards."""
+    return [
+        {
+            "card": {"id": 500 + i, "name": f"Card {500 + i}", "card_type": "sections"},
+            "quantity": 1,
+            "zone": "pack",
+        }
+        for i in range(size)
     ]

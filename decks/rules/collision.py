@@ -5,15 +5,20 @@ sits in the Blade zone; at most four cards sharing a title, across subtitles and
 the Blade included (C20). The title is the card's ``title`` field, never a split
 of the name on a comma: an Action or Event may carry a comma in its own title. A
 card whose title is unknown (null) counts under its own identity.
+
+``sample`` builds a legal deck from a set's cards and ``timing_entries`` a large
+plain one for the validation benchmark.
 """
 
 from collections import defaultdict
 
-from . import Line, Problem, count_phrase, ids, total
+from cards.games.collision import GAME
 
-SLUG = "collision"
-NAME = "Collision"
-ZONES = ("blade", "deck")
+from . import Line, Problem, count_phrase, ids, rotated, total
+
+SLUG = GAME.slug
+NAME = GAME.short_name
+ZONES = GAME.zone_values
 MIN_CARDS = 60
 BLADES = 1
 TITLE_LIMIT = 4
@@ -104,3 +109,64 @@ def _title_problems(lines: list[Line]) -> list[Problem]:
             )
         )
     return problems
+
+
+def sample(cards: list, variant: int = 0) -> list[dict]:
+    """Return entries of a legal deck of ``cards``: a Blade and 59 cards, titles apart.
+
+    ``variant`` turns the choice of cards, so two samples can face each other.
+    """
+    blades = rotated([c for c in cards if c.card_type == "blade"], variant)
+    others = rotated([c for c in cards if c.card_type != "blade"], variant)
+    entries = [{"card": blades[0].pk, "quantity": 1, "zone": "blade"}]
+    per_title: dict[str, int] = {}
+    size = BLADES
+    for card in others * TITLE_LIMIT:
+        if size >= MIN_CARDS:
+            break
+        title = card.title or f"#{card.pk}"
+        if per_title.get(title, 0) >= TITLE_LIMIT or title == blades[0].title:
+            continue
+        per_title[title] = per_title.get(title, 0) + 1
+        size += 1
+        entries.append({"card": card.pk, "quantity": 1, "zone": "deck"})
+    merged: dict[tuple, int] = {}
+    for e in entries:
+        merged[(e["card"], e["zone"])] = merged.get((e["card"], e["zone"]), 0) + 1
+    return [
+        {"card": card, "zone": zone, "quantity": q}
+        for (card, zone), q in merged.items()
+    ]
+
+
+def timing_entries(size: int) -> list[dict]:
+    """Return a plain deck of ``size`` cards whose every title group is walked."""
+    colours = GAME.colours
+    entries = [
+        {
+            "card": {
+                "id": 1,
+                "name": "Card 1",
+                "card_type": "blade",
+                "title": "Dragoon",
+            },
+            "quantity": 1,
+            "zone": "blade",
+        }
+    ]
+    # Single copies, so every title group is walked (the slow case).
+    entries += [
+        {
+            "card": {
+                "id": 100 + i,
+                "name": f"Card {100 + i}",
+                "card_type": "action",
+                "title": f"Title {i // 3}",
+                "colour": colours[i % len(colours)].value,
+            },
+            "quantity": 1,
+            "zone": "deck",
+        }
+        for i in range(size - 1)
+    ]
+    return entries

@@ -2,7 +2,8 @@
 
 The line-up is exactly one Character, one Beyblade and one Customizer. The deck
 is exactly fifteen more cards, of any type, with no two cards sharing a number
-(ruling M1: "in a deck" means the fifteen; the line-up is not part of it).
+(ruling M1: "in a deck" means the fifteen; the line-up is not part of it). The
+line-up's slots, the deck size and the repeated-number test are the engine's.
 
 The number compared is the card's ``number`` (its printed number when no number
 is recorded). A card whose number is unknown cannot be checked: the deck gets a
@@ -12,18 +13,16 @@ is never reported as a duplicate. The site does not guess a number it lacks.
 
 from collections import defaultdict
 
-from . import WARNING, Line, Problem, count_phrase, ids, total
+from cards.games.metal_fusion import GAME
 
-SLUG = "metal-fusion"
-NAME = "Metal Fusion"
-ZONES = ("lineup", "deck")
-LINEUP_TYPES = ("character", "beyblade", "customizer")
-TYPE_NAMES = {
-    "character": "Character",
-    "beyblade": "Beyblade",
-    "customizer": "Customizer",
-}
-DECK_SIZE = 15
+from ..engine.metal_fusion import DECK_SIZE, SLOTS, repeated_numbers
+from . import WARNING, Line, Problem, count_phrase, ids, rotated, total
+
+SLUG = GAME.slug
+NAME = GAME.short_name
+ZONES = GAME.zone_values
+LINEUP_TYPES = SLOTS
+TYPE_NAMES = {kind: GAME.kind(kind).label for kind in LINEUP_TYPES}
 LINEUP = "rules: 1. Build your battle line-up"
 DECK = "rules: 2. Build a deck of fifteen"
 FINE_PRINT = "rules: 7. The fine print"
@@ -99,8 +98,14 @@ def _deck_problems(deck: list[Line]) -> list[Problem]:
             unknown.append(line)
         else:
             by_number[str(number)].append(line)
+    repeated = repeated_numbers(
+        number
+        for number, group in by_number.items()
+        for line in group
+        for _ in range(line.quantity)
+    )
     for number, group in by_number.items():
-        if total(group) > 1:
+        if number in repeated:
             problems.append(
                 Problem(
                     "duplicate_number",
@@ -125,3 +130,48 @@ def _deck_problems(deck: list[Line]) -> list[Problem]:
             )
         )
     return problems
+
+
+def sample(cards: list, variant: int = 0) -> list[dict]:
+    """Return entries of a legal deck of ``cards``: a line-up and fifteen numbers.
+
+    ``variant`` turns the choice of cards, so two samples can face each other.
+    """
+    lineup = [
+        rotated([c for c in cards if c.card_type == kind], variant)[0]
+        for kind in LINEUP_TYPES
+    ]
+    rest, numbers = [], set()
+    for card in rotated([c for c in cards if c not in lineup], variant):
+        if card.number in numbers or len(rest) == DECK_SIZE:
+            continue
+        numbers.add(card.number)
+        rest.append(card)
+    return [{"card": c.pk, "quantity": 1, "zone": "lineup"} for c in lineup] + [
+        {"card": c.pk, "quantity": 1, "zone": "deck"} for c in rest
+    ]
+
+
+def timing_entries(size: int) -> list[dict]:
+    """Return a plain line-up and ``size - 3`` numbered deck cards."""
+    lineup = [
+        {
+            "card": {"id": 2, "name": "Card 2", "card_type": kind, "number": n},
+            "quantity": 1,
+            "zone": "lineup",
+        }
+        for n, kind in enumerate(LINEUP_TYPES, start=1)
+    ]
+    return lineup + [
+        {
+            "card": {
+                "id": 200 + i,
+                "name": f"Card {200 + i}",
+                "card_type": "effect",
+                "number": i,
+            },
+            "quantity": 1,
+            "zone": "deck",
+        }
+        for i in range(size - 3)
+    ]

@@ -5,19 +5,26 @@ from math import comb
 
 import pytest
 
+from cards.games import GAMES
+from decks.engine import collide_o as collide_o_engine
+from decks.engine import collision as collision_engine
+from decks.engine.collision import stopper
 from decks.rules import to_lines
 from decks.tools import (
-    bakugan_gate_table,
+    TOOLS,
     breakdown,
-    collide_o_coverage,
-    collision_hand_odds,
+    coverage,
     deck_tools,
-    metal_fusion_power,
+    gate_table,
+    hand_odds,
+    lineup_power,
     p_at_least_one,
     p_each_present,
     sample_hand,
-    stop_colour,
 )
+
+COLLISION = GAMES["collision"]
+METAL_FUSION = GAMES["metal-fusion"]
 
 
 def entry(card_id, zone="deck", quantity=1, **fields):
@@ -41,8 +48,8 @@ def collision_deck():
     )
 
 
-def test_stop_order_is_red_yellow_green_blue_and_round():
-    assert [stop_colour(c) for c in ("red", "yellow", "green", "blue")] == [
+def test_the_stopper_is_the_next_colour_round_red_yellow_green_blue():
+    assert [stopper(c) for c in ("red", "yellow", "green", "blue")] == [
         "yellow",
         "green",
         "blue",
@@ -50,15 +57,32 @@ def test_stop_order_is_red_yellow_green_blue_and_round():
     ]
 
 
+def test_hand_odds_name_the_engines_stopper_of_every_colour():
+    rows = hand_odds(COLLISION, collision_deck())["rows"]
+    assert [row["colour"] for row in rows] == list(collision_engine.COLOURS)
+    assert [row["stop"] for row in rows] == [stopper(row["colour"]) for row in rows]
+
+
+def test_the_opening_hands_are_the_engines_hand_sizes():
+    assert COLLISION.opening.size == collision_engine.HAND_SIZE
+    assert GAMES["collide-o"].opening.size == collide_o_engine.HAND_LIMIT
+
+
+def test_every_tool_a_game_names_is_one_the_tools_compute():
+    named = {name for game in GAMES.values() for name in game.deck_tools}
+    assert named == set(TOOLS)
+
+
 def test_hypergeometric_matches_math_comb():
-    assert p_at_least_one(59, 20) == 1 - comb(39, 5) / comb(59, 5)
-    assert p_at_least_one(59, 0) == 0.0
-    assert p_at_least_one(59, 59) == 1.0
-    assert p_at_least_one(3, 1) == 1.0  # a deck smaller than the hand is drawn whole
+    assert p_at_least_one(59, 20, 5) == 1 - comb(39, 5) / comb(59, 5)
+    assert p_at_least_one(59, 0, 5) == 0.0
+    assert p_at_least_one(59, 59, 5) == 1.0
+    # A deck smaller than the hand is drawn whole.
+    assert p_at_least_one(3, 1, 5) == 1.0
 
 
 def test_hand_odds_draw_from_the_deck_without_the_blade():
-    odds = collision_hand_odds(collision_deck())
+    odds = hand_odds(COLLISION, collision_deck())
     assert odds["population"] == 59
     rows = {row["colour"]: row for row in odds["rows"]}
     assert rows["red"]["count"] == 20
@@ -77,7 +101,7 @@ def test_chance_of_every_colour_in_one_hand_is_exact():
         for size in range(1, 5)
         for group in combinations(counts, size)
     )
-    assert p_each_present(59, counts) == 1 - expected_missing / comb(59, 5)
+    assert p_each_present(59, counts, 5) == 1 - expected_missing / comb(59, 5)
     # Brute force on a small deck: 2 red, 2 yellow, 1 green; draw 3 of 5.
     cards = ["r", "r", "y", "y", "g"]
     hands = list(combinations(range(5), 3))
@@ -136,7 +160,7 @@ def test_metal_fusion_power_follows_the_worked_example_without_boosters():
         entry(10, number=10, card_type="effect", launcher="yellow", quantity=1),
         entry(11, number=11, card_type="effect", launcher="red", quantity=1),
     ]
-    power = metal_fusion_power(to_lines(deck))
+    power = lineup_power(METAL_FUSION, to_lines(deck))
     assert power["error"] is None
     totals = {row["colour"]: row["total"] for row in power["rows"]}
     # 4 + 2 + 5 + 1 (emblems) - 1 (landing) = 11; red: 1 + 1 + 1 + 1 + 0 = 4.
@@ -145,7 +169,7 @@ def test_metal_fusion_power_follows_the_worked_example_without_boosters():
 
 
 def test_metal_fusion_power_reports_a_lineup_it_cannot_count():
-    power = metal_fusion_power(to_lines(mf_lineup()[:2]))
+    power = lineup_power(METAL_FUSION, to_lines(mf_lineup()[:2]))
     assert power["rows"] == []
     assert "line-up must be three cards" in power["error"]
 
@@ -173,7 +197,7 @@ def test_bakugan_g_power_on_each_gate():
             ),
         ]
     )
-    table = bakugan_gate_table(deck)
+    table = gate_table(GAMES["bakugan"], deck)
     assert [row["cells"] for row in table["rows"]] == [[450, None], [None, None]]
 
 
@@ -186,7 +210,7 @@ def test_collide_o_coverage_counts_wild_for_every_colour():
             entry(2, "pack", quantity=1, section_1="YG", section_2="K", section_3="G"),
         ]
     )
-    rows = {row["colour"]: row for row in collide_o_coverage(deck)["rows"]}
+    rows = {row["colour"]: row for row in coverage(GAMES["collide-o"], deck)["rows"]}
     assert rows["black"]["middle"].count == 3
     assert rows["blue"]["middle"].count == 2
     assert rows["blue"]["ends"].count == 2
@@ -217,7 +241,31 @@ def test_metal_fusion_sample_is_the_top_card_and_bakugan_shows_gates():
 
 
 def test_deck_tools_give_each_game_its_own_figures():
-    assert "odds" in deck_tools("collision", collision_deck())
-    assert "power" in deck_tools("metal-fusion", mf_lineup())
-    assert "gate_table" in deck_tools("bakugan", [])
-    assert "coverage" in deck_tools("collide-o", [])
+    base = {"colours", "types", "rarities", "hand", "seed", "colour_caption"}
+    assert set(deck_tools("collision", collision_deck())) == base | {"odds"}
+    assert set(deck_tools("metal-fusion", mf_lineup())) == base | {"power"}
+    assert set(deck_tools("bakugan", [])) == base | {"gate_table"}
+    assert set(deck_tools("collide-o", [])) == base | {"coverage"}
+
+
+def test_colour_bars_count_each_games_colour_field_in_its_order():
+    collision = deck_tools("collision", collision_deck())
+    assert [bar.label for bar in collision["colours"]] == [
+        "red",
+        "yellow",
+        "green",
+        "blue",
+        "unknown",
+    ]
+    assert collision["colour_caption"] == "Colours"
+    deck = mf_lineup() + [
+        entry(10, number=10, card_type="effect", launcher="yellow"),
+        entry(11, number=11, card_type="effect", launcher="blue"),
+    ]
+    mf = deck_tools("metal-fusion", deck)
+    assert [(bar.label, bar.count) for bar in mf["colours"]] == [
+        ("blue", 1),
+        ("yellow", 1),
+        ("unknown", 3),
+    ]
+    assert mf["colour_caption"] == "Launcher colours"

@@ -8,7 +8,7 @@ import pytest
 
 from decks.playtest.models import DeckReport
 from decks.playtest.reports import deck_report_start, simulate_report, wilson_interval
-from decks.playtest.services import PlaytestError
+from decks.playtest.services import PlaytestError, playtest_create
 from tests.utils import subprocess_env
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,6 +46,57 @@ def test_a_report_adds_up_its_games_and_is_reproducible(
 def test_a_report_of_too_many_games_is_refused(user, deck_for):
     with pytest.raises(PlaytestError, match="1 to 5000 games"):
         deck_report_start(owner=user, deck=deck_for("collision"), games=5001)
+    assert DeckReport.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_an_illegal_deck_is_refused_with_the_playtests_words(user, practice):
+    from cards.models import Card
+    from decks.services import deck_create
+
+    practice("collision")
+    blade = Card.objects.filter(card_set__kind="practice", card_type="blade").first()
+    deck = deck_create(
+        owner=user,
+        game="collision",
+        name="Just a Blade",
+        entries=[{"card": blade.pk, "quantity": 1, "zone": "blade"}],
+    )
+    with pytest.raises(PlaytestError) as report_refusal:
+        deck_report_start(owner=user, deck=deck, games=5)
+    with pytest.raises(PlaytestError) as playtest_refusal:
+        playtest_create(owner=user, deck=deck)
+    assert report_refusal.value.code == "illegal_deck"
+    assert report_refusal.value.message == (
+        "The deck 'Just a Blade' is not legal: A Collision deck needs at least 60 "
+        "cards, the Blade included (rules: Building a deck; ruling C1). This deck "
+        "has 1."
+    )
+    assert report_refusal.value.message == playtest_refusal.value.message
+    assert DeckReport.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_the_report_form_sends_an_illegal_deck_back_with_the_reason(
+    client, user, practice
+):
+    from cards.models import Card
+    from decks.services import deck_create
+
+    practice("collision")
+    blade = Card.objects.filter(card_set__kind="practice", card_type="blade").first()
+    deck = deck_create(
+        owner=user,
+        game="collision",
+        name="Just a Blade",
+        entries=[{"card": blade.pk, "quantity": 1, "zone": "blade"}],
+    )
+    client.force_login(user)
+    response = client.post("/play/reports/new/", {"deck": deck.pk, "games": 5})
+    assert response.status_code == 302
+    assert response["Location"] == f"/play/new/?deck={deck.pk}"
+    page = client.get(response["Location"]).content.decode()
+    assert "The deck &#x27;Just a Blade&#x27; is not legal: " in page
     assert DeckReport.objects.count() == 0
 
 

@@ -8,16 +8,25 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import connection
+from django.db.models import Count
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from cards.games import GAMES
+from cards.models import Card
 from decks.management.commands.bench_engines import engine_figures
 from decks.management.commands.bench_playtest import playtest_action_times
 from decks.playtest.models import DeckReport
 from decks.playtest.reports import simulate_report
-from decks.playtest.simulation import engine_deck_from_spec
+from decks.playtest.simulation import engine_decks_from_specs
 
-GAMES = ("collision", "metal-fusion", "collide-o", "bakugan")
+
+def largest_checklist() -> str:
+    """Return the slug of the game with the most cards (the heaviest checklist)."""
+    counts = {slug: 0 for slug in GAMES}
+    for row in Card.objects.values("card_set__game__slug").annotate(n=Count("id")):
+        counts[row["card_set__game__slug"]] = row["n"]
+    return max(counts, key=counts.get)
 
 
 def query_counts() -> list[tuple[str, int, int]]:
@@ -28,9 +37,10 @@ def query_counts() -> list[tuple[str, int, int]]:
     client = Client()
     client.force_login(user)
     rows = []
+    checklist = f"/games/{largest_checklist()}/?page_size={{n}}"
     try:
         for label, url in (
-            ("checklist page (signed in)", "/games/bakugan/?page_size={n}"),
+            ("checklist page (signed in)", checklist),
             ("card list API", "/api/cards/?page_size={n}"),
         ):
             counts = []
@@ -47,18 +57,15 @@ def query_counts() -> list[tuple[str, int, int]]:
 
 def report_seconds(slug: str, games: int = 1000) -> float:
     """Return the seconds a deck report of ``games`` random-bot games takes (in process)."""
-    seats = (
-        [engine_deck_from_spec(slug, "sample")[1]]
-        if slug == "collide-o"
-        else [engine_deck_from_spec(slug, f"sample:{i}")[1] for i in range(2)]
-    )
+    shared = GAMES[slug].shared_pack
+    specs = ["sample"] if shared else ["sample:0", "sample:1"]
     report = DeckReport(
         game=slug,
         games=games,
         seed=1,
         bot="random",
-        decks=seats,
-        options={"players": 2} if slug == "collide-o" else {},
+        decks=engine_decks_from_specs(slug, specs, players=2),
+        options={"players": 2} if shared else {},
     )
     started = time.perf_counter()
     simulate_report(report)

@@ -5,87 +5,13 @@ import time
 
 from django.core.management.base import BaseCommand
 
-from decks.rules import validate_deck
-
-
-def _card(card_id: int, **fields) -> dict:
-    return {"id": card_id, "name": f"Card {card_id}", **fields}
+from cards.games import GAMES
+from decks.rules import rules_module, validate_deck
 
 
 def sample_decks(size: int = 100) -> dict[str, list[dict]]:
     """Return one plain-data deck of about ``size`` cards per game."""
-    colours = ("red", "yellow", "green", "blue")
-    collision = [
-        {
-            "card": _card(1, card_type="blade", title="Dragoon"),
-            "quantity": 1,
-            "zone": "blade",
-        }
-    ]
-    # Single copies, so every title group is walked (the slow case).
-    collision += [
-        {
-            "card": _card(
-                100 + i,
-                card_type="action",
-                title=f"Title {i // 3}",
-                colour=colours[i % 4],
-            ),
-            "quantity": 1,
-            "zone": "deck",
-        }
-        for i in range(size - 1)
-    ]
-    lineup = [
-        {"card": _card(2, card_type=t, number=n), "quantity": 1, "zone": "lineup"}
-        for n, t in enumerate(("character", "beyblade", "customizer"), start=1)
-    ]
-    metal_fusion = lineup + [
-        {
-            "card": _card(200 + i, card_type="effect", number=i),
-            "quantity": 1,
-            "zone": "deck",
-        }
-        for i in range(size - 3)
-    ]
-    bakugan = [
-        {"card": _card(300 + i, card_type="bakugan"), "quantity": 1, "zone": "bakugan"}
-        for i in range(3)
-    ]
-    bakugan += [
-        {
-            "card": _card(310 + i, card_type="gate", gate_class=c),
-            "quantity": 1,
-            "zone": "gate",
-        }
-        for i, c in enumerate(("gold", "silver", "copper"))
-    ]
-    bakugan += [
-        {
-            "card": _card(320 + i, card_type="ability", colour=c),
-            "quantity": 1,
-            "zone": "ability",
-        }
-        for i, c in enumerate(("red", "blue", "green"))
-    ]
-    bakugan += [
-        {
-            "card": _card(400 + i, card_type="ability", colour="red"),
-            "quantity": 1,
-            "zone": "ability",
-        }
-        for i in range(size - 9)
-    ]
-    collide_o = [
-        {"card": _card(500 + i, card_type="sections"), "quantity": 1, "zone": "pack"}
-        for i in range(size)
-    ]
-    return {
-        "collision": collision,
-        "metal-fusion": metal_fusion,
-        "bakugan": bakugan,
-        "collide-o": collide_o,
-    }
+    return {slug: rules_module(slug).timing_entries(size) for slug in GAMES}
 
 
 class Command(BaseCommand):

@@ -4,32 +4,24 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from decks.engine import MODULES, get_game
+from cards.games import GAMES
+from decks.engine import get_game
 from decks.engine.simulate import run_games
-from decks.playtest.simulation import engine_deck_from_spec
-
-SETUPS = {
-    "collision": [({}, 2), ({"advanced": True}, 2)],
-    "metal-fusion": [({}, 2)],
-    "collide-o": [({}, 2), ({}, 5)],
-    "bakugan": [({}, 2), ({}, 4)],
-}
+from decks.playtest.simulation import engine_decks_from_specs
 
 
 def engine_figures(games: int = 2000, seed: int = 1) -> list[dict]:
     """Return games/s for every engine set-up, practice sample decks, random bots."""
     rows = []
-    for slug in MODULES:
+    for slug, spec in GAMES.items():
         game = get_game(slug)
-        for options, players in SETUPS[slug]:
-            if slug == "collide-o":
-                decks = [engine_deck_from_spec(slug, "sample")[1]]
+        for options, players in spec.bench_setups:
+            if spec.shared_pack:
+                decks = engine_decks_from_specs(slug, ["sample"], players=players)
                 options = {**options, "players": players}
             else:
-                decks = [
-                    engine_deck_from_spec(slug, f"sample:{i}")[1]
-                    for i in range(players)
-                ]
+                samples = [f"sample:{i}" for i in range(players)]
+                decks = engine_decks_from_specs(slug, samples, players=players)
             run_games(game, decks, options, min(50, games), seed)  # warm caches
             summary = run_games(game, decks, options, games, seed)
             rows.append(

@@ -8,9 +8,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.test import Client
 
+from cards.games import GAMES
 from decks.samples import sample_deck
-
-GAMES = ("collision", "metal-fusion", "collide-o", "bakugan")
 
 
 def percentile(values, q):

@@ -4,10 +4,11 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from decks.engine import MODULES, get_game
+from cards.games import GAMES
+from decks.engine import get_game
 from decks.engine.bots import BOTS
 from decks.engine.simulate import run_games
-from decks.playtest.simulation import DeckSpecError, engine_deck_from_spec
+from decks.playtest.simulation import DeckSpecError, engine_decks_from_specs
 
 
 class Command(BaseCommand):
@@ -17,7 +18,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--game", required=True, choices=sorted(MODULES))
+        parser.add_argument("--game", required=True, choices=sorted(GAMES))
         parser.add_argument(
             "--deck",
             action="append",
@@ -52,7 +53,7 @@ class Command(BaseCommand):
             raise CommandError("--games must be at least 1.")
         specs = opts["deck"] or ["sample"]
         try:
-            decks = [engine_deck_from_spec(slug, spec)[1] for spec in specs]
+            decks = engine_decks_from_specs(slug, specs, players=opts["players"])
         except DeckSpecError as exc:
             raise CommandError(str(exc)) from exc
         options = {}
@@ -64,12 +65,8 @@ class Command(BaseCommand):
                     options[key] = float(value) if "." in value else int(value)
                 except ValueError:
                     pass
-        if slug == "collide-o":
+        if GAMES[slug].shared_pack:
             options["players"] = opts["players"]
-            decks = decks[:1]
-        else:
-            while len(decks) < opts["players"]:
-                decks.append(decks[-1])
         summary = run_games(
             game,
             decks,
