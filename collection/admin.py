@@ -1,5 +1,8 @@
+"""Admin for collections; entries are saved and deleted through the services."""
+
 from django.contrib import admin
 
+from . import services
 from .accounts import RateLimitedAdminAuthenticationForm
 from .models import CollectionEntry, ImportPreview, LoginAttempt, ShareLink
 
@@ -24,6 +27,19 @@ class CollectionEntryAdmin(admin.ModelAdmin):
     list_filter = ["condition", "finish", "language", "grading_company"]
     search_fields = ["user__username", "card__name"]
     raw_id_fields = ["user", "card"]
+
+    def save_model(self, request, obj, form, change):
+        """Save the entry as the pages and the API do."""
+        services.collection_entry_save(entry=obj)
+
+    def delete_model(self, request, obj):
+        """Delete the entry as the pages and the API do."""
+        services.collection_entry_delete(entry=obj)
+
+    def delete_queryset(self, request, queryset):
+        """Delete each selected entry through the service."""
+        for entry in queryset:
+            services.collection_entry_delete(entry=entry)
 
 
 @admin.register(ShareLink)

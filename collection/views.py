@@ -338,7 +338,7 @@ def import_preview(request, token):
     preview = get_object_or_404(ImportPreview, token=token, user=request.user)
     if request.method == "POST":
         if request.POST.get("action") == "discard":
-            preview.delete()
+            services.collection_import_discard(user=request.user, preview=preview)
             messages.info(request, "Import discarded; nothing was changed.")
             return redirect("collection:import")
         try:

@@ -23,7 +23,7 @@ from .filtersets import DeckFilterSet
 from .forms import DeckForm, DeckSettingsForm, EntryForm, ImportForm
 from .models import Deck, DeckVersion, diff_snapshots
 from .rules import is_legal, validate_deck
-from .text_io import export_decklist, parse_decklist
+from .text_io import export_decklist
 from .tools import deck_tools
 
 SEARCH_LIMIT = 40
@@ -366,19 +366,16 @@ def deck_import(request, pk):
     form = ImportForm(request.POST or None)
     line_errors = []
     if request.method == "POST" and form.is_valid():
-        parsed = parse_decklist(
-            form.cleaned_data["text"], game_slug=deck.game.slug, user=request.user
-        )
-        line_errors = parsed.errors
-        if not line_errors:
-            try:
-                services.deck_set_entries(deck=deck, entries=parsed.entries)
-            except ValidationError as error:
-                # The service names its own fields ("entries"), not the form's.
-                form.add_error(None, error.messages)
-            else:
-                messages.success(request, "Decklist imported.")
-                return redirect(deck)
+        try:
+            services.deck_import_text(deck=deck, text=form.cleaned_data["text"])
+        except services.DecklistError as error:
+            line_errors = error.lines
+        except ValidationError as error:
+            # The service names its own fields ("entries"), not the form's.
+            form.add_error(None, error.messages)
+        else:
+            messages.success(request, "Decklist imported.")
+            return redirect(deck)
     return render(
         request,
         "decks/import.html",

@@ -450,7 +450,9 @@ def data_import_preview(request, token):
     data_import = get_object_or_404(CardDataImport, token=token, user=request.user)
     if request.method == "POST":
         if "cancel" in request.POST:
-            data_import.delete()
+            community.card_data_import_discard(
+                data_import=data_import, user=request.user
+            )
             messages.info(request, "The import was cancelled; nothing changed.")
             return redirect("community:import")
         try:
