@@ -229,7 +229,7 @@ def widget_change(request, card_id):
             services.collection_change_quantity(user=request.user, card=card, **change)
         except ValidationError as exc:
             error = " ".join(exc.messages)
-    if request.headers.get("HX-Request"):
+    if request.htmx:
         return HttpResponse(render_widget(request, card, error))
     if error:
         messages.error(request, error)

@@ -30,10 +30,6 @@ SEARCH_LIMIT = 40
 MAX_SEED = 2**31 - 1
 
 
-def _is_htmx(request) -> bool:
-    return request.headers.get("HX-Request") == "true"
-
-
 def _visible_deck(request, pk) -> Deck:
     decks = Deck.objects.visible_to(request.user).select_related("game", "owner")
     return get_object_or_404(decks, pk=pk)
@@ -257,7 +253,7 @@ def deck_search(request, pk):
 
 
 def _panel_response(request, deck, error: str | None = None):
-    if _is_htmx(request):
+    if request.htmx:
         context = deck_state(deck, request.user)
         context["panel_error"] = error
         return render(request, "decks/_panel.html", context)
@@ -418,7 +414,7 @@ def deck_hand(request, pk):
     """Return a sample opening for a seed (htmx partial, or the deck page)."""
     deck = _visible_deck(request, pk)
     seed = _seed(request.GET.get("seed"))
-    if not _is_htmx(request):
+    if not request.htmx:
         return redirect(f"{reverse('decks:detail', args=[deck.pk])}?seed={seed}#hand")
     entries = list(deck.entries.select_related("card__card_set__game"))
     tools = deck_tools(deck.game.slug, entries, seed=seed)
@@ -439,7 +435,7 @@ def deck_wishlist(request, pk):
         if added
         else "Your wishlist already covers every missing card."
     )
-    if _is_htmx(request):
+    if request.htmx:
         context = deck_state(deck, request.user)
         context["panel_message"] = text
         return render(request, "decks/_panel.html", context)
