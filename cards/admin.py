@@ -23,11 +23,10 @@ class CardSetAdmin(admin.ModelAdmin):
 
 
 class CardAdminForm(forms.ModelForm):
-    """A card as the admin edits it: an empty text box means unknown (null)."""
+    """A card as the admin edits it: an empty text box means unknown (null).
 
-    class Meta:
-        model = Card
-        fields = "__all__"
+    The admin builds the form's Meta (model and fields) from ``CardAdmin``.
+    """
 
     def clean(self):
         cleaned = super().clean()
