@@ -43,6 +43,21 @@ def visible_cards(user):
     return Card.objects.visible_to(user).with_related()
 
 
+def visible_card(user, pk) -> Card | None:
+    """Return the card ``pk`` if ``user`` may see it, with its set and game."""
+    return (
+        Card.objects.visible_to(user)
+        .filter(pk=pk)
+        .select_related("card_set__game")
+        .first()
+    )
+
+
+def card_by_id(pk) -> Card | None:
+    """Return the card ``pk`` whoever owns it (None when there is none)."""
+    return Card.objects.filter(pk=pk).first()
+
+
 def game_sets(game: Game, user):
     """Return the sets of ``game`` that ``user`` may see, with their card counts."""
     return (

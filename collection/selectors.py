@@ -15,7 +15,7 @@ from django.db.models.functions import Coalesce
 from cards.choices import SetKind
 from cards.models import Card, CardSet
 
-from .choices import ShareKind
+from .choices import GradingCompany, ShareKind
 from .models import CollectionEntry
 
 
@@ -29,6 +29,11 @@ def counts_for_cards(*, user, card_ids) -> dict[int, tuple[int, int]]:
         .annotate(owned=Sum("quantity"), wanted=Sum("wanted_quantity"))
     )
     return {r["card_id"]: (r["owned"] or 0, r["wanted"] or 0) for r in rows}
+
+
+def owned_card_ids(*, user):
+    """Return a subquery of the ids of the cards ``user`` owns at least one of."""
+    return CollectionEntry.objects.filter(user=user, quantity__gt=0).values("card_id")
 
 
 def annotate_cards(cards, user):
@@ -146,8 +151,6 @@ def missing_cards(*, user, card_set):
 
 def graded_population(*, card) -> list[dict]:
     """Return graded copies of ``card`` held on the site, by company and grade; no owners."""
-    from .choices import GradingCompany
-
     labels = dict(GradingCompany.choices)
     rows = (
         CollectionEntry.objects.filter(card=card, grade__isnull=False, quantity__gt=0)

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
+from cards.filtersets import sort_cards as checklist_sort
 from cards.models import Card, CardSet
 
 from . import csv_io, selectors, services
@@ -61,9 +62,7 @@ def _safe_next(request, fallback: str) -> str:
 
 
 def sort_cards(queryset, value):
-    """Order cards like the checklist does (imported late; see filtersets)."""
-    from cards.filtersets import sort_cards as checklist_sort
-
+    """Order cards like the checklist does."""
     return checklist_sort(queryset, value)
 
 

@@ -184,9 +184,7 @@ def _own(request, pk) -> Playtest:
 @require_GET
 def playtest_detail(request, pk):
     pt = _own(request, pk)
-    template = (
-        "play/_board.html" if request.htmx else "play/detail.html"
-    )
+    template = "play/_board.html" if request.htmx else "play/detail.html"
     return render(request, template, board_context(pt, request))
 
 
@@ -304,9 +302,7 @@ def report_detail(request, pk):
         pk=_int(pk, -1),
         owner=request.user,
     )
-    template = (
-        "play/_report.html" if request.htmx else "play/report.html"
-    )
+    template = "play/_report.html" if request.htmx else "play/report.html"
     return render(request, template, {"report": report})
 
 
