@@ -72,6 +72,22 @@ def visible_sets(user):
     return CardSet.objects.visible_to(user).select_related("game", "owner")
 
 
+def custom_sets(user):
+    """Return ``user``'s own custom sets with their games, by game then name."""
+    return (
+        CardSet.objects.filter(kind=SetKind.CUSTOM, owner=user)
+        .select_related("game")
+        .order_by("game__sort_order", "name")
+    )
+
+
+def custom_cards(user):
+    """Return the cards of ``user``'s own custom sets."""
+    return Card.objects.with_related().filter(
+        card_set__kind=SetKind.CUSTOM, card_set__owner=user
+    )
+
+
 def card_neighbours(card: Card) -> dict:
     """Return the previous and next card of ``card``'s set, its position and size."""
     ids = list(

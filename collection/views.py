@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
+from cards import selectors as card_selectors
 from cards.filtersets import sort_cards as checklist_sort
 from cards.models import Card, CardSet
 
@@ -78,7 +79,7 @@ def _card_filterset(request, queryset):
 def home(request):
     """Show my collection: filtered cards with counts, totals and set completion."""
     user = request.user
-    cards = Card.objects.visible_to(user).with_related()
+    cards = card_selectors.visible_cards(user)
     filterset = _card_filterset(request, cards)
     form_errors = []
     if filterset.is_bound and not filterset.is_valid():
@@ -162,9 +163,7 @@ def _save_entry(request, form, *, entry=None, card=None):
 @require_http_methods(["GET", "HEAD", "POST"])
 def entry_add(request, card_id):
     """Add an entry for one card in a chosen variant."""
-    card = get_object_or_404(
-        Card.objects.visible_to(request.user).with_related(), pk=card_id
-    )
+    card = get_object_or_404(card_selectors.visible_cards(request.user), pk=card_id)
     form = EntryForm(request.POST or None, initial={"quantity": 1})
     if request.method == "POST" and form.is_valid():
         if _save_entry(request, form, card=card):
@@ -216,9 +215,7 @@ def render_widget(request, card, error: str = "") -> str:
 @require_POST
 def widget_change(request, card_id):
     """Add or remove one owned or wanted copy of a card; answer with the widget."""
-    card = get_object_or_404(
-        Card.objects.visible_to(request.user).with_related(), pk=card_id
-    )
+    card = get_object_or_404(card_selectors.visible_cards(request.user), pk=card_id)
     error = ""
     change = WIDGET_CHANGES.get(request.POST.get("change", ""))
     if change is None:
