@@ -54,6 +54,14 @@ class ImportPreviewAdmin(admin.ModelAdmin):
     exclude = ["rows", "changes"]
     raw_id_fields = ["user"]
 
+    def delete_model(self, request, obj):
+        """Discard the import as its owner's page does; the collection is unchanged."""
+        services.collection_import_discard(user=obj.user, preview=obj)
+
+    def delete_queryset(self, request, queryset):
+        for preview in queryset.select_related("user"):
+            services.collection_import_discard(user=preview.user, preview=preview)
+
 
 @admin.register(LoginAttempt)
 class LoginAttemptAdmin(admin.ModelAdmin):

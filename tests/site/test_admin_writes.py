@@ -5,7 +5,7 @@ import json
 import pytest
 
 from cards.models import Card, CardChange, CardSet, Game
-from collection.models import CollectionEntry
+from collection.models import CollectionEntry, ImportPreview
 from decks.models import Deck, DeckEntry
 from decks.services import deck_create
 
@@ -252,3 +252,14 @@ def test_admin_adds_and_deletes_a_collection_entry(staff_client, user, cards):
 
     assert response.status_code == 302
     assert not CollectionEntry.objects.filter(user=user).exists()
+
+
+def test_admin_deleting_an_import_preview_discards_it(staff_client, user, cards):
+    preview = ImportPreview.objects.create(user=user, mode="add", rows=[])
+
+    response = staff_client.post(
+        f"/admin/collection/importpreview/{preview.pk}/delete/", {"post": "yes"}
+    )
+
+    assert response.status_code == 302
+    assert not ImportPreview.objects.exists()
