@@ -8,8 +8,6 @@ from __future__ import annotations
 from cards.choices import SetKind
 from cards.models import Card
 
-from .services import deck_create
-
 
 def _practice(game_slug: str):
     return list(
@@ -103,6 +101,8 @@ def sample_deck(
     is_public: bool = False,
 ):
     """Create and return a legal sample deck of ``game_slug`` for ``owner``."""
+    from .services import deck_create
+
     return deck_create(
         owner=owner,
         game=game_slug,

@@ -14,8 +14,6 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from cards.models import Card
-
 from .choices import MAX_QUANTITY, Zone, default_zone, zones_for
 
 ZONE_ALIASES = {
@@ -90,6 +88,8 @@ class CardIndex:
 
     @classmethod
     def for_game(cls, game_slug: str, user=None):
+        from cards.models import Card
+
         cards = (
             Card.objects.visible_to(user)
             .filter(card_set__game__slug=game_slug)
