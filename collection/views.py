@@ -28,7 +28,7 @@ from . import csv_io, selectors, services
 from .choices import CardStatus, ShareKind
 from .filtersets import CollectionEntryFilterSet, card_filterset_class
 from .forms import BulkAddForm, EntryForm, ImportFileForm, StatusForm
-from .models import CollectionEntry, ImportPreview, ShareLink
+from .models import CollectionEntry, ImportPreview
 
 PREVIEW_ROWS_SHOWN = 500
 WIDGET_CHANGES = {
@@ -97,12 +97,7 @@ def home(request):
         )
     cards = selectors.with_collection_counts(cards, user)
     cards, sort_warning = sort_cards(cards, request.GET.get("sort"))
-    cards = {
-        CardStatus.OWNED: cards.filter(owned_qty__gt=0),
-        CardStatus.MISSING: cards.filter(owned_qty=0),
-        CardStatus.WANTED: cards.filter(wanted_qty__gt=0),
-        CardStatus.FOR_TRADE: cards.filter(trade_qty__gt=0),
-    }.get(status, cards)
+    cards = selectors.cards_by_status(cards, status)
     page = Paginator(cards, 50).get_page(request.GET.get("page"))
     # The search language reports ignored terms once the query has been built.
     warnings = list(getattr(getattr(filterset, "search", None), "warnings", []))
@@ -128,7 +123,7 @@ def home(request):
 @require_http_methods(["GET", "HEAD"])
 def entries(request):
     """List my entries, variant by variant, with the entry filters."""
-    queryset = CollectionEntry.objects.of(request.user).with_related()
+    queryset = selectors.entries_of(user=request.user)
     filterset = CollectionEntryFilterSet(request.GET or None, queryset=queryset)
     rows = filterset.qs if filterset.is_valid() else queryset.none()
     page = Paginator(rows, 100).get_page(request.GET.get("page"))
@@ -378,7 +373,7 @@ def import_preview(request, token):
 @require_http_methods(["GET", "HEAD"])
 def export(request):
     """Download my collection as CSV."""
-    entries = CollectionEntry.objects.of(request.user).with_related()
+    entries = selectors.entries_of(user=request.user)
     out = io.StringIO()
     csv_io.write_csv(entries, out)
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
@@ -421,7 +416,7 @@ def sharing(request):
                 request, f"Your {ShareKind(kind).label.lower()} is shared."
             )
         return redirect("collection:sharing")
-    links = {link.kind: link for link in ShareLink.objects.filter(user=request.user)}
+    links = selectors.share_links_of(user=request.user)
     kinds = [
         {
             "kind": value,
@@ -439,7 +434,7 @@ def sharing(request):
 @require_http_methods(["GET", "HEAD"])
 def shared(request, token):
     """Show a shared list read-only; 404 once its owner turns sharing off."""
-    link = get_object_or_404(ShareLink.objects.select_related("user"), token=token)
+    link = get_object_or_404(selectors.share_link_by_token(token))
     rows = selectors.entries_for_share(link=link)
     page = Paginator(rows, 200).get_page(request.GET.get("page"))
     return render(request, "collection/shared.html", {"link": link, "page": page})
