@@ -6,7 +6,8 @@ PYTHON := $(BIN)/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup venv migrate data serve bench lint format worker clean
+.PHONY: run test setup venv venv-dev venv-loadtest migrate data serve bench lint \
+	format worker clean
 
 run: setup
 	@echo "Serving on http://$(HOST):$(PORT)/ (a task worker runs beside it; Ctrl-C stops both)"
@@ -14,17 +15,31 @@ run: setup
 	$(PYTHON) manage.py db_worker --queue-name '*' & worker=$$!; \
 	$(PYTHON) manage.py runserver $(HOST):$(PORT)
 
-test: setup
+test: venv-dev setup
 	$(PYTHON) -m pytest $(PYTEST_ARGS)
 
 setup: venv migrate data
 
+# Three sets of pinned requirements, each with its stamp: the runtime ones
+# (`make run`), the development ones (tests, lint) and the load test's. A stamp
+# depends on every requirements file its install reads.
 venv: $(VENV)/.installed
+venv-dev: $(VENV)/.installed-dev
+venv-loadtest: $(VENV)/.installed-loadtest
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PYTHON) || $(PY) -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --upgrade pip
 	$(PYTHON) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt requirements.txt
+	$(PYTHON) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+$(VENV)/.installed-loadtest: $(VENV)/.installed requirements-loadtest.txt \
+		requirements.txt
+	$(PYTHON) -m pip install --quiet -r requirements-loadtest.txt
 	touch $@
 
 migrate: venv
@@ -53,13 +68,14 @@ bench: setup
 # (production settings, plain HTTP on loopback) on SQLite, then on a throwaway
 # PostgreSQL cluster. LOADTEST_ARGS="--backends sqlite --run-time 20" narrows it.
 .PHONY: loadtest
-loadtest: venv
+loadtest: venv-loadtest
 	$(PYTHON) tools/loadtest/run.py $(LOADTEST_ARGS)
 
-lint: venv
+lint: venv-dev
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
-format: venv
+format: venv-dev
 	$(BIN)/ruff format .
 
 clean:

@@ -1,7 +1,9 @@
-"""Admin for games, sets and cards."""
+"""Admin for games, sets and cards; a card saved here is saved as every card is."""
 
+from django import forms
 from django.contrib import admin
 
+from .history import card_save
 from .models import Card, CardSet, Game
 
 
@@ -20,8 +22,24 @@ class CardSetAdmin(admin.ModelAdmin):
     raw_id_fields = ["owner"]
 
 
+class CardAdminForm(forms.ModelForm):
+    """A card as the admin edits it: an empty text box means unknown (null).
+
+    The admin builds the form's Meta (model and fields) from ``CardAdmin``.
+    """
+
+    def clean(self):
+        cleaned = super().clean()
+        # Before the model's checks run, so "not printed" fields read as empty.
+        for field in Card._meta.concrete_fields:
+            if field.null and cleaned.get(field.name) == "":
+                cleaned[field.name] = None
+        return cleaned
+
+
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin):
+    form = CardAdminForm
     list_display = [
         "printed_number",
         "number",
@@ -43,3 +61,11 @@ class CardAdmin(admin.ModelAdmin):
     raw_id_fields = ["card_set"]
     readonly_fields = ["created_at", "updated_at"]
     ordering = ["card_set__game__sort_order", "card_set", "number", "key"]
+
+    def save_model(self, request, obj, form, change):
+        """Save the card through ``card_save``, which records its history row."""
+        card_save(
+            card=obj,
+            user=request.user,
+            source=f"Edited in the admin by {request.user.get_username()}",
+        )

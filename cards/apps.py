@@ -6,5 +6,6 @@ class CardsConfig(AppConfig):
     name = "cards"
 
     def ready(self):
-        # The community admin wraps whichever Card admin cards/admin.py registered.
+        # The admin autodiscovers cards/admin.py only; the community package's
+        # admin is a module of a sub-package, so it is imported here.
         from .community import admin  # noqa: F401

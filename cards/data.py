@@ -16,6 +16,7 @@ from django.db import models, transaction
 
 from .choices import SetKind
 from .games import COMMON_FIELDS, GAMES
+from .history import CARD_DATA_FIELDS, card_history_row
 from .models import Card, CardSet, Game
 from .models import CardChange as CardChangeRow
 
@@ -25,10 +26,6 @@ SET_FIELDS = ("slug", "name", "kind", "year", "icon", "source", "notes", "sort_o
 REQUIRED_SET_FIELDS = ("slug", "name", "kind")
 # Custom sets belong to a user and never travel as data files.
 FILE_KINDS = (SetKind.OFFICIAL.value, SetKind.PRACTICE.value)
-_NOT_DATA = {"id", "card_set", "created_at", "updated_at"}
-CARD_DATA_FIELDS = tuple(
-    f.name for f in Card._meta.concrete_fields if f.name not in _NOT_DATA
-)
 
 
 @dataclass(frozen=True)
@@ -445,27 +442,18 @@ def card_data_load(
         updated += not change.created
         card.save()
         history.append(_history_row(card, change, source_label, user))
-    CardChangeRow.objects.bulk_create(history)
+    CardChangeRow.objects.bulk_create([row for row in history if row is not None])
     return LoadResult(created, updated, unchanged, sets_created, sets_updated)
 
 
 def _history_row(card: Card, change: CardChange, source_label: str, user):
-    if change.created:
-        changes = [
-            {"field": name, "old": None, "new": getattr(card, name)}
-            for name in CARD_DATA_FIELDS
-            if getattr(card, name) not in (None, "", [])
-        ]
-    else:
-        changes = [
-            {"field": c.field, "old": c.old, "new": c.new} for c in change.changes
-        ]
-    return CardChangeRow(
-        card=card,
-        user=user if user is not None and user.is_authenticated else None,
-        created=change.created,
-        changes=changes,
-        source=source_label or "Data file",
+    # The plan kept the changed fields only; the rest are as the card is now.
+    old = None
+    if not change.created:
+        old = {name: getattr(card, name) for name in CARD_DATA_FIELDS}
+        old.update({c.field: c.old for c in change.changes})
+    return card_history_row(
+        card=card, user=user, source=source_label or "Data file", old=old
     )
 
 

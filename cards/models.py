@@ -6,6 +6,8 @@ allows lives in ``cards/games/<game>.py``. A null value means *unknown*; a value
 the card does not print is listed in ``not_printed`` (ruling E4).
 """
 
+import secrets
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -371,8 +373,6 @@ class ReviewStatus(models.TextChoices):
 
 
 def _new_token() -> str:
-    import secrets
-
     return secrets.token_urlsafe(24)
 
 

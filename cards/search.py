@@ -16,7 +16,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from django.db.models import Q, Value
+from django.db.models import Q, Value, lookups
 from django.db.models.functions import Length, Replace, Substr
 from django.db.models.lookups import Exact
 
@@ -185,8 +185,6 @@ def _compare(label: str, field_or_expr):
 def _compare_q(field_or_expr, lookup: str, n: int) -> Q:
     if isinstance(field_or_expr, str):
         return Q(**{f"{field_or_expr}__{lookup}": n})
-    from django.db.models import lookups
-
     cls = {
         "exact": lookups.Exact,
         "gt": lookups.GreaterThan,

@@ -1,7 +1,6 @@
 """Pages of the card catalogue: home, games, sets, cards, search and card pictures."""
 
 from django.core.paginator import Paginator
-from django.db.models import Count, Q
 from django.http import FileResponse, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, render
 from django.utils.http import http_date
@@ -10,7 +9,15 @@ from . import images
 from .choices import SetKind
 from .filtersets import CardFilterSet, sort_cards
 from .games import GAMES, PALETTE
-from .models import Card, CardSet, Game
+from .models import Game
+from .selectors import (
+    annotate_card_list,
+    card_neighbours,
+    game_sets,
+    games_with_counts,
+    visible_cards,
+    visible_sets,
+)
 from .validation import field_applies
 
 DEFAULT_PER_PAGE = 50
@@ -57,11 +64,7 @@ def palette_css(request):
 
 def home(request):
     """List the four games with their official and practice card counts."""
-    games = Game.objects.annotate(
-        official_count=Count("sets__cards", filter=Q(sets__kind=SetKind.OFFICIAL)),
-        practice_count=Count("sets__cards", filter=Q(sets__kind=SetKind.PRACTICE)),
-    ).order_by("sort_order")
-    return render(request, "cards/home.html", {"games": games})
+    return render(request, "cards/home.html", {"games": games_with_counts()})
 
 
 def _per_page(value, warnings: list[str]) -> int:
@@ -113,10 +116,8 @@ def checklist(request, base, *, game_slug=None, default_official=True):
         warnings.append(sort_warning)
     per_page = _per_page(params.get("per_page"), warnings)
     page = Paginator(cards, per_page).get_page(params.get("page"))
-    # One query for the whole page's owned/wanted counts, not one per row.
-    from collection.selectors import annotate_cards
-
-    page.object_list = annotate_cards(page.object_list, request.user)
+    # What other apps add to a card list (owned/wanted counts), one query a page.
+    page.object_list = annotate_card_list(page.object_list, request.user)
     names = COMMON_FILTERS + (GAMES[game_slug].filters if game_slug else ())
     if game_slug is None:
         names = ("game",) + names
@@ -139,17 +140,13 @@ def checklist(request, base, *, game_slug=None, default_official=True):
 
 
 def _cards(request):
-    return Card.objects.visible_to(request.user).with_related()
+    return visible_cards(request.user)
 
 
 def game_detail(request, game):
     """Show one game: its sets and its checklist."""
     game = get_object_or_404(Game, slug=game)
-    sets = (
-        game.sets.visible_to(request.user)
-        .annotate(card_count=Count("cards"))
-        .order_by("kind", "sort_order", "slug")
-    )
+    sets = game_sets(game, request.user)
     base = _cards(request).filter(card_set__game=game)
     context = checklist(request, base, game_slug=game.slug)
     context.update(game=game, sets=sets)
@@ -159,7 +156,7 @@ def game_detail(request, game):
 def set_detail(request, game, set):
     """Show one set and its checklist."""
     card_set = get_object_or_404(
-        CardSet.objects.visible_to(request.user).select_related("game", "owner"),
+        visible_sets(request.user),
         game__slug=game,
         slug=set,
     )
@@ -182,16 +179,6 @@ def card_detail(request, pk):
     """Show one card: every field of its game, provenance, pictures, neighbours."""
     card = get_object_or_404(_cards(request), pk=pk)
     slug = card.card_set.game.slug
-    ids = list(
-        Card.objects.filter(card_set_id=card.card_set_id)
-        .order_by("number", "key", "pk")
-        .values_list("pk", flat=True)
-    )
-    index = ids.index(card.pk)
-    neighbour_ids = [ids[i] for i in (index - 1, index + 1) if 0 <= i < len(ids)]
-    neighbours = {c.pk: c for c in Card.objects.filter(pk__in=neighbour_ids)}
-    previous = neighbours.get(ids[index - 1]) if index > 0 else None
-    following = neighbours.get(ids[index + 1]) if index + 1 < len(ids) else None
     context = {
         "card": card,
         "game": card.card_set.game,
@@ -202,10 +189,7 @@ def card_detail(request, pk):
             for f in COMMON_FIELDS + GAMES[slug].page_fields
             if field_applies(card, f[1])
         ],
-        "previous": previous,
-        "next": following,
-        "position": index + 1,
-        "set_size": len(ids),
+        **card_neighbours(card),
     }
     return render(request, "cards/card.html", context)
 

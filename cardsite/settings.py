@@ -11,35 +11,19 @@ import tempfile
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from .env import env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-
-def env_bool(name: str, default: bool) -> bool:
-    """Return the environment variable ``name`` read as a boolean."""
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
 PRODUCTION = env_bool("CARDSITE_PRODUCTION", False)
 DEBUG = env_bool("DEBUG", not PRODUCTION)
-SECRET_KEY = os.environ.get(
-    "SECRET_KEY", "dev-only-insecure-key-set-SECRET_KEY-in-production-0123456789"
-)
 _DEV_KEY = "dev-only-insecure-key-set-SECRET_KEY-in-production-0123456789"
+SECRET_KEY = env_str("SECRET_KEY", _DEV_KEY)
 if PRODUCTION and SECRET_KEY == _DEV_KEY:
-    from django.core.exceptions import ImproperlyConfigured
-
     raise ImproperlyConfigured("Set SECRET_KEY in the environment for production.")
-ALLOWED_HOSTS = [
-    h.strip()
-    for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(
-        ","
-    )
-    if h.strip()
-]
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -51,6 +35,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "rest_framework",
     "django_filters",
+    "django_htmx",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_tasks",
@@ -69,6 +54,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "cardsite.middleware.ContentSecurityPolicyMiddleware",
 ]
 
@@ -95,11 +81,12 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "cardsite.wsgi.application"
 
-_sqlite_path = os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
-if os.environ.get("DATABASE_URL"):
+_sqlite_path = env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
+_database_url = env_str("DATABASE_URL", "")
+if _database_url:
     DATABASES = {
         "default": dj_database_url.parse(
-            os.environ["DATABASE_URL"], conn_max_age=60, conn_health_checks=True
+            _database_url, conn_max_age=60, conn_health_checks=True
         )
     }
 else:
@@ -109,7 +96,7 @@ else:
             "NAME": _sqlite_path,
             # Opening a connection (and its PRAGMAs) cost a third of a card list
             # request; keep it per thread for a minute, as PostgreSQL does above.
-            "CONN_MAX_AGE": int(os.environ.get("CONN_MAX_AGE", "60")),
+            "CONN_MAX_AGE": env_int("CONN_MAX_AGE", 60, minimum=0),
             "OPTIONS": {
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
@@ -122,7 +109,7 @@ else:
             },
             # A file (threads in the concurrency tests need one), one per test run.
             "TEST": {
-                "NAME": os.environ.get(
+                "NAME": env_str(
                     "SQLITE_TEST_PATH",
                     os.path.join(
                         tempfile.gettempdir(), f"cardsite-test-{os.getpid()}.sqlite3"
@@ -160,7 +147,7 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 MEDIA_URL = "media/"
-MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", str(BASE_DIR / "media")))
+MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -175,7 +162,7 @@ STORAGES = {
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "cards:home"
 LOGOUT_REDIRECT_URL = "cards:home"
-EMAIL_BACKEND = os.environ.get(
+EMAIL_BACKEND = env_str(
     "EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
 )
 
@@ -210,9 +197,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 TASKS = {
-    "default": {
-        "BACKEND": os.environ.get("TASKS_BACKEND", "django_tasks_db.DatabaseBackend")
-    }
+    "default": {"BACKEND": env_str("TASKS_BACKEND", "django_tasks_db.DatabaseBackend")}
 }
 
 # Size limits for uploads and forms (bad input gets a clear message).
@@ -235,7 +220,7 @@ if PRODUCTION:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000, minimum=0)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -244,5 +229,5 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }

@@ -11,7 +11,7 @@ from datetime import timedelta
 
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.contrib.auth import get_user_model
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.views import LoginView
 from django.core.exceptions import ValidationError
@@ -166,8 +166,6 @@ class SignUpView(CreateView):
         return super().dispatch(request, *args, **kwargs)
 
     def form_valid(self, form):
-        from django.contrib.auth import login
-
         response = super().form_valid(form)
         login(
             self.request,

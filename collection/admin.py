@@ -1,5 +1,8 @@
+"""Admin for collections; entries are saved and deleted through the services."""
+
 from django.contrib import admin
 
+from . import services
 from .accounts import RateLimitedAdminAuthenticationForm
 from .models import CollectionEntry, ImportPreview, LoginAttempt, ShareLink
 
@@ -25,6 +28,19 @@ class CollectionEntryAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "card__name"]
     raw_id_fields = ["user", "card"]
 
+    def save_model(self, request, obj, form, change):
+        """Save the entry as the pages and the API do."""
+        services.collection_entry_save(entry=obj)
+
+    def delete_model(self, request, obj):
+        """Delete the entry as the pages and the API do."""
+        services.collection_entry_delete(entry=obj)
+
+    def delete_queryset(self, request, queryset):
+        """Delete each selected entry through the service."""
+        for entry in queryset:
+            services.collection_entry_delete(entry=entry)
+
 
 @admin.register(ShareLink)
 class ShareLinkAdmin(admin.ModelAdmin):
@@ -37,6 +53,14 @@ class ImportPreviewAdmin(admin.ModelAdmin):
     list_display = ["user", "mode", "source", "created_at"]
     exclude = ["rows", "changes"]
     raw_id_fields = ["user"]
+
+    def delete_model(self, request, obj):
+        """Discard the import as its owner's page does; the collection is unchanged."""
+        services.collection_import_discard(user=obj.user, preview=obj)
+
+    def delete_queryset(self, request, queryset):
+        for preview in queryset.select_related("user"):
+            services.collection_import_discard(user=preview.user, preview=preview)
 
 
 @admin.register(LoginAttempt)

@@ -4,6 +4,9 @@ import django_filters as filters
 from django.db.models import Q
 
 from cards.choices import GameSlug
+from cards.filtersets import CardFilterSet
+from cards.models import Card
+from cards.search import parse_query
 
 from .choices import Condition, Finish, GradingCompany, Language
 from .models import CollectionEntry
@@ -11,17 +14,12 @@ from .models import CollectionEntry
 
 def card_search(text: str):
     """Return (Q over Card, warnings) for the site's search language."""
-    # Imported here so this module loads even while cards.search is being written.
-    from cards.search import parse_query
-
     query = parse_query(text)
     return query.q, list(query.warnings)
 
 
 def card_filterset_class():
-    """Return the checklist's CardFilterSet (imported late; see card_search)."""
-    from cards.filtersets import CardFilterSet
-
+    """Return the checklist's CardFilterSet."""
     return CardFilterSet
 
 
@@ -60,8 +58,6 @@ class CollectionEntryFilterSet(filters.FilterSet):
             return queryset
         q, warnings = card_search(value)
         self.warnings.extend(warnings)
-        from cards.models import Card
-
         return queryset.filter(card__in=Card.objects.filter(q).values("pk"))
 
     def filter_positive(self, queryset, name, value):

@@ -15,8 +15,8 @@ from django.db.models.functions import Coalesce
 from cards.choices import SetKind
 from cards.models import Card, CardSet
 
-from .choices import ShareKind
-from .models import CollectionEntry
+from .choices import CardStatus, GradingCompany, ShareKind
+from .models import CollectionEntry, ShareLink
 
 
 def counts_for_cards(*, user, card_ids) -> dict[int, tuple[int, int]]:
@@ -29,6 +29,36 @@ def counts_for_cards(*, user, card_ids) -> dict[int, tuple[int, int]]:
         .annotate(owned=Sum("quantity"), wanted=Sum("wanted_quantity"))
     )
     return {r["card_id"]: (r["owned"] or 0, r["wanted"] or 0) for r in rows}
+
+
+def entries_of(*, user):
+    """Return ``user``'s collection entries with their cards, sets and games."""
+    return CollectionEntry.objects.of(user).with_related()
+
+
+def cards_by_status(cards, status: str):
+    """Return the counted ``cards`` that have ``status`` (owned, missing, ...)."""
+    return {
+        CardStatus.OWNED: cards.filter(owned_qty__gt=0),
+        CardStatus.MISSING: cards.filter(owned_qty=0),
+        CardStatus.WANTED: cards.filter(wanted_qty__gt=0),
+        CardStatus.FOR_TRADE: cards.filter(trade_qty__gt=0),
+    }.get(status, cards)
+
+
+def share_links_of(*, user) -> dict:
+    """Return ``user``'s share links by kind."""
+    return {link.kind: link for link in ShareLink.objects.filter(user=user)}
+
+
+def share_link_by_token(token):
+    """Return the share links with ``token`` (at most one), with their owner."""
+    return ShareLink.objects.select_related("user").filter(token=token)
+
+
+def owned_card_ids(*, user):
+    """Return a subquery of the ids of the cards ``user`` owns at least one of."""
+    return CollectionEntry.objects.filter(user=user, quantity__gt=0).values("card_id")
 
 
 def annotate_cards(cards, user):
@@ -146,8 +176,6 @@ def missing_cards(*, user, card_set):
 
 def graded_population(*, card) -> list[dict]:
     """Return graded copies of ``card`` held on the site, by company and grade; no owners."""
-    from .choices import GradingCompany
-
     labels = dict(GradingCompany.choices)
     rows = (
         CollectionEntry.objects.filter(card=card, grade__isnull=False, quantity__gt=0)

@@ -41,15 +41,21 @@ def _is_empty(entry: CollectionEntry) -> bool:
 
 
 @transaction.atomic
+def collection_entry_save(*, entry: CollectionEntry) -> CollectionEntry:
+    """Check and save one new or changed collection entry."""
+    entry.full_clean()
+    entry.save()
+    return entry
+
+
+@transaction.atomic
 def collection_entry_create(*, user, card, **fields) -> CollectionEntry:
     """Create one collection entry of ``user`` for ``card``."""
     unknown = set(fields) - set(EDITABLE_FIELDS)
     if unknown:
         raise TypeError(f"Unknown entry fields: {', '.join(sorted(unknown))}")
     entry = CollectionEntry(user=user, card=card, **{**DEFAULT_VARIANT, **fields})
-    entry.full_clean()
-    entry.save()
-    return entry
+    return collection_entry_save(entry=entry)
 
 
 @transaction.atomic
@@ -59,9 +65,7 @@ def collection_entry_update(*, entry: CollectionEntry, **fields) -> CollectionEn
         if name not in EDITABLE_FIELDS:
             raise TypeError(f"Unknown entry field: {name}")
         setattr(entry, name, value)
-    entry.full_clean()
-    entry.save()
-    return entry
+    return collection_entry_save(entry=entry)
 
 
 @transaction.atomic
@@ -299,6 +303,14 @@ def collection_import_apply(*, user, preview: ImportPreview) -> dict:
         preview.changes = changes
         preview.save(update_fields=["changes"])
     raise StalePreview
+
+
+@transaction.atomic
+def collection_import_discard(*, user, preview: ImportPreview) -> None:
+    """Drop a previewed import without applying it; the collection is unchanged."""
+    if preview.user_id != user.pk:
+        raise ValidationError("This import belongs to someone else.", code="not_owner")
+    preview.delete()
 
 
 def _apply_changes(*, user, preview: ImportPreview, changes: list[dict]) -> dict:

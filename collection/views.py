@@ -20,13 +20,15 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
+from cards import selectors as card_selectors
+from cards.filtersets import sort_cards as checklist_sort
 from cards.models import Card, CardSet
 
 from . import csv_io, selectors, services
 from .choices import CardStatus, ShareKind
 from .filtersets import CollectionEntryFilterSet, card_filterset_class
 from .forms import BulkAddForm, EntryForm, ImportFileForm, StatusForm
-from .models import CollectionEntry, ImportPreview, ShareLink
+from .models import CollectionEntry, ImportPreview
 
 PREVIEW_ROWS_SHOWN = 500
 WIDGET_CHANGES = {
@@ -61,9 +63,7 @@ def _safe_next(request, fallback: str) -> str:
 
 
 def sort_cards(queryset, value):
-    """Order cards like the checklist does (imported late; see filtersets)."""
-    from cards.filtersets import sort_cards as checklist_sort
-
+    """Order cards like the checklist does."""
     return checklist_sort(queryset, value)
 
 
@@ -79,7 +79,7 @@ def _card_filterset(request, queryset):
 def home(request):
     """Show my collection: filtered cards with counts, totals and set completion."""
     user = request.user
-    cards = Card.objects.visible_to(user).with_related()
+    cards = card_selectors.visible_cards(user)
     filterset = _card_filterset(request, cards)
     form_errors = []
     if filterset.is_bound and not filterset.is_valid():
@@ -97,12 +97,7 @@ def home(request):
         )
     cards = selectors.with_collection_counts(cards, user)
     cards, sort_warning = sort_cards(cards, request.GET.get("sort"))
-    cards = {
-        CardStatus.OWNED: cards.filter(owned_qty__gt=0),
-        CardStatus.MISSING: cards.filter(owned_qty=0),
-        CardStatus.WANTED: cards.filter(wanted_qty__gt=0),
-        CardStatus.FOR_TRADE: cards.filter(trade_qty__gt=0),
-    }.get(status, cards)
+    cards = selectors.cards_by_status(cards, status)
     page = Paginator(cards, 50).get_page(request.GET.get("page"))
     # The search language reports ignored terms once the query has been built.
     warnings = list(getattr(getattr(filterset, "search", None), "warnings", []))
@@ -128,7 +123,7 @@ def home(request):
 @require_http_methods(["GET", "HEAD"])
 def entries(request):
     """List my entries, variant by variant, with the entry filters."""
-    queryset = CollectionEntry.objects.of(request.user).with_related()
+    queryset = selectors.entries_of(user=request.user)
     filterset = CollectionEntryFilterSet(request.GET or None, queryset=queryset)
     rows = filterset.qs if filterset.is_valid() else queryset.none()
     page = Paginator(rows, 100).get_page(request.GET.get("page"))
@@ -163,9 +158,7 @@ def _save_entry(request, form, *, entry=None, card=None):
 @require_http_methods(["GET", "HEAD", "POST"])
 def entry_add(request, card_id):
     """Add an entry for one card in a chosen variant."""
-    card = get_object_or_404(
-        Card.objects.visible_to(request.user).with_related(), pk=card_id
-    )
+    card = get_object_or_404(card_selectors.visible_cards(request.user), pk=card_id)
     form = EntryForm(request.POST or None, initial={"quantity": 1})
     if request.method == "POST" and form.is_valid():
         if _save_entry(request, form, card=card):
@@ -217,9 +210,7 @@ def render_widget(request, card, error: str = "") -> str:
 @require_POST
 def widget_change(request, card_id):
     """Add or remove one owned or wanted copy of a card; answer with the widget."""
-    card = get_object_or_404(
-        Card.objects.visible_to(request.user).with_related(), pk=card_id
-    )
+    card = get_object_or_404(card_selectors.visible_cards(request.user), pk=card_id)
     error = ""
     change = WIDGET_CHANGES.get(request.POST.get("change", ""))
     if change is None:
@@ -229,7 +220,7 @@ def widget_change(request, card_id):
             services.collection_change_quantity(user=request.user, card=card, **change)
         except ValidationError as exc:
             error = " ".join(exc.messages)
-    if request.headers.get("HX-Request"):
+    if request.htmx:
         return HttpResponse(render_widget(request, card, error))
     if error:
         messages.error(request, error)
@@ -338,7 +329,7 @@ def import_preview(request, token):
     preview = get_object_or_404(ImportPreview, token=token, user=request.user)
     if request.method == "POST":
         if request.POST.get("action") == "discard":
-            preview.delete()
+            services.collection_import_discard(user=request.user, preview=preview)
             messages.info(request, "Import discarded; nothing was changed.")
             return redirect("collection:import")
         try:
@@ -382,7 +373,7 @@ def import_preview(request, token):
 @require_http_methods(["GET", "HEAD"])
 def export(request):
     """Download my collection as CSV."""
-    entries = CollectionEntry.objects.of(request.user).with_related()
+    entries = selectors.entries_of(user=request.user)
     out = io.StringIO()
     csv_io.write_csv(entries, out)
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
@@ -425,7 +416,7 @@ def sharing(request):
                 request, f"Your {ShareKind(kind).label.lower()} is shared."
             )
         return redirect("collection:sharing")
-    links = {link.kind: link for link in ShareLink.objects.filter(user=request.user)}
+    links = selectors.share_links_of(user=request.user)
     kinds = [
         {
             "kind": value,
@@ -443,7 +434,7 @@ def sharing(request):
 @require_http_methods(["GET", "HEAD"])
 def shared(request, token):
     """Show a shared list read-only; 404 once its owner turns sharing off."""
-    link = get_object_or_404(ShareLink.objects.select_related("user"), token=token)
+    link = get_object_or_404(selectors.share_link_by_token(token))
     rows = selectors.entries_for_share(link=link)
     page = Paginator(rows, 200).get_page(request.GET.get("page"))
     return render(request, "collection/shared.html", {"link": link, "page": page})

@@ -1,13 +1,63 @@
-"""Admin for decks: entries inline, versions read-only."""
+"""Admin for decks: entries inline, versions read-only.
 
+Decks and their entries are saved through ``decks.services``, as the pages and
+the API save them, so every admin save checks the entries and keeps a version.
+"""
+
+from django import forms
 from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.forms.models import BaseInlineFormSet
 
+from . import services
 from .models import Deck, DeckEntry, DeckVersion
 from .playtest.models import DeckReport, Playtest
 
 
+class DeckEntryFormSet(BaseInlineFormSet):
+    """The deck's entries, checked together as the deck service checks them."""
+
+    def entries(self) -> list[dict]:
+        """Return the entries the formset leaves, as the deck service takes them."""
+        return [
+            {
+                "card": form.cleaned_data["card"].pk,
+                "zone": form.cleaned_data["zone"],
+                "quantity": form.cleaned_data["quantity"],
+            }
+            for form in self.forms
+            if form.cleaned_data and not form.cleaned_data.get("DELETE")
+        ]
+
+    def clean(self):
+        super().clean()
+        deck = self.instance
+        if any(self.errors) or deck.game_id is None or deck.owner_id is None:
+            return
+        try:
+            services.deck_entries_check(deck=deck, entries=self.entries())
+        except ValidationError as error:
+            raise ValidationError(error.messages) from error
+
+    def save(self, commit=True):
+        """Leave the writing to ``DeckAdmin.save_related``; note what changes."""
+        self.new_objects, self.changed_objects, self.deleted_objects = [], [], []
+        for form in self.forms:
+            if not form.has_changed() or not form.cleaned_data:
+                continue
+            if form.cleaned_data.get("DELETE"):
+                if form.instance.pk is not None:
+                    self.deleted_objects.append(form.instance)
+            elif form.instance.pk is None:
+                self.new_objects.append(form.instance)
+            else:
+                self.changed_objects.append((form.instance, form.changed_data))
+        return self.new_objects + [obj for obj, _ in self.changed_objects]
+
+
 class DeckEntryInline(admin.TabularInline):
     model = DeckEntry
+    formset = DeckEntryFormSet
     raw_id_fields = ["card"]
     extra = 0
 
@@ -20,6 +70,26 @@ class DeckAdmin(admin.ModelAdmin):
     raw_id_fields = ["owner"]
     inlines = [DeckEntryInline]
 
+    def save_model(self, request, obj, form, change):
+        """Save nothing yet: the deck and its entries are saved together below."""
+
+    def save_related(self, request, form, formsets, change):
+        """Save the deck and its entries through the service: one new version."""
+        entries = None
+        for formset in formsets:
+            if isinstance(formset, DeckEntryFormSet):
+                formset.save()
+                entries = formset.entries()
+        services.deck_save(deck=form.instance, entries=entries)
+        form.save_m2m()
+
+    def delete_model(self, request, obj):
+        services.deck_delete(deck=obj)
+
+    def delete_queryset(self, request, queryset):
+        for deck in queryset:
+            services.deck_delete(deck=deck)
+
 
 @admin.register(DeckVersion)
 class DeckVersionAdmin(admin.ModelAdmin):
@@ -30,12 +100,43 @@ class DeckVersionAdmin(admin.ModelAdmin):
         return False
 
 
+class DeckEntryAdminForm(forms.ModelForm):
+    """An entry on its own; the card must be one the deck's owner can see."""
+
+    class Meta:
+        model = DeckEntry
+        fields = ["deck", "card", "zone", "quantity"]
+
+    def clean(self):
+        cleaned = super().clean()
+        deck = cleaned.get("deck") or getattr(self.instance, "deck", None)
+        card = cleaned.get("card")
+        if deck is not None and card is not None:
+            services.deck_card_check(deck=deck, card=card)
+        return cleaned
+
+
 @admin.register(DeckEntry)
 class DeckEntryAdmin(admin.ModelAdmin):
+    form = DeckEntryAdminForm
     list_display = ["deck", "card", "zone", "quantity"]
     list_filter = ["zone", "deck__game"]
     search_fields = ["deck__name", "card__name"]
     raw_id_fields = ["deck", "card"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # An entry stays in its deck: a move would change two decks' versions.
+        return ["deck"] if obj is not None else []
+
+    def save_model(self, request, obj, form, change):
+        services.deck_entry_save(entry=obj)
+
+    def delete_model(self, request, obj):
+        services.deck_entry_delete(entry=obj)
+
+    def delete_queryset(self, request, queryset):
+        for entry in queryset.select_related("deck"):
+            services.deck_entry_delete(entry=entry)
 
 
 @admin.register(Playtest)

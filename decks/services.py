@@ -13,9 +13,12 @@ from django.db import transaction
 from django.db.models import Max
 
 from cards.models import Card, Game
+from collection.selectors import counts_for_cards
+from collection.services import collection_change_quantity
 
 from .choices import MAX_ENTRIES, MAX_QUANTITY, default_zone, zones_for
 from .models import Deck, DeckEntry, DeckVersion
+from .text_io import LineError, parse_decklist
 
 
 def _snapshot(deck: Deck) -> list[dict]:
@@ -62,7 +65,7 @@ def _quantity(value: Any, where: str) -> tuple[int | None, str | None]:
     return number, None
 
 
-def _resolve_entries(*, deck: Deck, entries: Iterable[dict]) -> list[DeckEntry]:
+def deck_entries_check(*, deck: Deck, entries: Iterable[dict]) -> list[DeckEntry]:
     """Return unsaved entries for ``deck`` from plain input, or raise every problem."""
     entries = list(entries)
     game = deck.game
@@ -133,6 +136,17 @@ def _save_entries(*, deck: Deck, entries: list[DeckEntry]) -> None:
 
 
 @transaction.atomic
+def deck_save(*, deck: Deck, entries: Iterable[dict] | None = None) -> Deck:
+    """Save a new or changed deck, its entries when given, and its next version."""
+    deck.full_clean()
+    deck.save()
+    if entries is not None:
+        _save_entries(deck=deck, entries=deck_entries_check(deck=deck, entries=entries))
+    deck_version_record(deck=deck)
+    return deck
+
+
+@transaction.atomic
 def deck_create(
     *,
     owner,
@@ -148,11 +162,7 @@ def deck_create(
         if game is None:
             raise ValidationError({"game": "There is no such game."}, code="bad_game")
     deck = Deck(owner=owner, game=game, name=name, notes=notes, is_public=is_public)
-    deck.full_clean()
-    deck.save()
-    _save_entries(deck=deck, entries=_resolve_entries(deck=deck, entries=entries))
-    deck_version_record(deck=deck)
-    return deck
+    return deck_save(deck=deck, entries=entries)
 
 
 @transaction.atomic
@@ -171,12 +181,7 @@ def deck_update(
         deck.notes = notes
     if is_public is not None:
         deck.is_public = is_public
-    deck.full_clean()
-    deck.save()
-    if entries is not None:
-        _save_entries(deck=deck, entries=_resolve_entries(deck=deck, entries=entries))
-    deck_version_record(deck=deck)
-    return deck
+    return deck_save(deck=deck, entries=entries)
 
 
 @transaction.atomic
@@ -199,13 +204,35 @@ def deck_add_card(
         entry = DeckEntry(deck=deck, card=card, zone=zone, quantity=quantity)
     else:
         entry.quantity += quantity
-    entry.full_clean()
+    return deck_entry_save(entry=entry)
+
+
+def deck_card_check(*, deck: Deck, card: Card) -> None:
+    """Refuse a card the deck's owner cannot see (another user's custom card)."""
     if not Card.objects.visible_to(deck.owner).filter(pk=card.pk).exists():
         raise ValidationError({"card": "There is no such card."}, code="bad_card")
+
+
+@transaction.atomic
+def deck_entry_save(*, entry: DeckEntry) -> DeckEntry:
+    """Save one new or changed entry of a deck, and the deck's next version."""
+    # full_clean checks the quantity and the card's game and zone (DeckEntry.clean).
+    entry.full_clean()
+    deck = entry.deck
+    deck_card_check(deck=deck, card=entry.card)
     entry.save()
     deck.save(update_fields=["updated_at"])
     deck_version_record(deck=deck)
     return entry
+
+
+@transaction.atomic
+def deck_entry_delete(*, entry: DeckEntry) -> None:
+    """Delete one entry of a deck, and keep the deck's next version."""
+    deck = entry.deck
+    entry.delete()
+    deck.save(update_fields=["updated_at"])
+    deck_version_record(deck=deck)
 
 
 @transaction.atomic
@@ -221,13 +248,10 @@ def deck_remove_card(*, deck: Deck, card: Card, zone: str, quantity: int = 1) ->
             code="not_in_deck",
         )
     if entry.quantity <= quantity:
-        entry.delete()
+        deck_entry_delete(entry=entry)
     else:
         entry.quantity -= quantity
-        entry.full_clean()
-        entry.save()
-    deck.save(update_fields=["updated_at"])
-    deck_version_record(deck=deck)
+        deck_entry_save(entry=entry)
 
 
 @transaction.atomic
@@ -248,16 +272,22 @@ def deck_clone(*, deck: Deck, owner, name: str | None = None) -> Deck:
     )
 
 
+class DecklistError(ValidationError):
+    """A decklist with lines that cannot be read; ``lines`` holds each problem."""
+
+    def __init__(self, lines: list[LineError]):
+        super().__init__(
+            {"text": [error.message for error in lines]}, code="bad_decklist"
+        )
+        self.lines = lines
+
+
 @transaction.atomic
 def deck_import_text(*, deck: Deck, text: str) -> Deck:
     """Replace the deck's entries with a decklist; any bad line writes nothing."""
-    from .text_io import parse_decklist
-
     parsed = parse_decklist(text, game_slug=deck.game.slug, user=deck.owner)
     if parsed.errors:
-        raise ValidationError(
-            {"text": [error.message for error in parsed.errors]}, code="bad_decklist"
-        )
+        raise DecklistError(parsed.errors)
     return deck_set_entries(deck=deck, entries=parsed.entries)
 
 
@@ -275,9 +305,6 @@ def deck_add_missing_to_wishlist(*, deck: Deck, user) -> int:
     by them, so pressing the button twice never asks for the cards twice. The
     collection's own service makes each change. Return the copies added.
     """
-    from collection.selectors import counts_for_cards
-    from collection.services import collection_change_quantity
-
     needed: dict[int, int] = {}
     cards: dict[int, Card] = {}
     for entry in deck.entries.select_related("card"):

@@ -7,41 +7,37 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.db.models import Sum
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from cards import selectors as card_selectors
 from cards.choices import GameSlug
+from cards.filtersets import CardFilterSet
 from cards.games import GAMES
-from cards.models import Card, Game
+from cards.models import Game
+from cards.search import parse_query
 
-from . import services
+from . import selectors, services
 from .choices import Zone, zones_for
 from .filtersets import DeckFilterSet
 from .forms import DeckForm, DeckSettingsForm, EntryForm, ImportForm
-from .models import Deck, DeckVersion, diff_snapshots
+from .models import Deck, diff_snapshots
 from .rules import is_legal, validate_deck
-from .text_io import export_decklist, parse_decklist
+from .text_io import export_decklist
 from .tools import deck_tools
 
 SEARCH_LIMIT = 40
 MAX_SEED = 2**31 - 1
 
 
-def _is_htmx(request) -> bool:
-    return request.headers.get("HX-Request") == "true"
-
-
 def _visible_deck(request, pk) -> Deck:
-    decks = Deck.objects.visible_to(request.user).select_related("game", "owner")
-    return get_object_or_404(decks, pk=pk)
+    return get_object_or_404(selectors.visible_decks(request.user), pk=pk)
 
 
 def _own_deck(request, pk) -> Deck:
-    decks = Deck.objects.owned_by(request.user).select_related("game", "owner")
-    return get_object_or_404(decks, pk=pk)
+    return get_object_or_404(selectors.own_decks(request.user), pk=pk)
 
 
 def _error_text(error: ValidationError) -> str:
@@ -55,15 +51,6 @@ def _seed(value) -> int:
         return 0
 
 
-def _collection_counts(user, card_ids) -> dict[int, tuple[int, int]]:
-    """Return {card id: (owned, wanted)} from the viewer's collection."""
-    if not user.is_authenticated or not card_ids:
-        return {}
-    from collection.selectors import counts_for_cards
-
-    return counts_for_cards(user=user, card_ids=card_ids)
-
-
 def card_zones(game_slug: str, card_type: str | None) -> list[str]:
     """Return the zones the editor offers for a card of this type."""
     return list(GAMES[game_slug].zones_for_type(card_type))
@@ -71,17 +58,13 @@ def card_zones(game_slug: str, card_type: str | None) -> list[str]:
 
 def deck_state(deck: Deck, user, *, seed: int = 0) -> dict:
     """Return the deck's zones, problems, collection counts and tools for a page."""
-    entries = list(
-        deck.entries.select_related("card__card_set__game").order_by(
-            "card__number", "card__key", "card_id"
-        )
-    )
+    entries = selectors.deck_entries(deck)
     slug = deck.game.slug
     problems = validate_deck(slug, entries)
     needed: dict[int, int] = {}
     for entry in entries:
         needed[entry.card_id] = needed.get(entry.card_id, 0) + entry.quantity
-    counts = _collection_counts(user, list(needed))
+    counts = selectors.collection_counts(user, list(needed))
     missing_total = 0
     for card_id, count in needed.items():
         missing_total += max(0, count - counts.get(card_id, (0, 0))[0])
@@ -124,37 +107,22 @@ def _search(request, deck: Deck) -> dict | None:
     asked = {k: v for k, v in request.GET.items() if k not in ("seed",) and v}
     if not asked:
         return None
-    from cards.filtersets import CardFilterSet
-
     data = request.GET.copy()
     data["game"] = deck.game.slug
-    base = (
-        Card.objects.visible_to(request.user)
-        .filter(card_set__game=deck.game)
-        .select_related("card_set__game")
-    )
     only_owned = request.GET.get("owned") in ("1", "on", "true")
-    if only_owned:
-        from collection.models import CollectionEntry
-
-        owned_ids = CollectionEntry.objects.filter(
-            user=request.user, quantity__gt=0
-        ).values("card_id")
-        base = base.filter(pk__in=owned_ids)
+    base = selectors.editor_cards(deck, request.user, only_owned=only_owned)
     filterset = CardFilterSet(data, queryset=base)
     if not filterset.is_valid():
         return {"errors": filterset.errors, "cards": [], "only_owned": only_owned}
     found = list(filterset.qs[: SEARCH_LIMIT + 1])
     more = len(found) > SEARCH_LIMIT
     found = found[:SEARCH_LIMIT]
-    counts = _collection_counts(request.user, [c.pk for c in found])
+    counts = selectors.collection_counts(request.user, [c.pk for c in found])
     for card in found:
         card.owned = counts.get(card.pk, (0, 0))[0]
         card.zones = card_zones(deck.game.slug, card.card_type)
     description = warnings = None
     if request.GET.get("q"):
-        from cards.search import parse_query
-
         parsed = parse_query(request.GET["q"])
         description, warnings = parsed.description, parsed.warnings
     return {
@@ -175,25 +143,17 @@ def deck_list(request, game=None):
         if game not in GameSlug.values:
             raise Http404("No such game.")
         params["game"] = game
-    public = (
-        Deck.objects.filter(is_public=True)
-        .select_related("game", "owner")
-        .annotate(card_count=Sum("entries__quantity"))
-        .order_by("-updated_at", "-id")
-    )
+    public = selectors.public_decks()
     filterset = DeckFilterSet(params, queryset=public)
     decks = filterset.qs if filterset.is_valid() else public.none()
     page = Paginator(decks, 30).get_page(request.GET.get("page"))
     mine = []
     if request.user.is_authenticated:
-        mine = (
-            Deck.objects.owned_by(request.user)
-            .select_related("game")
-            .annotate(card_count=Sum("entries__quantity"))
-            .order_by("-updated_at", "-id")
+        game_slug = params.get("game")
+        mine = selectors.user_decks(
+            request.user,
+            game_slug=game_slug if game_slug in GameSlug.values else None,
         )
-        if params.get("game") in GameSlug.values:
-            mine = mine.filter(game__slug=params["game"])
     return render(
         request,
         "decks/list.html",
@@ -234,8 +194,6 @@ def deck_detail(request, pk):
     deck = _visible_deck(request, pk)
     context = deck_state(deck, request.user, seed=_seed(request.GET.get("seed")))
     if context["is_owner"]:
-        from cards.filtersets import CardFilterSet
-
         context["search"] = _search(request, deck)
         context["card_filters"] = CardFilterSet(request.GET or None).form
         colour_field = GAMES[deck.game.slug].colour_field
@@ -257,7 +215,7 @@ def deck_search(request, pk):
 
 
 def _panel_response(request, deck, error: str | None = None):
-    if _is_htmx(request):
+    if request.htmx:
         context = deck_state(deck, request.user)
         context["panel_error"] = error
         return render(request, "decks/_panel.html", context)
@@ -273,12 +231,7 @@ def deck_add(request, pk):
     form = EntryForm(request.POST)
     if not form.is_valid():
         return _panel_response(request, deck, "Choose a card and a count from 1 to 99.")
-    card = (
-        Card.objects.visible_to(request.user)
-        .filter(pk=form.cleaned_data["card"])
-        .select_related("card_set__game")
-        .first()
-    )
+    card = card_selectors.visible_card(request.user, form.cleaned_data["card"])
     if card is None:
         return _panel_response(request, deck, "There is no such card.")
     try:
@@ -300,7 +253,7 @@ def deck_remove(request, pk):
     form = EntryForm(request.POST)
     if not form.is_valid() or not form.cleaned_data["zone"]:
         return _panel_response(request, deck, "Choose a card, a zone and a count.")
-    card = Card.objects.filter(pk=form.cleaned_data["card"]).first()
+    card = card_selectors.card_by_id(form.cleaned_data["card"])
     if card is None:
         return _panel_response(request, deck, "There is no such card.")
     try:
@@ -366,19 +319,16 @@ def deck_import(request, pk):
     form = ImportForm(request.POST or None)
     line_errors = []
     if request.method == "POST" and form.is_valid():
-        parsed = parse_decklist(
-            form.cleaned_data["text"], game_slug=deck.game.slug, user=request.user
-        )
-        line_errors = parsed.errors
-        if not line_errors:
-            try:
-                services.deck_set_entries(deck=deck, entries=parsed.entries)
-            except ValidationError as error:
-                # The service names its own fields ("entries"), not the form's.
-                form.add_error(None, error.messages)
-            else:
-                messages.success(request, "Decklist imported.")
-                return redirect(deck)
+        try:
+            services.deck_import_text(deck=deck, text=form.cleaned_data["text"])
+        except services.DecklistError as error:
+            line_errors = error.lines
+        except ValidationError as error:
+            # The service names its own fields ("entries"), not the form's.
+            form.add_error(None, error.messages)
+        else:
+            messages.success(request, "Decklist imported.")
+            return redirect(deck)
     return render(
         request,
         "decks/import.html",
@@ -421,9 +371,9 @@ def deck_hand(request, pk):
     """Return a sample opening for a seed (htmx partial, or the deck page)."""
     deck = _visible_deck(request, pk)
     seed = _seed(request.GET.get("seed"))
-    if not _is_htmx(request):
+    if not request.htmx:
         return redirect(f"{reverse('decks:detail', args=[deck.pk])}?seed={seed}#hand")
-    entries = list(deck.entries.select_related("card__card_set__game"))
+    entries = selectors.deck_entries(deck, ordered=False)
     tools = deck_tools(deck.game.slug, entries, seed=seed)
     return render(
         request,
@@ -442,7 +392,7 @@ def deck_wishlist(request, pk):
         if added
         else "Your wishlist already covers every missing card."
     )
-    if _is_htmx(request):
+    if request.htmx:
         context = deck_state(deck, request.user)
         context["panel_message"] = text
         return render(request, "decks/_panel.html", context)
@@ -454,5 +404,5 @@ def deck_wishlist(request, pk):
 def version_detail(request, pk, number):
     """Show one stored version of a deck."""
     deck = _visible_deck(request, pk)
-    version = get_object_or_404(DeckVersion, deck=deck, number=number)
+    version = get_object_or_404(selectors.deck_version(deck, number))
     return render(request, "decks/version.html", {"deck": deck, "version": version})

@@ -1,57 +1,14 @@
-"""Admin of community card data, and history for moderator edits of cards.
+"""Admin of community card data: submissions, scans, history, data imports.
 
-Imported from ``CardsConfig.ready()``. The Card admin (whoever registers it)
-is wrapped so that every save through the admin records a history row.
+Imported from ``CardsConfig.ready()``. Cards themselves are saved by the Card
+admin (``cards/admin.py``) through ``cards.history.card_save``.
 """
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from ..models import Card, CardChange, CardDataImport, CardSubmission, Scan
+from ..models import CardChange, CardDataImport, CardSubmission, Scan
 from . import services as community
-
-
-class CardHistoryAdminMixin:
-    """Record a CardChange for every card saved through the admin."""
-
-    def save_model(self, request, obj, form, change):
-        old = None
-        if change and obj.pk:
-            previous = Card.objects.filter(pk=obj.pk).first()
-            old = community.card_values(previous) if previous else None
-        # An empty admin text box means unknown (null), not a printed empty text.
-        for field in Card._meta.concrete_fields:
-            if field.null and getattr(obj, field.attname) == "":
-                setattr(obj, field.attname, None)
-        super().save_model(request, obj, form, change)
-        community.card_history_record(
-            card=obj,
-            user=request.user,
-            source=f"Edited in the admin by {request.user.get_username()}",
-            old=old,
-        )
-
-
-def _wrap_card_admin() -> None:
-    existing = admin.site._registry.get(Card)
-    base = type(existing) if existing is not None else admin.ModelAdmin
-    if issubclass(base, CardHistoryAdminMixin):
-        return
-    if existing is not None:
-        admin.site.unregister(Card)
-    attrs = {"__module__": __name__}
-    if existing is None:
-        attrs.update(
-            list_display=("display_name", "card_set", "key", "verification"),
-            list_filter=("card_set__game", "card_set__kind", "verification"),
-            search_fields=("name", "key", "printed_number"),
-            raw_id_fields=("card_set",),
-        )
-    wrapped = type("CardAdmin", (CardHistoryAdminMixin, base), attrs)
-    admin.site.register(Card, wrapped)
-
-
-_wrap_card_admin()
 
 
 class ScanInline(admin.TabularInline):

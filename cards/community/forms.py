@@ -10,7 +10,12 @@ from django.core.exceptions import ValidationError
 from ..choices import Verification
 from ..models import Card, CardSet
 from . import scans
-from .services import SUBMITTABLE_KINDS, field_label, submission_fields
+from .services import (
+    MAX_IMPORT_BYTES,
+    SUBMITTABLE_KINDS,
+    field_label,
+    submission_fields,
+)
 
 # Fields a custom card's owner does not choose: the site sets them.
 CUSTOM_FIXED = ("distribution",)
@@ -156,8 +161,6 @@ class DataImportForm(forms.Form):
     )
 
     def clean_file(self):
-        from .services import MAX_IMPORT_BYTES
-
         upload = self.cleaned_data["file"]
         if upload.size > MAX_IMPORT_BYTES:
             raise ValidationError(

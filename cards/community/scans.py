@@ -18,6 +18,8 @@ from django.core.files.storage import default_storage
 from django.db.models import Sum
 from PIL import Image, ImageOps
 
+from ..models import ReviewStatus, Scan
+
 MAX_BYTES = 5 * 1024 * 1024
 MAX_PIXELS = 40_000_000
 MAX_PENDING_SCANS = 20
@@ -151,8 +153,6 @@ def scan_check(*, upload) -> CheckedScan:
 
 def scan_quota_check(*, user, adding_bytes: int = 0) -> None:
     """Refuse a new upload when ``user`` has too many scans waiting for review."""
-    from ..models import ReviewStatus, Scan
-
     pending = Scan.objects.filter(uploader=user, status=ReviewStatus.PENDING)
     count = pending.count()
     if count >= MAX_PENDING_SCANS:

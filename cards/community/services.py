@@ -15,7 +15,6 @@ from django.utils.text import slugify
 
 from ..choices import Distribution, SetKind, Verification
 from ..data import (
-    CARD_DATA_FIELDS,
     LoadResult,
     _type_problem,
     card_data_diff,
@@ -24,9 +23,11 @@ from ..data import (
     card_fields,
 )
 from ..games import GAMES, type_fields
+
+# card_history_record and values_diff are part of this module's interface.
+from ..history import card_history_record, card_save, card_values, values_diff  # noqa: F401
 from ..models import (
     Card,
-    CardChange,
     CardDataImport,
     CardSet,
     CardSubmission,
@@ -88,26 +89,6 @@ def submission_fields(game: str) -> tuple[str, ...]:
     return tuple(f for f in card_fields(game) if f != "verification")
 
 
-def card_values(card: Card) -> dict:
-    """Return every data field of ``card`` (None for a card not yet made)."""
-    return {name: getattr(card, name) for name in CARD_DATA_FIELDS}
-
-
-def values_diff(old: dict | None, new: dict) -> list[dict]:
-    """Return the changed fields as [{"field", "old", "new"}] (all set ones if new)."""
-    if old is None:
-        return [
-            {"field": name, "old": None, "new": value}
-            for name, value in new.items()
-            if value not in (None, "", [])
-        ]
-    return [
-        {"field": name, "old": old.get(name), "new": value}
-        for name, value in new.items()
-        if old.get(name) != value
-    ]
-
-
 def _clean_fields(game: str, fields) -> tuple[dict, dict]:
     """Return (values, errors) for proposed ``fields``, checking names and types."""
     if not isinstance(fields, dict):
@@ -149,29 +130,6 @@ def _merge(errors: dict, error: ValidationError) -> None:
 
 
 # --- history --------------------------------------------------------------------
-
-
-def card_history_record(
-    *,
-    card: Card,
-    user,
-    source: str,
-    old: dict | None,
-    new: dict | None = None,
-    submission: CardSubmission | None = None,
-) -> CardChange | None:
-    """Record what changed on ``card`` since ``old`` (None when nothing did)."""
-    changes = values_diff(old, new if new is not None else card_values(card))
-    if old is not None and not changes:
-        return None
-    return CardChange.objects.create(
-        card=card,
-        user=user if user is not None and user.is_authenticated else None,
-        submission=submission,
-        created=old is None,
-        changes=changes,
-        source=source,
-    )
 
 
 def card_history(*, card: Card):
@@ -371,19 +329,19 @@ def card_submission_accept(
         card = Card.objects.select_for_update().get(pk=submission.card_id)
         old = card_values(card)
     built = _build_card(card=card, card_set=submission.card_set, values=values)
-    built.save()
-    if submission.is_new:
-        CardSubmission.objects.filter(pk=submission.pk).update(card=built)
-        submission.card = built
     by = submission.submitter.get_username()
-    card_history_record(
+    card_save(
         card=built,
         user=submission.submitter,
         source=f"Submission #{submission.pk} by {by}, accepted by "
         f"{moderator.get_username()}: {submission.source}",
         old=old,
         submission=submission,
+        checked=True,
     )
+    if submission.is_new:
+        CardSubmission.objects.filter(pk=submission.pk).update(card=built)
+        submission.card = built
     submission.scans.filter(status=ReviewStatus.PENDING).update(
         status=ReviewStatus.ACCEPTED, card=built, reviewed_at=timezone.now()
     )
@@ -524,10 +482,9 @@ def custom_card_create(*, user, card_set: CardSet, fields: dict) -> Card:
     values["distribution"] = Distribution.CUSTOM
     values["verification"] = Verification.UNVERIFIED
     card = _build_card(card=None, card_set=card_set, values=values)
-    card.save()
-    card_history_record(card=card, user=user, source="Custom card made by its owner",
-                        old=None)  # fmt: skip
-    return card
+    return card_save(
+        card=card, user=user, source="Custom card made by its owner", checked=True
+    )
 
 
 @transaction.atomic
@@ -541,9 +498,9 @@ def custom_card_update(*, user, card: Card, fields: dict) -> Card:
     locked = Card.objects.select_for_update().get(pk=card.pk)
     old = card_values(locked)
     built = _build_card(card=locked, card_set=None, values=values)
-    built.save()
-    card_history_record(card=built, user=user, source="Edited by its owner", old=old)
-    return built
+    return card_save(
+        card=built, user=user, source="Edited by its owner", old=old, checked=True
+    )
 
 
 @transaction.atomic
@@ -626,6 +583,15 @@ def card_data_import_prepare(*, user, text: str, label: str, game: str | None = 
     data_import.full_clean()
     data_import.save()
     return data_import
+
+
+@transaction.atomic
+def card_data_import_discard(*, data_import: CardDataImport, user) -> None:
+    """Drop a waiting data file without applying it; no card changes."""
+    _require_moderator(user)
+    if data_import.user_id != user.pk:
+        raise PermissionDenied("This import belongs to someone else.")
+    data_import.delete()
 
 
 def card_data_import_preview(*, data_import: CardDataImport):

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.shortcuts import render as django_render
 from django.views.decorators.http import require_POST
 
+from .. import selectors as card_selectors
 from ..choices import SetKind
 from ..data import CardDataError
 from ..games import GAMES
@@ -52,9 +53,7 @@ def suggest(request, game, pk=None):
     """Propose a new card of ``game``, or (with ``pk``) a correction to a card."""
     card = None
     if pk is not None:
-        card = get_object_or_404(
-            Card.objects.visible_to(request.user).with_related(), pk=pk
-        )
+        card = get_object_or_404(card_selectors.visible_cards(request.user), pk=pk)
         game = card.card_set.game.slug
         if card.card_set.kind == SetKind.CUSTOM:
             if card.card_set.owner_id == request.user.pk:
@@ -234,9 +233,7 @@ def scan_image(request, pk, size="full"):
 
 def card_history(request, pk):
     """Show every recorded change of a card."""
-    card = get_object_or_404(
-        Card.objects.visible_to(request.user).with_related(), pk=pk
-    )
+    card = get_object_or_404(card_selectors.visible_cards(request.user), pk=pk)
     page = Paginator(community.card_history(card=card), 50).get_page(
         request.GET.get("page")
     )
@@ -311,11 +308,7 @@ def custom_sets(request):
         else:
             messages.success(request, f"Made the custom set {card_set.name}.")
             return redirect("community:custom-set", pk=card_set.pk)
-    sets = (
-        CardSet.objects.filter(kind=SetKind.CUSTOM, owner=request.user)
-        .select_related("game")
-        .order_by("game__sort_order", "name")
-    )
+    sets = card_selectors.custom_sets(request.user)
     return render(
         request,
         "community/custom_sets.html",
@@ -386,10 +379,8 @@ def custom_card_new(request, pk):
 def custom_card_edit(request, pk):
     """Change or delete one of the user's custom cards."""
     card = get_object_or_404(
-        Card.objects.with_related(),
+        card_selectors.custom_cards(request.user),
         pk=pk,
-        card_set__kind=SetKind.CUSTOM,
-        card_set__owner=request.user,
     )
     if request.method == "POST" and "delete" in request.POST:
         community.custom_card_delete(user=request.user, card=card)
@@ -450,7 +441,9 @@ def data_import_preview(request, token):
     data_import = get_object_or_404(CardDataImport, token=token, user=request.user)
     if request.method == "POST":
         if "cancel" in request.POST:
-            data_import.delete()
+            community.card_data_import_discard(
+                data_import=data_import, user=request.user
+            )
             messages.info(request, "The import was cancelled; nothing changed.")
             return redirect("community:import")
         try:

@@ -1,5 +1,6 @@
 """The collection API: the signed-in user's entries, nobody else's."""
 
+from django.core.exceptions import ValidationError
 from django.http import Http404
 from rest_framework import permissions, viewsets
 
@@ -40,8 +41,6 @@ class CollectionEntryViewSet(viewsets.ModelViewSet):
         card = data.pop("card", None)
         entry = serializer.instance
         if card is not None and card.pk != entry.card_id:
-            from django.core.exceptions import ValidationError
-
             raise ValidationError(
                 {"card": "An entry's card cannot change; delete it and add another."},
                 code="card_changed",

@@ -180,15 +180,13 @@ def _own(request, pk) -> Playtest:
 @require_GET
 def playtest_detail(request, pk):
     pt = _own(request, pk)
-    template = (
-        "play/_board.html" if request.headers.get("HX-Request") else "play/detail.html"
-    )
+    template = "play/_board.html" if request.htmx else "play/detail.html"
     return render(request, template, board_context(pt, request))
 
 
 def _after(request, pt: Playtest, error: str | None = None):
     """Answer a board form: the board partial for htmx, else a redirect to the board."""
-    if request.headers.get("HX-Request"):
+    if request.htmx:
         context = board_context(pt, request)
         context["error"] = error
         return render(request, "play/_board.html", context)
@@ -201,7 +199,7 @@ def _after(request, pt: Playtest, error: str | None = None):
 
 def _stale(request, pt_url: str, message: str):
     messages.warning(request, message)
-    if request.headers.get("HX-Request"):
+    if request.htmx:
         response = HttpResponse(message, status=409)
         response["HX-Refresh"] = "true"
         return response
@@ -300,9 +298,7 @@ def report_detail(request, pk):
         pk=_int(pk, -1),
         owner=request.user,
     )
-    template = (
-        "play/_report.html" if request.headers.get("HX-Request") else "play/report.html"
-    )
+    template = "play/_report.html" if request.htmx else "play/report.html"
     return render(request, template, {"report": report})
 
 

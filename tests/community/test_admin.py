@@ -6,7 +6,7 @@ import pytest
 from django.contrib import admin
 from django.test import RequestFactory
 
-from cards.community.admin import CardHistoryAdminMixin
+from cards.admin import CardAdmin
 from cards.models import Card, CardChange
 
 
@@ -23,7 +23,7 @@ def test_admin_edit_of_a_card_records_history(gate, django_user_model):
 
     card_admin.save_model(request, card, form=None, change=True)
 
-    assert isinstance(card_admin, CardHistoryAdminMixin)
+    assert isinstance(card_admin, CardAdmin)
     change = CardChange.objects.get(card=gate)
     assert change.changes == [{"field": "bonus_darkus", "old": None, "new": -20}]
     assert (change.user, change.source) == (staff, "Edited in the admin by boss")

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.test import Client
+from django.test.utils import override_settings
 
 TARGETS = (
     ("trivial view /api/ping/", "/api/ping/"),
@@ -124,9 +126,6 @@ class Command(BaseCommand):
 
     def measure_cpu(self, requests: int, rounds: int) -> None:
         """Print CPU time per request in this process (Django's test client)."""
-        from django.test import Client
-        from django.test.utils import override_settings
-
         # As the server runs: DEBUG would record every query.
         with override_settings(DEBUG=False):
             times = self.time_requests(

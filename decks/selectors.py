@@ -1,0 +1,73 @@
+"""Reads over decks with parameters: the decks a user may see, entries, editor cards."""
+
+from django.db.models import Sum
+
+from cards.models import Card
+from collection.selectors import counts_for_cards, owned_card_ids
+
+from .models import Deck, DeckVersion
+
+
+def visible_decks(user):
+    """Return the decks ``user`` may see (public ones and their own)."""
+    return Deck.objects.visible_to(user).select_related("game", "owner")
+
+
+def own_decks(user):
+    """Return the decks ``user`` owns."""
+    return Deck.objects.owned_by(user).select_related("game", "owner")
+
+
+def public_decks():
+    """Return every public deck with its card count, newest change first."""
+    return (
+        Deck.objects.filter(is_public=True)
+        .select_related("game", "owner")
+        .annotate(card_count=Sum("entries__quantity"))
+        .order_by("-updated_at", "-id")
+    )
+
+
+def user_decks(user, *, game_slug: str | None = None):
+    """Return ``user``'s decks (of one game when given) with their card counts."""
+    decks = (
+        Deck.objects.owned_by(user)
+        .select_related("game")
+        .annotate(card_count=Sum("entries__quantity"))
+        .order_by("-updated_at", "-id")
+    )
+    if game_slug is not None:
+        decks = decks.filter(game__slug=game_slug)
+    return decks
+
+
+def deck_entries(deck: Deck, *, ordered: bool = True) -> list:
+    """Return the deck's entries with their cards, in checklist order."""
+    entries = deck.entries.select_related("card__card_set__game")
+    if ordered:
+        entries = entries.order_by("card__number", "card__key", "card_id")
+    return list(entries)
+
+
+def deck_version(deck: Deck, number: int):
+    """Return the queryset of the deck's version ``number`` (empty if none)."""
+    return DeckVersion.objects.filter(deck=deck, number=number)
+
+
+def editor_cards(deck: Deck, user, *, only_owned: bool = False):
+    """Return the cards the deck's editor may add: ``user``'s visible cards of its game."""
+    cards = (
+        Card.objects.visible_to(user)
+        .filter(card_set__game=deck.game)
+        .select_related("card_set__game")
+    )
+    if only_owned:
+        cards = cards.filter(pk__in=owned_card_ids(user=user))
+    return cards
+
+
+def collection_counts(user, card_ids) -> dict[int, tuple[int, int]]:
+    """Return {card id: (owned, wanted)} from ``user``'s collection."""
+    if not user.is_authenticated or not card_ids:
+        return {}
+    return counts_for_cards(user=user, card_ids=card_ids)
