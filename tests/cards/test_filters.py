@@ -1,57 +1,15 @@
-"""CardFilterSet: each filter over three rows keeps exactly the two that match.
+"""CardFilterSet: each filter over three rows keeps exactly the two that match."""
 
-The factories here (``make_set``, ``make_card``, ``three_rows``) are shared by the
-other checklist test modules; they make their own rows and need no fixtures.
-"""
-
-import itertools
 from urllib.parse import urlencode
 
 import pytest
 from django.http import QueryDict
 
 from cards.filtersets import CardFilterSet, CardSetFilterSet, sort_cards
-from cards.models import Card, CardSet, Game
+from cards.models import Card, CardSet
+from tests.factories import CO, MF, B, C, make_card, make_set, three_rows
 
 pytestmark = pytest.mark.django_db
-
-_keys = itertools.count(1)
-
-
-def make_set(game="collision", kind="official", slug=None, owner=None, **fields):
-    """Create a set of ``game`` (one per game, kind and slug)."""
-    slug = slug or f"{kind}-set"
-    card_set, _ = CardSet.objects.get_or_create(
-        game=Game.objects.get(slug=game),
-        slug=slug,
-        defaults={
-            "name": slug.replace("-", " ").title(),
-            "kind": kind,
-            "owner": owner,
-            **fields,
-        },
-    )
-    return card_set
-
-
-def make_card(game="collision", *, card_set=None, kind="official", **fields) -> Card:
-    """Create a valid card of ``game`` through full_clean, with a fresh key."""
-    card_set = card_set or make_set(game, kind)
-    key = fields.pop("key", None) or str(next(_keys))
-    fields.setdefault("source", "test rows")
-    card = Card(card_set=card_set, key=key, **fields)
-    card.full_clean()
-    card.save()
-    return card
-
-
-def three_rows(rows):
-    """Create the cards described by (game, fields) pairs; return them in order."""
-    return [make_card(game, **dict(fields)) for game, fields in rows]
-
-
-C, MF, CO, B = "collision", "metal-fusion", "collide-o", "bakugan"
-PRACTICE = {"card_set": None}
 
 # Each case: three rows (the first two match) and the filter parameters.
 CASES = {

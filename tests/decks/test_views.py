@@ -11,28 +11,6 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def private_deck(user, legal_collision_entries):
-    return services.deck_create(
-        owner=user,
-        game="collision",
-        name="Secret storm",
-        entries=legal_collision_entries,
-    )
-
-
-@pytest.fixture
-def public_deck(user, collision_cards):
-    blade, _ = collision_cards
-    return services.deck_create(
-        owner=user,
-        game="collision",
-        name="Open storm",
-        is_public=True,
-        entries=[{"card": blade.pk, "zone": "blade", "quantity": 1}],
-    )
-
-
 def test_public_decks_are_listed_per_game_and_private_ones_are_not(
     client, private_deck, public_deck, other_user
 ):

@@ -3,6 +3,7 @@
 import pytest
 
 from decks.playtest.models import Playtest
+from tests.factories import make_card
 
 GAMES = ["collision", "metal-fusion", "collide-o", "bakugan"]
 
@@ -194,9 +195,7 @@ def test_cards_without_play_data_block_the_playtest_and_are_named(
     blade = Card.objects.filter(card_set__kind="practice", card_type="blade").first()
     blank_set = blade.card_set
     unknown = [
-        Card.objects.create(
-            card_set=blank_set, key=f"x{i}", number=900 + i, source="test", name=None
-        )
+        make_card(card_set=blank_set, key=f"x{i}", number=900 + i, source="test")
         for i in range(15)
     ]
     entries = [{"card": blade.pk, "quantity": 1, "zone": "blade"}] + [
