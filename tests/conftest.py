@@ -12,6 +12,7 @@ from cards.community.services import moderators_group
 from cards.data import card_data_load, card_data_parse
 from cards.models import Game
 from decks.samples import sample_deck
+from tests.utils import full_strength
 
 # Fuzzers follow the profile: a quick pass for `make test`, the full 1,000 examples
 # under CI (`.ci/run` sets HYPOTHESIS_PROFILE=ci; CI=true chooses it as well).
@@ -25,10 +26,7 @@ _FUZZ = {
 }
 hypothesis_settings.register_profile("ci", max_examples=1000, **_FUZZ)
 hypothesis_settings.register_profile("dev", max_examples=50, **_FUZZ)
-hypothesis_settings.load_profile(
-    os.environ.get("HYPOTHESIS_PROFILE")
-    or ("ci" if os.environ.get("CI", "").lower() in ("1", "true", "yes") else "dev")
-)
+hypothesis_settings.load_profile("ci" if full_strength() else "dev")
 
 
 @pytest.fixture(autouse=True)
