@@ -27,7 +27,6 @@ from cards.community.services import (
 from cards.models import Card, CardChange, CardSet, CardSubmission
 from collection.models import CollectionEntry, ImportPreview, ShareLink
 from collection.services import (
-    collection_entry_create,
     collection_import_prepare,
     share_link_enable,
 )
@@ -35,6 +34,7 @@ from decks.models import Deck, DeckEntry, DeckVersion
 from decks.playtest.models import DeckReport, Playtest
 from decks.playtest.reports import deck_report_start
 from decks.playtest.services import playtest_create, playtest_share
+from tests.factories import make_entry
 
 PUBLIC = {
     "cards:home",
@@ -200,9 +200,7 @@ class Scenario:
         self.card = (
             Card.objects.filter(card_set__kind="practice").order_by("pk").first()
         )
-        self.entry = collection_entry_create(
-            user=owner, card=self.card, quantity=2, notes=SECRET
-        )
+        self.entry = make_entry(owner, self.card, quantity=2, notes=SECRET)
         self.preview = collection_import_prepare(
             user=owner, rows=[], mode="add", source=SECRET
         )
