@@ -5,11 +5,28 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from cards.community.services import moderators_group
 from cards.data import card_data_load, card_data_parse
 from cards.models import Game
 from decks.samples import sample_deck
+from tests.utils import full_strength
+
+# Fuzzers follow the profile: a quick pass for `make test`, the full 1,000 examples
+# under CI (`.ci/run` sets HYPOTHESIS_PROFILE=ci; CI=true chooses it as well).
+# Examples share a test's database fixtures, and a slow one is not a failure.
+_FUZZ = {
+    "deadline": None,
+    "suppress_health_check": [
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+    ],
+}
+hypothesis_settings.register_profile("ci", max_examples=1000, **_FUZZ)
+hypothesis_settings.register_profile("dev", max_examples=50, **_FUZZ)
+hypothesis_settings.load_profile("ci" if full_strength() else "dev")
 
 
 @pytest.fixture(autouse=True)

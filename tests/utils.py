@@ -1,8 +1,20 @@
-"""Helpers for tests that start real processes on the test database."""
+"""Helpers for tests: the strength switch, and processes on the test database."""
 
 import os
 
 from django.conf import settings
+
+
+def full_strength() -> bool:
+    """Return True under CI: fuzzers, races and schema checks run at full size.
+
+    ``.ci/run`` sets ``HYPOTHESIS_PROFILE=ci``; CI services set ``CI=true``.
+    ``make test`` runs the same tests smaller, to stay quick.
+    """
+    profile = os.environ.get("HYPOTHESIS_PROFILE")
+    if profile:
+        return profile == "ci"
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
 def subprocess_env(**extra) -> dict:

@@ -7,7 +7,7 @@ from rest_framework.fields import DateTimeField
 
 from cards.api.serializers import CardSerializer
 from cards.models import Card
-from tests.cards.test_filters import MF, B, C, make_card, make_set
+from tests.factories import MF, B, C, make_card, make_set
 
 pytestmark = pytest.mark.django_db
 

@@ -1,57 +1,15 @@
-"""CardFilterSet: each filter over three rows keeps exactly the two that match.
+"""CardFilterSet: each filter over three rows keeps exactly the two that match."""
 
-The factories here (``make_set``, ``make_card``, ``three_rows``) are shared by the
-other checklist test modules; they make their own rows and need no fixtures.
-"""
-
-import itertools
 from urllib.parse import urlencode
 
 import pytest
 from django.http import QueryDict
 
 from cards.filtersets import CardFilterSet, CardSetFilterSet, sort_cards
-from cards.models import Card, CardSet, Game
+from cards.models import Card, CardSet
+from tests.factories import CO, MF, B, C, make_card, make_set, three_rows
 
 pytestmark = pytest.mark.django_db
-
-_keys = itertools.count(1)
-
-
-def make_set(game="collision", kind="official", slug=None, owner=None, **fields):
-    """Create a set of ``game`` (one per game, kind and slug)."""
-    slug = slug or f"{kind}-set"
-    card_set, _ = CardSet.objects.get_or_create(
-        game=Game.objects.get(slug=game),
-        slug=slug,
-        defaults={
-            "name": slug.replace("-", " ").title(),
-            "kind": kind,
-            "owner": owner,
-            **fields,
-        },
-    )
-    return card_set
-
-
-def make_card(game="collision", *, card_set=None, kind="official", **fields) -> Card:
-    """Create a valid card of ``game`` through full_clean, with a fresh key."""
-    card_set = card_set or make_set(game, kind)
-    key = fields.pop("key", None) or str(next(_keys))
-    fields.setdefault("source", "test rows")
-    card = Card(card_set=card_set, key=key, **fields)
-    card.full_clean()
-    card.save()
-    return card
-
-
-def three_rows(rows):
-    """Create the cards described by (game, fields) pairs; return them in order."""
-    return [make_card(game, **dict(fields)) for game, fields in rows]
-
-
-C, MF, CO, B = "collision", "metal-fusion", "collide-o", "bakugan"
-PRACTICE = {"card_set": None}
 
 # Each case: three rows (the first two match) and the filter parameters.
 CASES = {
@@ -270,6 +228,130 @@ CASES = {
     ),
 }
 
+CASES |= {
+    "q": (
+        [
+            (C, {"card_type": "blade", "spin_strength": 6}),
+            (C, {"card_type": "blade", "spin_strength": 7}),
+            (C, {"card_type": "blade", "spin_strength": 5}),
+        ],
+        {"q": "spin>=6"},
+    ),
+    "set": (
+        [(C, {"set": "alpha"}), (C, {"set": "alpha"}), (C, {"set": "beta"})],
+        {"set": "alpha"},
+    ),
+    "live": (
+        [
+            (C, {"battle_edge": "LL...."}),
+            (C, {"battle_edge": "L.L.SE"}),
+            (C, {"battle_edge": "LLL..."}),
+        ],
+        {"live": "2"},
+    ),
+    "live_max": (
+        [
+            (C, {"battle_edge": "L....."}),
+            (C, {"battle_edge": "SSSEEE"}),
+            (C, {"battle_edge": "LL...."}),
+        ],
+        {"live_max": "1"},
+    ),
+    "strike": (
+        [
+            (C, {"battle_edge": "S....."}),
+            (C, {"battle_edge": "LLLS.."}),
+            (C, {"battle_edge": "SS...."}),
+        ],
+        {"strike": "1"},
+    ),
+    "strike_min": (
+        [
+            (C, {"battle_edge": "SS...."}),
+            (C, {"battle_edge": "SSSLLL"}),
+            (C, {"battle_edge": "S....."}),
+        ],
+        {"strike_min": "2"},
+    ),
+    "empty_min": (
+        [
+            (C, {"battle_edge": "EE...."}),
+            (C, {"battle_edge": "EEELLL"}),
+            (C, {"battle_edge": "E....."}),
+        ],
+        {"empty_min": "2"},
+    ),
+    "empty_max": (
+        [
+            (C, {"battle_edge": "LLLLLL"}),
+            (C, {"battle_edge": "......"}),
+            (C, {"battle_edge": "E....."}),
+        ],
+        {"empty_max": "0"},
+    ),
+    "section_1": (
+        [(CO, {"section_1": "B"}), (CO, {"section_1": "BY"}), (CO, {"section_2": "B"})],
+        {"section_1": "blue"},
+    ),
+    "section_3": (
+        [(CO, {"section_3": "G"}), (CO, {"section_3": "RG"}), (CO, {"section_1": "G"})],
+        {"section_3": "green"},
+    ),
+}
+
+
+def _edge(notch: int, piece: str, rest: str) -> str:
+    """Return a battle edge with ``piece`` at ``notch`` and ``rest`` elsewhere."""
+    return rest * (notch - 1) + piece + rest * (6 - notch)
+
+
+# Every notch: a live piece there (alone, or among strikes) against a strike there.
+for _notch in range(1, 7):
+    CASES.setdefault(
+        f"edge_{_notch}",
+        (
+            [
+                (C, {"battle_edge": _edge(_notch, "L", ".")}),
+                (C, {"battle_edge": _edge(_notch, "L", "S")}),
+                (C, {"battle_edge": _edge(_notch, "S", "L")}),
+            ],
+            {f"edge_{_notch}": "live"},
+        ),
+    )
+
+# Number filters come in threes (exact, at least, at most); each is tried over
+# three rows of low, middle and high values, cut at the middle one.
+RANGES = {
+    "spin": (C, "spin_strength", {"card_type": "blade"}, (4, 5, 6)),
+    "red": (MF, "stat_red", {}, (1, 2, 3)),
+    "blue": (MF, "stat_blue", {}, (0, 1, 5)),
+    "green": (MF, "stat_green", {}, (2, 3, 4)),
+    "yellow": (MF, "stat_yellow", {}, (3, 4, 5)),
+    "g_power": (B, "g_power", {"card_type": "bakugan"}, (300, 350, 400)),
+    "pyrus": (B, "bonus_pyrus", {}, (-50, 0, 50)),
+    "aquos": (B, "bonus_aquos", {}, (0, 100, 200)),
+    "subterra": (B, "bonus_subterra", {}, (50, 100, 150)),
+    "haos": (B, "bonus_haos", {}, (-100, 50, 300)),
+    "darkus": (B, "bonus_darkus", {}, (100, 200, 300)),
+    "ventus": (B, "bonus_ventus", {}, (-50, 50, 100)),
+}
+for _prefix, (_game, _field, _extra, (_low, _mid, _high)) in RANGES.items():
+
+    def _row(value, game=_game, field=_field, extra=_extra):
+        return (game, {**extra, field: value})
+
+    CASES.setdefault(
+        _prefix, ([_row(_mid), _row(_mid), _row(_high)], {_prefix: str(_mid)})
+    )
+    CASES.setdefault(
+        f"{_prefix}_min",
+        ([_row(_mid), _row(_high), _row(_low)], {f"{_prefix}_min": str(_mid)}),
+    )
+    CASES.setdefault(
+        f"{_prefix}_max",
+        ([_row(_low), _row(_mid), _row(_high)], {f"{_prefix}_max": str(_mid)}),
+    )
+
 
 def query(params: dict) -> QueryDict:
     """Return ``params`` as a request's query string would arrive."""
@@ -282,8 +364,17 @@ def _rows(case_rows):
         fields = dict(fields)
         if fields.get("card_set") == "practice":
             fields["card_set"] = make_set(game, "practice")
+        if "set" in fields:
+            fields["card_set"] = make_set(game, slug=fields.pop("set"))
         rows.append((game, fields))
     return rows
+
+
+def test_every_card_filter_has_a_three_row_case():
+    covered = {name for _, params in CASES.values() for name in params}
+    assert sorted(set(CardFilterSet.base_filters) - covered) == []
+    assert sorted(covered - set(CardFilterSet.base_filters)) == []
+    assert {len(rows) for rows, _ in CASES.values()} == {3}
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -306,15 +397,6 @@ def test_the_pruned_api_filterset_filters_the_same(name):
     assert sorted(filterset.qs.values_list("pk", flat=True)) == sorted(
         [first.pk, second.pk]
     )
-
-
-def test_the_set_filter_takes_the_set_slug():
-    alpha, beta = make_set(C, slug="alpha"), make_set(C, slug="beta")
-    first = make_card(C, card_set=alpha)
-    second = make_card(C, card_set=alpha)
-    make_card(C, card_set=beta)
-    qs = CardFilterSet(query({"set": "alpha"}), queryset=Card.objects.all()).qs
-    assert sorted(qs.values_list("pk", flat=True)) == [first.pk, second.pk]
 
 
 def test_the_q_filter_reads_the_search_language_and_keeps_its_warnings():

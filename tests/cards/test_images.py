@@ -9,7 +9,7 @@ from PIL import Image
 
 from cards import images
 from cards.models import Card
-from tests.cards.test_filters import CO, MF, B, C, make_card
+from tests.factories import CO, MF, B, C, make_card
 
 pytestmark = pytest.mark.django_db
 

@@ -3,18 +3,10 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from cards.models import Card, CardSet, Game
+from cards.models import Card
+from tests.factories import build_card
 
 pytestmark = pytest.mark.django_db
-
-
-def make_card(game: str, **fields) -> Card:
-    card_set, _ = CardSet.objects.get_or_create(
-        game=Game.objects.get(slug=game),
-        slug="test",
-        defaults={"name": "Test", "kind": "practice"},
-    )
-    return Card(card_set=card_set, key="1", source="test", **fields)
 
 
 def refused(card: Card) -> dict:
@@ -29,30 +21,30 @@ def refused(card: Card) -> dict:
 
 @pytest.mark.parametrize("game", ["collision", "metal-fusion", "collide-o", "bakugan"])
 def test_a_card_with_everything_unknown_is_valid(game):
-    card = make_card(game)
+    card = build_card(game, key="1")
     card.full_clean()
     assert card.display_name == "Unknown card #1"
     assert card.is_unknown("name")
 
 
 def test_a_field_from_another_game_is_refused():
-    assert refused(make_card("collision", g_power=300)) == {
+    assert refused(build_card("collision", g_power=300)) == {
         "g_power": ["not_this_game"]
     }
 
 
 def test_a_card_type_from_another_game_is_refused():
-    assert refused(make_card("collide-o", card_type="gate")) == {
+    assert refused(build_card("collide-o", card_type="gate")) == {
         "card_type": ["bad_type"]
     }
 
 
 def test_an_unknown_verification_status_is_refused():
-    assert "verification" in refused(make_card("bakugan", verification="sure"))
+    assert "verification" in refused(build_card("bakugan", verification="sure"))
 
 
 def test_a_card_without_a_source_is_refused():
-    card = make_card("bakugan")
+    card = build_card("bakugan")
     card.source = ""
     assert "source" in refused(card)
 
@@ -69,7 +61,7 @@ def collision_action(**fields) -> Card:
         "symbol": "play",
         "text": "[play] Draw a card.",
     }
-    return make_card("collision", **{**values, **fields})
+    return build_card("collision", **{**values, **fields})
 
 
 def test_a_collision_action_is_valid_and_takes_its_name_from_its_title():
@@ -79,7 +71,7 @@ def test_a_collision_action_is_valid_and_takes_its_name_from_its_title():
 
 
 def test_a_collision_character_name_reads_title_comma_subtitle():
-    card = make_card(
+    card = build_card(
         "collision", card_type="character", title="Tyson", subtitle="Eager Champion"
     )
     card.full_clean()
@@ -99,7 +91,7 @@ def test_an_unknown_piece_is_refused():
 
 
 def test_a_blade_with_a_colour_is_refused():
-    blade = make_card(
+    blade = build_card(
         "collision", title="Dragoon", card_type="blade", spin_strength=6, colour="red"
     )
     assert refused(blade) == {"colour": ["blade_colour"]}
@@ -120,7 +112,7 @@ def test_only_blades_have_a_spin_strength():
 
 
 def test_a_spin_strength_of_zero_is_refused():
-    blade = make_card("collision", title="Dragoon", card_type="blade", spin_strength=0)
+    blade = build_card("collision", title="Dragoon", card_type="blade", spin_strength=0)
     assert "spin_strength" in refused(blade)
 
 
@@ -131,7 +123,7 @@ def test_an_action_with_text_needs_its_symbol():
 
 
 def test_an_event_has_no_subtitle():
-    event = make_card("collision", title="Rain", subtitle="Delay", card_type="event")
+    event = build_card("collision", title="Rain", subtitle="Delay", card_type="event")
     assert refused(event) == {"subtitle": ["subtitle_not_allowed"]}
 
 
@@ -140,7 +132,7 @@ def test_a_name_that_does_not_match_title_and_subtitle_is_refused():
 
 
 def test_a_named_collision_card_needs_its_title():
-    assert refused(make_card("collision", name="Dranzer")) == {
+    assert refused(build_card("collision", name="Dranzer")) == {
         "title": ["missing_title"]
     }
 
@@ -169,7 +161,7 @@ def beyblade(**fields) -> Card:
         "rarity": "C",
         "not_printed": ["move_red", "move_blue", "move_green"],
     }
-    return make_card("metal-fusion", **{**values, **fields})
+    return build_card("metal-fusion", **{**values, **fields})
 
 
 def test_a_metal_fusion_beyblade_is_valid():
@@ -185,17 +177,17 @@ def test_a_negative_stat_is_refused():
 
 
 def test_a_customizer_has_no_emblem():
-    customizer = make_card("metal-fusion", card_type="customizer", emblem="Star")
+    customizer = build_card("metal-fusion", card_type="customizer", emblem="Star")
     assert refused(customizer) == {"emblem": ["emblem_not_allowed"]}
 
 
 def test_only_beyblades_name_a_move():
-    character = make_card("metal-fusion", card_type="character", move_kind="launch")
+    character = build_card("metal-fusion", card_type="character", move_kind="launch")
     assert refused(character) == {"move_name": ["move_not_beyblade"]}
 
 
 def test_an_effect_card_prints_no_stats():
-    effect = make_card("metal-fusion", card_type="effect", stat_red=1)
+    effect = build_card("metal-fusion", card_type="effect", stat_red=1)
     assert refused(effect) == {"stat_red": ["stats_on_effect"]}
 
 
@@ -212,7 +204,7 @@ def test_black_is_no_launcher_colour():
 
 
 def test_a_bakugan_timing_is_refused_on_metal_fusion():
-    effect = make_card("metal-fusion", card_type="effect", timing="in-battle")
+    effect = build_card("metal-fusion", card_type="effect", timing="in-battle")
     assert refused(effect) == {"timing": ["bad_timing"]}
 
 
@@ -235,7 +227,7 @@ def test_a_stat_cannot_be_marked_not_printed():
 
 def sections(**fields) -> Card:
     values = {"card_type": "sections", "section_1": "B", "section_2": "YR"}
-    return make_card("collide-o", **{**values, "section_3": "BYRGK", **fields})
+    return build_card("collide-o", **{**values, "section_3": "BYRGK", **fields})
 
 
 def test_a_collide_o_card_is_valid_and_stripes_are_put_in_order():
@@ -273,7 +265,7 @@ def gate(**fields) -> Card:
         "bonus_darkus": 20,
         "bonus_ventus": 60,
     }
-    return make_card("bakugan", **{**values, **bonuses, **fields})
+    return build_card("bakugan", **{**values, **bonuses, **fields})
 
 
 def test_a_bakugan_gate_is_valid():
@@ -289,12 +281,12 @@ def test_an_unknown_gate_class_is_refused():
 
 
 def test_only_gates_have_a_class():
-    ability = make_card("bakugan", card_type="ability", gate_class="gold")
+    ability = build_card("bakugan", card_type="ability", gate_class="gold")
     assert refused(ability) == {"gate_class": ["class_not_gate"]}
 
 
 def test_an_ability_colour_is_red_blue_or_green():
-    ability = make_card("bakugan", card_type="ability", colour="yellow")
+    ability = build_card("bakugan", card_type="ability", colour="yellow")
     assert refused(ability) == {"colour": ["bad_colour"]}
 
 
@@ -303,7 +295,7 @@ def test_a_gate_has_no_colour():
 
 
 def test_a_figure_prints_no_bonus_grid():
-    figure = make_card(
+    figure = build_card(
         "bakugan", card_type="bakugan", attribute="pyrus", g_power=400, bonus_haos=50
     )
     assert refused(figure) == {"bonus_haos": ["bonus_on_figure"]}
@@ -314,7 +306,7 @@ def test_only_figures_have_g_power():
 
 
 def test_an_unknown_attribute_is_refused():
-    figure = make_card("bakugan", card_type="bakugan", attribute="aether")
+    figure = build_card("bakugan", card_type="bakugan", attribute="aether")
     assert "attribute" in refused(figure)
 
 
@@ -323,7 +315,7 @@ def test_a_bonus_beyond_9999_is_refused():
 
 
 def test_an_ability_blank_bonus_is_not_printed_not_unknown():
-    ability = make_card(
+    ability = build_card(
         "bakugan",
         card_type="ability",
         colour="blue",
@@ -341,7 +333,7 @@ def test_a_name_cannot_be_marked_not_printed():
 
 
 def test_a_collision_timing_is_refused_on_bakugan():
-    ability = make_card("bakugan", card_type="ability", timing="when-revealed")
+    ability = build_card("bakugan", card_type="ability", timing="when-revealed")
     assert refused(ability) == {"timing": ["bad_timing"]}
 
 
@@ -358,12 +350,7 @@ def test_every_game_lists_the_fields_each_card_type_prints_from_its_own_columns(
 def test_a_null_character_in_any_text_field_is_refused_naming_the_field():
     from django.core.exceptions import ValidationError
 
-    from cards.models import Card, CardSet, Game
-
-    card_set = CardSet.objects.create(
-        game=Game.objects.get(slug="collide-o"), slug="nul", name="Nul", source="test"
-    )
-    card = Card(card_set=card_set, key="1", name="Bad\x00name", source="test")
+    card = build_card("collide-o", name="Bad\x00name")
     with pytest.raises(ValidationError) as caught:
         card.full_clean()
     assert caught.value.message_dict["name"] == [

@@ -4,7 +4,7 @@ import pytest
 
 from cards.models import Card
 from cards.search import MAX_LENGTH, MAX_TERMS, parse_query
-from tests.cards.test_filters import CO, MF, B, C, make_card, make_set, three_rows
+from tests.factories import CO, MF, B, C, make_card, make_set, three_rows
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.cards.test_filters import CO, MF, B, C, make_card, make_set
+from tests.factories import CO, MF, B, C, make_card, make_set
 
 pytestmark = pytest.mark.django_db
 

@@ -4,51 +4,41 @@ from types import SimpleNamespace
 
 import pytest
 
-from cards.models import Card, CardSet, Game
-
-
-def make_card(card_set, key, name=None, *, rarity=None, number=None, **extra):
-    title = name.split(",")[0] if name and card_set.game.slug == "collision" else None
-    return Card.objects.create(
-        card_set=card_set,
-        key=key,
-        number=number if number is not None else int(key) if key.isdigit() else None,
-        printed_number=key,
-        name=name,
-        title=title,
-        subtitle=name.split(", ", 1)[1] if title and ", " in name else None,
-        rarity=rarity,
-        source="collection tests",
-        **extra,
-    )
+from cards.models import Game
+from tests.factories import B, C, make_card, make_set
 
 
 @pytest.fixture
 def cards(db):
     """Return a namespace of sets and cards used across the collection tests."""
-    collision, _ = Game.objects.get_or_create(
-        slug="collision", defaults={"name": "Beyblade Collision", "sort_order": 1}
-    )
-    bakugan, _ = Game.objects.get_or_create(
-        slug="bakugan", defaults={"name": "Bakugan Battle Brawlers", "sort_order": 4}
-    )
-    base = CardSet.objects.create(game=collision, slug="base", name="Base Set")
-    practice = CardSet.objects.create(
-        game=collision, slug="practice", name="Practice", kind="practice"
-    )
-    gates = CardSet.objects.create(game=bakugan, slug="1-48", name="Series 1")
+    base = make_set(C, slug="base", name="Base Set")
+    practice = make_set(C, "practice", slug="practice", name="Practice")
+    gates = make_set(B, slug="1-48", name="Series 1")
     ns = SimpleNamespace(
-        collision=collision, bakugan=bakugan, base=base, practice=practice, gates=gates
+        collision=Game.objects.get(slug=C),
+        bakugan=Game.objects.get(slug=B),
+        base=base,
+        practice=practice,
+        gates=gates,
     )
-    ns.dragoon = make_card(base, "1", "Dragoon", rarity="starter")
-    ns.dranzer = make_card(base, "2", "Dranzer", rarity="starter")
-    ns.tyson = make_card(base, "96", "Tyson, Eager Champion", rarity="rare")
-    ns.kai = make_card(base, "97", "Kai, Cool Leader", rarity="rare")
-    ns.unknown = make_card(base, "98", None, rarity=None)
-    ns.practice_dragoon = make_card(practice, "P1", "Practice Blade")
+
+    def card(card_set, key, number, **fields):
+        fields.setdefault("source", "collection tests")
+        return make_card(
+            card_set=card_set, key=key, number=number, printed_number=key, **fields
+        )
+
+    ns.dragoon = card(base, "1", 1, title="Dragoon", rarity="starter")
+    ns.dranzer = card(base, "2", 2, title="Dranzer", rarity="starter")
+    ns.tyson = card(
+        base, "96", 96, title="Tyson", subtitle="Eager Champion", rarity="rare"
+    )
+    ns.kai = card(base, "97", 97, title="Kai", subtitle="Cool Leader", rarity="rare")
+    ns.unknown = card(base, "98", 98)
+    ns.practice_dragoon = card(practice, "P1", None, title="Practice Blade")
     # A second card named Dragoon in another game makes the bare name ambiguous.
-    ns.gate_dragoon = make_card(gates, "7", "Dragoon")
-    ns.gate_other = make_card(gates, "8", "Equal Ground")
+    ns.gate_dragoon = card(gates, "7", 7, name="Dragoon")
+    ns.gate_other = card(gates, "8", 8, name="Equal Ground")
     return ns
 
 

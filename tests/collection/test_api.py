@@ -5,6 +5,7 @@ from rest_framework.test import APIClient
 
 from collection import services
 from collection.models import CollectionEntry
+from tests.factories import make_card, make_set
 
 
 @pytest.fixture
@@ -148,19 +149,10 @@ def test_list_is_paginated_and_filtered(api, user, other_user, cards):
 
 @pytest.mark.django_db
 def test_a_private_custom_card_of_someone_else_cannot_be_added(api, other_user, cards):
-    from cards.models import CardSet
-
-    from .conftest import make_card
-
-    private = CardSet.objects.create(
-        game=cards.collision,
-        slug="mine",
-        name="Mine",
-        kind="custom",
-        owner=other_user,
-        is_public=False,
+    private = make_set(
+        "collision", "custom", slug="mine", owner=other_user, is_public=False
     )
-    card = make_card(private, "1", "Homebrew")
+    card = make_card(card_set=private, key="1", title="Homebrew")
     response = api.post(
         "/api/collection/", {"card": card.pk, "quantity": 1}, format="json"
     )

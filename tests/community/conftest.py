@@ -3,7 +3,7 @@
 import pytest
 from django.contrib.auth.models import Group
 
-from cards.models import Card, CardSet, Game
+from tests.factories import B, make_card, make_set
 
 
 @pytest.fixture
@@ -14,18 +14,12 @@ def media_root(settings, tmp_path):
 
 @pytest.fixture
 def bakugan_set(db):
-    return CardSet.objects.create(
-        game=Game.objects.get(slug="bakugan"),
-        slug="test-series",
-        name="Test series",
-        kind="official",
-        source="test",
-    )
+    return make_set(B, slug="test-series", name="Test series", source="test")
 
 
 @pytest.fixture
 def gate(bakugan_set):
-    return Card.objects.create(
+    return make_card(
         card_set=bakugan_set,
         key="1/48",
         number=1,

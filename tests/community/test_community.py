@@ -5,9 +5,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from cards.community import services as community
 from cards.data import card_data_load, card_data_parse
-from cards.models import Card, CardChange, CardSet, CardSubmission
+from cards.models import Card, CardChange, CardSubmission
 from collection.selectors import set_completion
-from collection.services import collection_entry_create
+from tests.factories import make_entry, make_set
 
 
 def _propose(user, card, **fields):
@@ -204,7 +204,7 @@ def test_custom_cards_never_count_toward_official_completion(user, gate):
         card_set=custom,
         fields={"name": "Proxy Gate", "card_type": "gate", "gate_class": "gold"},
     )
-    collection_entry_create(user=user, card=card, quantity=1)
+    make_entry(user, card, quantity=1)
 
     (row,) = set_completion(user=user)
 
@@ -269,9 +269,7 @@ def test_unknown_fields_leave_out_not_printed_and_fields_the_type_lacks(gate):
 @pytest.mark.django_db
 def test_help_wanted_skips_custom_sets_and_practice_by_default(user, gate):
     community.custom_set_create(user=user, game="bakugan", name="Mine", is_public=True)
-    CardSet.objects.create(
-        game=gate.card_set.game, slug="practice", name="Practice", kind="practice"
-    )
+    make_set(gate.card_set.game.slug, "practice", slug="practice", name="Practice")
 
     report = community.help_wanted(game=gate.card_set.game)
     with_practice = community.help_wanted(

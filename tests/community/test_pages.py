@@ -7,6 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from cards.community import services as community
 from cards.models import Card, CardChange, CardDataImport, CardSet, CardSubmission
+from tests.factories import make_card
 
 
 def _submit(user, card, **fields):
@@ -131,7 +132,7 @@ def test_moderator_reviews_from_the_queue(client, user, moderator, gate):
 
 @pytest.mark.django_db
 def test_help_wanted_page_lists_unknown_fields_and_unverified_cards(client, gate):
-    verified = Card.objects.create(
+    verified = make_card(
         card_set=gate.card_set,
         key="2/48",
         name="Known",

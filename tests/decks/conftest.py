@@ -1,34 +1,20 @@
-"""Factories for deck tests: cards of each game and decks built from them."""
-
-import itertools
+"""Fixtures of the deck tests: cards of each game and decks built from them."""
 
 import pytest
 
-from cards.models import Card, CardSet, Game
-
-_keys = itertools.count(1)
+from cards.models import Card
+from tests.factories import fresh_key, make_card, make_deck, make_set
 
 
 @pytest.fixture
 def card_factory(db):
-    """Return a function making a card of a game (an official test set per game)."""
-    sets = {}
+    """Return a function making a card of a game (a test set per game and kind)."""
 
     def make(game: str, kind: str = "official", **fields) -> Card:
-        if (game, kind) not in sets:
-            sets[(game, kind)] = CardSet.objects.create(
-                game=Game.objects.get(slug=game),
-                slug=f"test-{kind}",
-                name=f"Test {kind}",
-                kind=kind,
-            )
-        key = fields.pop("key", None) or f"k{next(_keys)}"
-        if game == "collision" and "title" in fields and "name" not in fields:
-            sub = fields.get("subtitle")
-            fields["name"] = f"{fields['title']}, {sub}" if sub else fields["title"]
-        return Card.objects.create(
-            card_set=sets[(game, kind)], key=key, source="test", **fields
-        )
+        card_set = make_set(game, kind, slug=f"test-{kind}", name=f"Test {kind}")
+        fields.setdefault("source", "test")
+        key = fields.pop("key", None) or fresh_key("k")
+        return make_card(card_set=card_set, key=key, **fields)
 
     return make
 
@@ -63,3 +49,19 @@ def legal_collision_entries(collision_cards):
     entries += [{"card": a.pk, "zone": "deck", "quantity": 4} for a in actions[:14]]
     entries += [{"card": actions[14].pk, "zone": "deck", "quantity": 3}]
     return entries
+
+
+@pytest.fixture
+def private_deck(user, legal_collision_entries):
+    return make_deck(user, name="Secret storm", entries=legal_collision_entries)
+
+
+@pytest.fixture
+def public_deck(user, collision_cards):
+    blade, _ = collision_cards
+    return make_deck(
+        user,
+        name="Open storm",
+        is_public=True,
+        entries=[{"card": blade.pk, "zone": "blade", "quantity": 1}],
+    )

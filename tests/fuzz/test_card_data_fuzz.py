@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from cards.data import (
@@ -18,12 +18,6 @@ from cards.models import Card, CardSet
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 BASE = json.loads((FIXTURES / "practice-collide-o.json").read_text())
-FUZZ = settings(
-    max_examples=1000,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-
 json_values = st.recursive(
     st.none()
     | st.booleans()
@@ -91,7 +85,6 @@ def try_load(text: str):
 
 
 @pytest.mark.django_db
-@FUZZ
 @given(text=mutated_files())
 def test_a_mutated_card_file_loads_whole_or_not_at_all(text):
     before = snapshot()
@@ -101,7 +94,6 @@ def test_a_mutated_card_file_loads_whole_or_not_at_all(text):
 
 
 @pytest.mark.django_db
-@FUZZ
 @given(text=st.text(max_size=300) | json_values.map(json.dumps))
 def test_arbitrary_text_as_a_card_file_is_refused_with_a_message(text):
     before = snapshot()

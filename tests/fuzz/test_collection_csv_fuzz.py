@@ -13,7 +13,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from cards.models import Card
@@ -21,11 +21,6 @@ from collection import csv_io, services
 from collection.choices import Condition, Finish, GradingCompany, Language
 from collection.models import CollectionEntry, ImportPreview, grade_key
 
-FUZZ = settings(
-    max_examples=1000,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
 GAMES = ("collision", "collide-o")
 
 CONDITIONS = [
@@ -319,7 +314,6 @@ def check_through_the_service(user, raw, mode):
 
 
 @pytest.mark.django_db
-@FUZZ
 @given(
     data=st.data(),
     picks=seeds,
@@ -389,7 +383,6 @@ def export_text(user) -> bytes:
 
 
 @pytest.mark.django_db
-@FUZZ
 @given(data=st.data())
 def test_reimporting_an_export_leaves_the_collection_as_it_was(
     client, user, one_game_cards, data

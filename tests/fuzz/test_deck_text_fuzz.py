@@ -8,7 +8,7 @@ per test function.
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from cards.community.services import custom_card_create, custom_set_create
@@ -18,11 +18,6 @@ from decks.choices import MAX_QUANTITY
 from decks.models import DeckEntry
 from decks.text_io import export_decklist, parse_decklist
 
-FUZZ = settings(
-    max_examples=1000,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
 GAME = "collision"
 
 HEADINGS = [
@@ -205,7 +200,6 @@ def check_through_the_service(deck, text):
 
 
 @pytest.mark.django_db
-@FUZZ
 @given(data=st.data(), via_page=st.sampled_from([True, False, False]))
 def test_a_fuzzed_decklist_imports_whole_or_not_at_all(
     client, user, deck, cards, data, via_page
@@ -244,7 +238,6 @@ card_names = st.sampled_from(TRICKY_NAMES) | st.text(max_size=24)
 
 
 @pytest.mark.django_db
-@FUZZ
 @given(data=st.data(), names=st.lists(card_names, max_size=2))
 def test_exporting_then_importing_a_deck_gives_the_same_entries(
     client, user, deck, cards, data, names
