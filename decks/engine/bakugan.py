@@ -786,7 +786,7 @@ def chance_outcomes(state: State) -> list:
 # --- applying --------------------------------------------------------------
 
 
-def apply(state: State, action: Action, inplace: bool = False) -> State:
+def apply(state: State, action: Action, *, inplace: bool = False) -> State:
     """Return the state after ``action``; refuse it with EngineError if illegal."""
     if state.over:
         raise EngineError("game_over", "The game is over.")

@@ -100,7 +100,7 @@ _CANNOT = tuple(f"{who} cannot play and passes." for who in _WHO)
 _TURNED = (".", ", turned end to end.")
 
 
-# --- matching helpers (pure, also used by the deck builder) -----------------
+# --- sections ----------------------------------------------------------------
 
 
 def section_mask(section: str) -> int:
@@ -112,26 +112,6 @@ def section_mask(section: str) -> int:
             raise ValueError(f"{letter!r} is not a colour letter (B Y R G K).")
         mask |= 1 << index
     return mask
-
-
-def matches(a: str, b: str) -> bool:
-    """Return whether two sections match: they share a colour (ruling O2)."""
-    return bool(section_mask(a) & section_mask(b))
-
-
-def can_extend(end_card, side: str, card, turned: bool = False) -> bool:
-    """Return whether ``card`` fits on the ``side`` end of ``end_card`` (O1, O2).
-
-    ``end_card`` gives the end card's three sections as they lie, read left to
-    right, all its own (no other card over them); ``card`` gives the played
-    card's sections as printed, ``turned`` laying it end to end.
-    """
-    reading = tuple(reversed(card)) if turned else tuple(card)
-    if side == "right":
-        return matches(reading[0], end_card[1]) and matches(reading[1], end_card[2])
-    if side == "left":
-        return matches(reading[2], end_card[1]) and matches(reading[1], end_card[0])
-    raise ValueError("side is 'left' or 'right'.")
 
 
 def _section_words(mask: int) -> str:
@@ -873,7 +853,7 @@ def _check(state: State, action) -> None:
         raise EngineError("bad_action", f"Not a Collide-O! action: {action!r}.")
 
 
-def apply(state: State, action, inplace: bool = False) -> State:
+def apply(state: State, action, *, inplace: bool = False) -> State:
     """Apply one action of the seat to act; refuse anything not legal."""
     if state.over:
         _check(state, action)

@@ -181,11 +181,8 @@ class _Card:
 
 
 def _title(card: dict) -> str | None:
-    title = card.get("title")
-    if title:
-        return title
-    name = card.get("name")
-    return name.split(",")[0].strip() if name else None
+    # Ruling C20: the title field decides; a comma in a name is no split.
+    return card.get("title") or None
 
 
 def _label(card: dict) -> str:
@@ -1095,12 +1092,10 @@ def _refusal(s: State, action: Action) -> EngineError:
     )
 
 
-def apply(state: State, action: Action, inplace: bool = False, player=None) -> State:
+def apply(state: State, action: Action, *, inplace: bool = False) -> State:
     """Return the state after ``action``; raise EngineError if it is not legal."""
     if state.phase == "over":
         raise EngineError("game_over", "The game is over.")
-    if player is not None and player != to_act(state):
-        raise EngineError("not_your_turn", f"It is Player {to_act(state) + 1}'s move.")
     cached = state.cached
     if cached is not None and cached[0] == len(state.log):
         legal = cached[1]

@@ -7,7 +7,7 @@ this package offers the same module-level interface (see ``GameModule``):
     new_game(decks, options, seed) -> state
     to_act(state) -> player index, or CHANCE for a chance step
     legal_actions(state) -> list of actions for whoever acts (deterministic order)
-    apply(state, action, inplace=False) -> state   (EngineError if not legal)
+    apply(state, action, *, inplace=False) -> state (EngineError if not legal)
     parse_action(text) -> action        action.text is its stable log form
     describe(state, action) -> str      the action in plain words
     is_over(state), winner(state) -> int | None (None: draw, or not over)
@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from cards.effects import Effect, EffectError
+from cards.effects import parse_effects as _parse_effects
 
 CHANCE = -1
 SCHEMA_VERSION = 1
@@ -135,99 +137,16 @@ def seed_state(seed: int, stream: int = 0) -> int:
 
 # --- effect vocabulary -----------------------------------------------------
 #
-# Card text is data: a list of steps, each {"op": ..., "amount": n,
-# "target": ..., "timing": ..., ...}. The ops and timings come from the rules'
-# glossaries; each game applies the subset its cards use and ignores nothing
-# silently: an unsupported step makes the card play as its basic self, which
-# the log says.
-
-EFFECT_OPS = {
-    # Collision glossary
-    "draw": "Draw cards",
-    "discard": "Discard cards",
-    "gain_spin": "Gain spin",
-    "lose_spin": "Lose spin",
-    "remove": "Remove a Character in play",
-    "test": "Test",
-    # Metal Fusion
-    "add_power": "Add battle power",
-    "to_hand": "Put the card into the hand",
-    "as_booster": "Use as a power booster",
-    # Bakugan
-    "add_g_power": "Add G-Power",
-    "swap_g_power": "Exchange G-Power",
-    "lower_wins": "The lower G-Power wins",
-    "remove_bakugan": "Remove a Bakugan from the game",
-    "win_gate": "Win the gate",
-    "cancel_gate": "Cancel the gate card",
-}
-
-EFFECT_TIMINGS = {
-    "play": "Play symbol: when the card is played",
-    "win": "Win symbol: when its owner wins the battle with it on top",
-    "passive": "While in play",
-    "revealed": "When revealed",
-    "discard_from_hand": "Discard this card from your hand",
-    "in_lineup": "While in the line-up",
-    "before_roll": "Before a roll",
-    "after_roll": "After a roll",
-    "before_battle": "Before a battle",
-    "in_battle": "In battle",
-    "after_battle": "After a battle",
-    "gate_open": "When the gate card is opened",
-}
-
-EFFECT_TARGETS = ("self", "opponent", "each_opponent", "all", "attacker", "defender")
-EFFECT_TURNS = (None, "your", "opponent")
-
-
-@dataclass(frozen=True)
-class Effect:
-    """One step of encoded card text."""
-
-    op: str
-    timing: str
-    amount: int = 1
-    target: str = "self"
-    turn: str | None = None  # YOUR TURN: / OPPONENT'S TURN: limit, or none
-    attribute: str | None = None  # Bakugan: only for this attribute
-
-    def to_json(self) -> dict:
-        data = {
-            "op": self.op,
-            "timing": self.timing,
-            "amount": self.amount,
-            "target": self.target,
-        }
-        if self.turn:
-            data["turn"] = self.turn
-        if self.attribute:
-            data["attribute"] = self.attribute
-        return data
+# The vocabulary lives in the pure ``cards.effects``, which the card validator
+# reads too; the engine only turns its error into a refused deck.
 
 
 def parse_effects(steps: Iterable[dict] | None) -> tuple[Effect, ...]:
     """Return the effect steps of a card; raise EngineError(bad_deck) on an unknown step."""
-    result = []
-    for raw in steps or ():
-        if not isinstance(raw, dict):
-            raise EngineError("bad_deck", "An effect step must be an object.")
-        op, timing = raw.get("op"), raw.get("timing")
-        if op not in EFFECT_OPS:
-            raise EngineError("bad_deck", f"Unknown effect step {op!r}.")
-        if timing not in EFFECT_TIMINGS:
-            raise EngineError("bad_deck", f"Unknown effect timing {timing!r}.")
-        target = raw.get("target", "self")
-        if target not in EFFECT_TARGETS:
-            raise EngineError("bad_deck", f"Unknown effect target {target!r}.")
-        turn = raw.get("turn")
-        if turn not in EFFECT_TURNS:
-            raise EngineError("bad_deck", f"Unknown turn limit {turn!r}.")
-        amount = raw.get("amount", 1)
-        if not isinstance(amount, int) or isinstance(amount, bool):
-            raise EngineError("bad_deck", "An effect amount must be a whole number.")
-        result.append(Effect(op, timing, amount, target, turn, raw.get("attribute")))
-    return tuple(result)
+    try:
+        return _parse_effects(steps)
+    except EffectError as error:
+        raise EngineError("bad_deck", str(error)) from None
 
 
 # --- the interface every game module offers --------------------------------
@@ -246,7 +165,7 @@ class GameModule(Protocol):
     ) -> Any: ...
     def to_act(self, state: Any) -> int: ...
     def legal_actions(self, state: Any) -> list: ...
-    def apply(self, state: Any, action: Any, inplace: bool = False) -> Any: ...
+    def apply(self, state: Any, action: Any, *, inplace: bool = False) -> Any: ...
     def parse_action(self, text: str) -> Any: ...
     def describe(self, state: Any, action: Any) -> str: ...
     def is_over(self, state: Any) -> bool: ...
@@ -261,14 +180,18 @@ class GameModule(Protocol):
     def length(self, state: Any) -> int: ...
 
 
-def check_action(game: GameModule, state: Any, action: Any) -> None:
-    """Raise EngineError unless ``action`` is among the legal actions of ``state``."""
-    if game.is_over(state):
-        raise EngineError("game_over", "The game is over.")
-    if action not in game.legal_actions(state):
-        raise EngineError(
-            "illegal_action", f"That move is not allowed now: {action.text}."
-        )
+def apply_as(
+    game: GameModule, state: Any, player: int, action: Any, *, inplace: bool = False
+) -> Any:
+    """Return ``game.apply(state, action)`` made by ``player``; refuse it out of turn."""
+    if not game.is_over(state):
+        acting = game.to_act(state)
+        if acting != player:
+            who = "Chance" if acting == CHANCE else f"Player {acting + 1}"
+            raise EngineError(
+                "not_your_turn", f"It is {who}'s move, not Player {player + 1}'s."
+            )
+    return game.apply(state, action, inplace=inplace)
 
 
 def resolve_chance(game: GameModule, state: Any, rng: Rng) -> Any:
@@ -291,13 +214,3 @@ def replay(
     for text in log:
         state = game.apply(state, game.parse_action(text), inplace=True)
     return state
-
-
-@dataclass
-class GameRecord:
-    """The result of one finished game, for simulation summaries."""
-
-    winner: int | None
-    length: int  # turns (or rounds) played
-    actions: int
-    log: list[str] = field(default_factory=list)

@@ -91,8 +91,7 @@ Running out, the cap and other edges
 Beyond the common interface: ``lineup_power(cards, colour, boosters)`` counts
 a plain line-up without a game (for the deck builder), ``power(state, seat)``
 gives the breakdown in a game, ``card_problems(card, zone)`` narrows the check
-to the line-up or the deck, ``apply(..., player=seat)`` refuses a move made
-out of turn (``not_your_turn``), and ``first_attacker`` is the M2 turn-over.
+to the line-up or the deck, and ``first_attacker`` is the M2 turn-over.
 Seats without a usable hand card are passed over in the counting window, so
 the window itself tells the other players that much; at a real table the
 pause would too.
@@ -1044,7 +1043,8 @@ def _settle(s: State) -> None:
     _compare(s, involved)
 
 
-def _fast_power(s: State, seat: int, involved: list[int]) -> int:
+def _battle_power(s: State, seat: int, involved: list[int]) -> int:
+    """Return ``power(s, seat)[0]`` for a seat in the battle, without its parts."""
     c = s.colour
     seats = s.seats
     total = seats[seat].base[c] + s.bcount[seat][c] + s.mods[seat]
@@ -1100,15 +1100,8 @@ def power(state: State, seat: int, colour: str | None = None) -> tuple[int, dict
 
 def _compare(s: State, involved: list[int]) -> None:
     c = s.colour
-    seats, bcount, mods = s.seats, s.bcount, s.mods
-    steps = [seats[owner].lineup_steps for owner in involved]
-    powers = []
-    for seat in involved:
-        total = seats[seat].base[c] + bcount[seat][c] + mods[seat]
-        for owner, own_steps in zip(involved, steps, strict=True):
-            if own_steps:
-                total += _lineup_effects(s, owner, own_steps, seat)
-        powers.append(total)
+    seats = s.seats
+    powers = [_battle_power(s, seat, involved) for seat in involved]
     a = s.attacker
     if len(involved) == 2:
         said = f"{_PLAYERS[a]} {powers[0]}, {_PLAYERS[involved[1]]} {powers[1]}"
@@ -1212,12 +1205,10 @@ def _refuse(s: State, action: Action) -> None:
     )
 
 
-def apply(
-    state: State, action: Action | str, inplace: bool = False, player: int | None = None
-) -> State:
+def apply(state: State, action: Action | str, *, inplace: bool = False) -> State:
     """Return the state after ``action``; refuse it with EngineError when not legal."""
     s = state
-    if action is REVEAL and inplace and player is None and s.phase == "reveal":
+    if action is REVEAL and inplace and s.phase == "reveal":
         # A simulation's commonest move: legal, nothing to copy.
         s.log.append("reveal")
         if not _plain_battle(s):
@@ -1227,11 +1218,6 @@ def apply(
         action = parse_action(action)
     if s.phase == "over":
         raise EngineError("game_over", "The game is over.")
-    if player is not None and player != to_act(s):
-        raise EngineError(
-            "not_your_turn",
-            f"It is {_player(to_act(s))}'s move, not {_player(player)}'s.",
-        )
     kind = action.kind
     phase = s.phase
     if phase == "reveal":

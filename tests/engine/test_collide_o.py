@@ -135,17 +135,21 @@ def test_card_without_blue_and_yellow_in_the_same_places_cannot_be_played():
 def test_yellow_in_the_same_place_and_the_wild_stripe_can_be_played():
     state = arrange([*TABLE, "BYRGK Y G", *FILLER], line=[(0, 0, 0)], hands=[[1], [2]])
     assert texts(state) == ["play 1 right", "pass"]
-    assert co.can_extend(("R", "B", "Y"), "right", ("BYRGK", "Y", "G")) is True
 
 
-def test_can_extend_reads_the_three_drawn_cases_and_both_ends():
-    table = ("R", "B", "Y")
-    assert co.can_extend(table, "right", ("B", "Y", "G")) is True
-    assert co.can_extend(table, "right", ("Y", "B", "G")) is False
-    assert co.can_extend(table, "right", ("G", "Y", "B"), turned=True) is True
-    assert co.can_extend(table, "left", ("G", "R", "B")) is True
-    assert co.can_extend(table, "left", ("B", "R", "G")) is False
-    assert co.can_extend(table, "left", ("B", "R", "G"), turned=True) is True
+@pytest.mark.parametrize(
+    ("card", "expected"),
+    [
+        ("B Y G", ["play 1 right"]),
+        ("Y B G", []),
+        ("G Y B", ["play 1 right turned"]),
+        ("G R B", ["play 1 left"]),
+        ("B R G", ["play 1 left turned"]),
+    ],
+)
+def test_the_three_drawn_cases_fit_either_end_as_laid_or_turned(card, expected):
+    state = arrange([*TABLE, card, *FILLER], line=[(0, 0, 0)], hands=[[1], [2]])
+    assert texts(state) == [*expected, "pass"]
 
 
 # --- rulings ---------------------------------------------------------------
@@ -186,13 +190,21 @@ def test_o1_a_symmetric_card_fits_both_ways_and_both_are_listed():
     assert texts(state) == ["play 1 right", "play 1 right turned", "pass"]
 
 
-def test_o2_sections_match_when_they_share_a_colour():
-    assert co.matches("B", "B") is True
-    assert co.matches("B", "Y") is False
-    assert co.matches("BY", "YR") is True
-    assert co.matches("BY", "R") is False
-    assert co.matches("BYRGK", "K") is True
-    assert co.matches("G", "BYRGK") is True
+@pytest.mark.parametrize(
+    ("card", "fits"),
+    [
+        ("B Y G", True),
+        ("B B G", False),
+        ("BG YR G", True),
+        ("B R G", False),
+        ("BYRGK BYRGK G", True),
+        ("K Y G", False),
+    ],
+)
+def test_o2_sections_match_when_they_share_a_colour(card, fits):
+    # The right end of "R B Y" takes an inner end sharing blue, a middle yellow.
+    state = arrange([*TABLE, card, *FILLER], line=[(0, 0, 0)], hands=[[1], [2]])
+    assert ("play 1 right" in texts(state)) is fits
 
 
 def test_o3_rounds_start_one_seat_later_each_time():

@@ -8,7 +8,7 @@ import pytest
 
 from decks.engine import collision as game
 from decks.engine.bots import make_bot
-from decks.engine.core import EngineError, Rng, replay, seed_state
+from decks.engine.core import EngineError, Rng, apply_as, replay, seed_state
 from decks.engine.simulate import run_games
 
 GOLDEN = Path(__file__).parent / "golden" / "collision.json"
@@ -712,6 +712,32 @@ def test_c20_one_in_play_uses_the_title_so_two_tysons_block_each_other():
     assert [a.text for a in game.legal_actions(s)] == ["pass"]
 
 
+def test_c20_a_comma_inside_a_title_is_no_split_so_other_titles_do_not_block():
+    s = scripted(
+        [
+            card("A-k1", "character", "red", title="Kai, Jr.", name="Kai, Jr., Rookie"),
+            card("A-k2", "character", "red", title="Kai", name="Kai, Champion"),
+        ],
+        options={"advanced": True},
+    )
+    arrange(s, 0, hand=["A-k2"], chars=["A-k1"])
+    assert [a.text for a in game.legal_actions(s)] == [
+        f"test {uid_of(s, 'A-k2')} vs 1",
+        "pass",
+    ]
+
+
+def test_c20_a_character_without_its_title_field_is_not_read_from_its_name():
+    assert game.card_problems(
+        {
+            "card_type": "character",
+            "colour": "red",
+            "battle_edge": "L.....",
+            "name": "Kai, Champion",
+        }
+    ) == ["its title is unknown (the one-in-play rule needs it)"]
+
+
 # --- the advanced game ---------------------------------------------------------
 
 
@@ -937,8 +963,11 @@ def test_moving_out_of_turn_is_refused_as_not_your_turn():
     error = refuses(s, f"stop {s.hand[1][0]}")
     assert error.code == "not_your_turn"
     with pytest.raises(EngineError) as error:
-        game.apply(s, game.PASS, player=1)
-    assert error.value.code == "not_your_turn"
+        apply_as(game, s, 1, game.PASS)
+    assert (error.value.code, error.value.message) == (
+        "not_your_turn",
+        "It is Player 1's move, not Player 2's.",
+    )
 
 
 def test_a_finished_game_refuses_moves():

@@ -5,10 +5,12 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from decks.engine import metal_fusion as mf
 from decks.engine.bots import RandomBot
-from decks.engine.core import EngineError, replay
+from decks.engine.core import EngineError, apply_as, replay
 
 GOLDEN = Path(__file__).parent / "golden" / "metal-fusion.json"
 KINDS = ("character", "beyblade", "customizer")
@@ -892,7 +894,7 @@ def test_acting_out_of_turn_is_refused_with_the_state_unchanged():
     state = mf.new_game([deck(), deck(cards=deck_cards(base=101))], {}, 5)
     before = mf.to_json(state)
     with pytest.raises(EngineError) as error:
-        mf.apply(state, mf.REVEAL, player=0)
+        apply_as(mf, state, 0, mf.REVEAL)
     assert (error.value.code, error.value.message) == (
         "not_your_turn",
         "It is Player 2's move, not Player 1's.",
@@ -1063,11 +1065,6 @@ def test_random_playouts_keep_every_invariant_at_every_step():
                 mf.apply(state, action)
             assert all(_refused(state, a) for a in SAMPLE if a not in legal)
             assert mf.to_json(state) == data
-            if state.card >= 0:
-                for seat in [state.attacker, *state.defenders]:
-                    assert mf.power(state, seat)[0] == mf._fast_power(
-                        state, seat, mf._involved(state)
-                    )
             state = mf.apply(state, bot.choice(legal), inplace=True)
         data = mf.to_json(state)
         assert json.loads(json.dumps(data)) == data
@@ -1192,3 +1189,35 @@ def test_no_view_ever_shows_a_hand_deck_or_booster_card_hidden_from_its_viewer(
             )
             state = mf.apply(s, bot.choice(legal), inplace=True)
     assert checked > 20000
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    players=st.integers(2, 4),
+    seed=st.integers(0, 2**32),
+    variant=st.sampled_from(["left", "all"]),
+)
+def test_the_battle_fast_path_counts_what_the_plain_power_counts(
+    players, seed, variant
+):
+    decks = playout_decks(players)
+    state = mf.new_game(decks, {"variant": variant}, seed)
+    bot = random.Random(seed)
+    while not mf.is_over(state):
+        if state.card >= 0:
+            involved = mf._involved(state)
+            for seat in involved:
+                assert (
+                    mf._battle_power(state, seat, involved)
+                    == (mf.power(state, seat)[0])
+                )
+        state = mf.apply(state, bot.choice(mf.legal_actions(state)), inplace=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), colour=st.sampled_from(mf.COLOURS))
+def test_the_line_up_count_from_cards_equals_the_power_in_a_new_game(seed, colour):
+    decks = varied_decks(2)
+    state = mf.new_game(decks, {}, seed)
+    for seat, one in enumerate(decks):
+        assert mf.lineup_power(one["lineup"], colour) == mf.power(state, seat, colour)
