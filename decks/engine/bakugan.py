@@ -117,7 +117,16 @@ import re
 from copy import deepcopy
 from dataclasses import dataclass, field
 
-from .core import CHANCE, SCHEMA_VERSION, EngineError, Rng, parse_effects, seed_state
+from .core import (
+    CHANCE,
+    SCHEMA_VERSION,
+    EngineError,
+    Rng,
+    View,
+    envelope,
+    parse_effects,
+    seed_state,
+)
 
 SLUG = "bakugan"
 NAME = "Bakugan Battle Brawlers"
@@ -1456,7 +1465,7 @@ def _gate_view(state: State, code: int, shown: bool) -> dict:
     return data
 
 
-def view(state: State, player: int) -> dict:
+def view(state: State, player: int) -> View:
     """Return what ``player`` may see: hidden hands as counts, face-down gates."""
     static = state.static
     players = []
@@ -1512,24 +1521,27 @@ def view(state: State, player: int) -> dict:
             "powers": b.powers[:],
         }
     acting = to_act(state) if not state.over else None
-    return {
-        "game": SLUG,
-        "players": players,
-        "field": field_view,
-        "phase": state.phase,
-        "window": state.wkind or None,
-        "to_act": acting,
-        "turn_player": state.turn_player,
-        "turns": state.turns,
-        "rolling": _bak_view(state, state.rolling) if state.rolling >= 0 else None,
-        "battle": battle,
-        "legal": [a.text for a in legal_actions(state)] if acting == player else [],
-        "over": state.over,
-        "winner": winner(state),
-        "reason": state.reason,
-        "events": _events_for(state, player),
-        "log": state.log[:],
-    }
+    return envelope(
+        SLUG,
+        player,
+        to_act=acting,
+        legal_actions=[a.text for a in legal_actions(state)]
+        if acting == player
+        else [],
+        over=state.over,
+        winner=winner(state),
+        reason=state.reason,
+        events=_events_for(state, player),
+        turn=state.turns,
+        seats=players,
+        field=field_view,
+        phase=state.phase,
+        window=state.wkind or None,
+        turn_player=state.turn_player,
+        rolling=_bak_view(state, state.rolling) if state.rolling >= 0 else None,
+        battle=battle,
+        log=state.log[:],
+    )
 
 
 def to_json(state: State) -> dict:

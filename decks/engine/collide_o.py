@@ -76,7 +76,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from operator import itemgetter
 
-from .core import EngineError, Rng, seed_state
+from .core import EngineError, Rng, View, envelope, seed_state
 
 SLUG = "collide-o"
 NAME = "Collide-O!"
@@ -1001,7 +1001,7 @@ def score(state: State, player: int) -> float:
     return value
 
 
-def view(state: State, player: int) -> dict:
+def view(state: State, player: int) -> View:
     """Return what ``player`` may see: own hand, the line, counts of the rest."""
     read = state.read
 
@@ -1010,32 +1010,21 @@ def view(state: State, player: int) -> dict:
 
     ends = state.ends
     seats = range(state.players)
-    return {
-        "game": SLUG,
-        "player": player,
-        "players": state.players,
-        "round": length(state),
-        "to_act": None if state.over else state.seat,
-        "line": [
-            {"card": card, "sections": sections(card, turned), "turned": bool(turned)}
-            for card, turned, _ in state.line
-        ],
-        "ends": {
-            "left": {
-                "middle": _section_letters(ends[0]),
-                "outer": _section_letters(ends[1]),
-            },
-            "right": {
-                "middle": _section_letters(ends[2]),
-                "outer": _section_letters(ends[3]),
-            },
-        },
-        "hand": (
-            [{"card": c, "sections": sections(c)} for c in state.hands[player]]
-            if 0 <= player < state.players
-            else None
+    return envelope(
+        SLUG,
+        player,
+        to_act=None if state.over else state.seat,
+        legal_actions=(
+            [a.text for a in legal_actions(state)]
+            if not state.over and player == state.seat
+            else []
         ),
-        "seats": [
+        over=state.over,
+        winner=winner(state),
+        reason=state.reason,
+        events=list(state.events),
+        turn=length(state),
+        seats=[
             {
                 "seat": s,
                 "hand": len(state.hands[s]),
@@ -1045,24 +1034,36 @@ def view(state: State, player: int) -> dict:
             }
             for s in seats
         ],
-        "set_aside": len(state.set_aside),
-        "removed": [{"card": c, "sections": sections(c)} for c in state.removed],
-        "challenges": state.challenges,
-        "open_to_challenge": (
+        player_count=state.players,
+        line=[
+            {"card": card, "sections": sections(card, turned), "turned": bool(turned)}
+            for card, turned, _ in state.line
+        ],
+        ends={
+            "left": {
+                "middle": _section_letters(ends[0]),
+                "outer": _section_letters(ends[1]),
+            },
+            "right": {
+                "middle": _section_letters(ends[2]),
+                "outer": _section_letters(ends[3]),
+            },
+        },
+        hand=(
+            [{"card": c, "sections": sections(c)} for c in state.hands[player]]
+            if 0 <= player < state.players
+            else None
+        ),
+        set_aside=len(state.set_aside),
+        removed=[{"card": c, "sections": sections(c)} for c in state.removed],
+        challenges=state.challenges,
+        open_to_challenge=(
             {"card": state.open_card, "player": state.open_seat}
             if state.open_card >= 0
             else None
         ),
-        "legal": (
-            [a.text for a in legal_actions(state)]
-            if not state.over and player == state.seat
-            else []
-        ),
-        "over": state.over,
-        "winners": list(state.winners),
-        "result": state.reason,
-        "events": list(state.events),
-    }
+        winners=list(state.winners),
+    )
 
 
 _PLAIN = (

@@ -106,7 +106,7 @@ from copy import deepcopy
 from dataclasses import dataclass
 from itertools import product
 
-from .core import EngineError, Rng, parse_effects, seed_state
+from .core import EngineError, Rng, View, envelope, parse_effects, seed_state
 
 SLUG = "collision"
 NAME = "Beyblade Collision"
@@ -1336,7 +1336,7 @@ def score(state: State, player: int) -> float:
     return value
 
 
-def view(state: State, player: int) -> dict:
+def view(state: State, player: int) -> View:
     """Return what ``player`` may see: no hidden hands, deck order or spin faces."""
     s = state
     cards = s.cards
@@ -1366,25 +1366,25 @@ def view(state: State, player: int) -> dict:
         if kind == "pick":
             choice["face_down"] = len(hidden)
     acting = to_act(s)
-    return {
-        "game": SLUG,
-        "you": player,
-        "advanced": s.advanced,
-        "turn": s.turn,
-        "turn_player": s.turn_player,
-        "phase": s.phase,
-        "to_act": acting,
-        "attacker": s.attacker,
-        "defender": s.defender,
-        "choice": choice,
-        "players": seats,
-        "legal": [a.text for a in legal_actions(s)] if acting == player else [],
-        "over": s.phase == "over",
-        "winner": s.winner,
-        "reason": s.reason,
-        "events": list(s.events),
-        "log": list(s.log),
-    }
+    return envelope(
+        SLUG,
+        player,
+        to_act=acting,
+        legal_actions=[a.text for a in legal_actions(s)] if acting == player else [],
+        over=s.phase == "over",
+        winner=s.winner,
+        reason=s.reason,
+        events=list(s.events),
+        turn=s.turn,
+        seats=seats,
+        advanced=s.advanced,
+        turn_player=s.turn_player,
+        phase=s.phase,
+        attacker=s.attacker,
+        defender=s.defender,
+        choice=choice,
+        log=list(s.log),
+    )
 
 
 def to_json(state: State) -> dict:

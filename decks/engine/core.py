@@ -11,7 +11,7 @@ this package offers the same module-level interface (see ``GameModule``):
     parse_action(text) -> action        action.text is its stable log form
     describe(state, action) -> str      the action in plain words
     is_over(state), winner(state) -> int | None (None: draw, or not over)
-    view(state, player) -> dict         what that player may see
+    view(state, player) -> View         what that player may see (``envelope``)
     to_json(state) -> dict, from_json(data) -> state
     score(state, player) -> float       heuristic for the greedy bot
     chance_outcomes(state) -> [(action, probability)] when to_act is CHANCE
@@ -28,12 +28,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
 from cards.effects import Effect, EffectError
 from cards.effects import parse_effects as _parse_effects
 
 CHANCE = -1
+# The saved form's layout; ``saved`` stamps it with the game and engine version,
+# ``check_saved`` refuses any other (a saved game is then replayed from its log).
 SCHEMA_VERSION = 1
 
 
@@ -149,6 +152,124 @@ def parse_effects(steps: Iterable[dict] | None) -> tuple[Effect, ...]:
         raise EngineError("bad_deck", str(error)) from None
 
 
+# --- saved form and view envelope ---------------------------------------------
+
+
+def saved(slug: str, version: str, body: dict) -> dict:
+    """Return a state's JSON ``body`` stamped with schema, game and engine version."""
+    return {"schema": SCHEMA_VERSION, "game": slug, "version": version, **body}
+
+
+def check_saved(data: Any, slug: str, version: str, name: str) -> dict:
+    """Return ``data`` if it is this game's saved form; else raise bad_state."""
+    if not isinstance(data, dict) or data.get("game") != slug:
+        raise EngineError("bad_state", f"This is not a saved {name} game.")
+    if data.get("schema") != SCHEMA_VERSION:
+        raise EngineError(
+            "bad_state", f"Unknown saved-game schema {data.get('schema')!r}."
+        )
+    if data.get("version") != version:
+        raise EngineError(
+            "bad_state",
+            f"This saved game was made by engine version {data.get('version')!r};"
+            f" this is {version}.",
+        )
+    return data
+
+
+def _own_cards(node: Any, seat: int, found: list, depth: int = 0) -> None:
+    if depth > 6:
+        return
+    if isinstance(node, dict):
+        cid = node.get("id")
+        if isinstance(cid, (int, str)) and node.get("owner", seat) == seat:
+            text = str(cid)
+            if text not in found:
+                found.append(text)
+        for value in node.values():
+            _own_cards(value, seat, found, depth + 1)
+    elif isinstance(node, list):
+        for value in node:
+            _own_cards(value, seat, found, depth + 1)
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat may see of a game: the fields every game has, then its board.
+
+    ``seats`` holds one dict per seat, ``board`` the game's own table data;
+    ``played`` lists the ids of the viewer's cards shown outside hand and deck.
+    Templates read board keys as if they were fields (``view.phase``).
+    """
+
+    game: str
+    you: int
+    to_act: int | None
+    legal_actions: list[str]
+    over: bool
+    winner: int | None
+    reason: str
+    events: list[str]
+    turn: int
+    seats: list[dict]
+    board: dict = field(default_factory=dict)
+    played: list[str] = field(default_factory=list)
+
+    def __getitem__(self, key: str) -> Any:
+        if key in _VIEW_FIELDS:
+            return getattr(self, key)
+        return self.board[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def to_json(self) -> dict:
+        """Return the envelope as JSON data, the board's keys beside the common ones."""
+        data = {name: getattr(self, name) for name in _VIEW_FIELDS if name != "board"}
+        return {**data, **self.board}
+
+
+_VIEW_FIELDS = frozenset(f.name for f in fields(View))
+
+
+def envelope(
+    game: str,
+    you: int,
+    *,
+    to_act: int | None,
+    legal_actions: list[str],
+    over: bool,
+    winner: int | None,
+    reason: str,
+    events: list[str],
+    turn: int,
+    seats: list[dict],
+    **board: Any,
+) -> View:
+    """Return the view envelope; ``played`` is read from the viewer's seat."""
+    played: list[str] = []
+    if 0 <= you < len(seats):
+        mine = {k: v for k, v in seats[you].items() if k not in ("hand", "deck")}
+        _own_cards(mine, you, played)
+    return View(
+        game,
+        you,
+        to_act,
+        legal_actions,
+        over,
+        winner,
+        reason,
+        events,
+        turn,
+        seats,
+        board,
+        played,
+    )
+
+
 # --- the interface every game module offers --------------------------------
 
 
@@ -170,7 +291,7 @@ class GameModule(Protocol):
     def describe(self, state: Any, action: Any) -> str: ...
     def is_over(self, state: Any) -> bool: ...
     def winner(self, state: Any) -> int | None: ...
-    def view(self, state: Any, player: int) -> dict: ...
+    def view(self, state: Any, player: int) -> View: ...
     def to_json(self, state: Any) -> dict: ...
     def from_json(self, data: dict) -> Any: ...
     def score(self, state: Any, player: int) -> float: ...

@@ -106,7 +106,16 @@ import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .core import SCHEMA_VERSION, Effect, EngineError, Rng, parse_effects, seed_state
+from .core import (
+    SCHEMA_VERSION,
+    Effect,
+    EngineError,
+    Rng,
+    View,
+    envelope,
+    parse_effects,
+    seed_state,
+)
 
 SLUG = "metal-fusion"
 NAME = "Beyblade Metal Fusion"
@@ -1372,7 +1381,7 @@ def _booster_code(info: _Seat, index: int) -> str | None:
     return info.dicts[index].get("boosters")
 
 
-def view(state: State, player: int) -> dict:
+def view(state: State, player: int) -> View:
     """Return what ``player`` may see: others' hands as counts, no deck order."""
     s = state
     seats = []
@@ -1420,23 +1429,24 @@ def view(state: State, player: int) -> dict:
             ],
         }
     acting = to_act(s)
-    return {
-        "game": SLUG,
-        "variant": s.variant,
-        "hand_to_win": s.target,
-        "turn": s.turn,
-        "turn_cap": TURN_CAP,
-        "phase": s.phase,
-        "to_act": acting,
-        "legal": [a.text for a in legal_actions(s)] if acting == player else [],
-        "players": seats,
-        "battle": battle,
-        "over": s.phase == "over",
-        "winner": s.winner,
-        "reason": s.reason,
-        "events": s.events[:],
-        "log": s.log[:],
-    }
+    return envelope(
+        SLUG,
+        player,
+        to_act=acting,
+        legal_actions=[a.text for a in legal_actions(s)] if acting == player else [],
+        over=s.phase == "over",
+        winner=s.winner,
+        reason=s.reason,
+        events=s.events[:],
+        turn=s.turn,
+        seats=seats,
+        variant=s.variant,
+        hand_to_win=s.target,
+        turn_cap=TURN_CAP,
+        phase=s.phase,
+        battle=battle,
+        log=s.log[:],
+    )
 
 
 def to_json(state: State) -> dict:

@@ -2,6 +2,8 @@
 
 from django import template
 
+from ..engine.core import View
+
 register = template.Library()
 
 HIDDEN_KEYS = {"seat", "events", "log", "legal", "you"}
@@ -77,23 +79,15 @@ def zones(seat: dict) -> list[dict]:
 
 
 @register.filter
-def seats(view: dict) -> list[dict]:
+def seats(view: View) -> list[dict]:
     """Return the per-seat parts of an engine view."""
-    for key in ("players", "seats"):
-        if isinstance(view.get(key), list):
-            return view[key]
-    return []
+    return view.seats
 
 
 @register.filter
-def table_parts(view: dict) -> list[dict]:
+def table_parts(view: View) -> list[dict]:
     """Return the shared parts of an engine view (not per seat) as zone rows."""
-    shared = {
-        k: v
-        for k, v in view.items()
-        if k not in ("players", "seats", "events", "log", "legal", "game")
-    }
-    return zones(shared)
+    return zones({k: v for k, v in view.board.items() if k != "log"})
 
 
 @register.filter

@@ -873,9 +873,9 @@ def test_a_deck_of_the_wrong_shape_or_with_an_unknown_figure_is_refused():
 def test_the_view_hides_other_hands_and_face_down_gates():
     state = act(two_player(), "P1 rolls B1")
     seen = bk.view(state, 1)
-    assert seen["players"][0]["gate_hand"] == 2
-    assert seen["players"][0]["ability_hand"] == 3
-    assert [g["id"] for g in seen["players"][1]["gate_hand"]] == ["P2-G2", "P2-G3"]
+    assert seen["seats"][0]["gate_hand"] == 2
+    assert seen["seats"][0]["ability_hand"] == 3
+    assert [g["id"] for g in seen["seats"][1]["gate_hand"]] == ["P2-G2", "P2-G3"]
     assert seen["field"][0] == {
         "id": "P1-G1",
         "owner": 0,
@@ -884,7 +884,7 @@ def test_the_view_hides_other_hands_and_face_down_gates():
     }
     assert seen["field"][1]["name"] == "Gate 2.1"
     assert seen["rolling"]["name"] == "Dragonoid"
-    assert seen["legal"] == []
+    assert seen["legal_actions"] == []
 
 
 # --- hidden information ------------------------------------------------------
@@ -950,7 +950,7 @@ def test_no_view_ever_names_a_face_down_gate_or_a_hidden_ability(players):
             for player in range(players):
                 secret = hidden_names(state, player)
                 hidden_seen += len(secret)
-                text = json.dumps(bk.view(state, player))
+                text = json.dumps(bk.view(state, player).to_json())
                 assert [name for name in secret if name in text] == []
             if bk.is_over(state):
                 break
@@ -1003,7 +1003,7 @@ def test_a_gate_won_before_it_opens_stays_face_down_to_the_loser():
     state = act(state, "P2 plays A1")
     assert state.won == [[], [0]]
     assert state.opened == []
-    assert bk.view(state, 1)["players"][1]["gates_won"] == [
+    assert bk.view(state, 1)["seats"][1]["gates_won"] == [
         {
             "id": "P1-G1",
             "owner": 0,
@@ -1012,6 +1012,6 @@ def test_a_gate_won_before_it_opens_stays_face_down_to_the_loser():
             "encoded": False,
         }
     ]
-    assert bk.view(state, 0)["players"][1]["gates_won"][0]["name"] == "Gate 1.1"
+    assert bk.view(state, 0)["seats"][1]["gates_won"][0]["name"] == "Gate 1.1"
     four = bk.new_game([make_deck(s) for s in range(4)], {"players": 4}, 1)
-    assert bk.view(four, 2)["players"][1]["gates_won"] == []
+    assert bk.view(four, 2)["seats"][1]["gates_won"] == []

@@ -696,7 +696,7 @@ def test_view_hides_other_hands_and_the_stacks():
     hidden |= set(state.set_aside)
     shown = {c["card"] for c in seen["hand"] + seen["line"] + seen["removed"]}
     assert shown & hidden == set()
-    assert json.loads(json.dumps(seen)) == seen
+    assert json.loads(json.dumps(seen.to_json())) == seen.to_json()
 
 
 def test_unknown_or_malformed_sections_block_the_pack():
@@ -907,7 +907,7 @@ def test_no_view_ever_shows_a_hand_stack_or_set_aside_card_hidden_from_its_viewe
                     hidden.update(st.stacks[q])
                     if q != p:
                         hidden.update(st.hands[q])
-                view = co.view(st, p)
+                view = co.view(st, p).to_json()
                 assert set(values_of(view, "card")) & hidden == set()
                 text = json.dumps(view)
                 secret = {pack[c]["name"] for c in hidden - known[p]}

@@ -986,12 +986,12 @@ def test_the_turn_cap_ends_the_game_as_a_draw():
 
 def test_view_hides_hands_deck_order_and_spin_faces():
     s = scripted()
-    v = game.view(s, 0)
-    assert v["players"][1]["hand"] == 5
-    assert [c["uid"] for c in v["players"][0]["hand"]] == s.hand[0]
-    assert (v["players"][1]["deck"], v["players"][1]["spin"]) == (48, 6)
+    v = game.view(s, 0).to_json()
+    assert v["seats"][1]["hand"] == 5
+    assert [c["uid"] for c in v["seats"][0]["hand"]] == s.hand[0]
+    assert (v["seats"][1]["deck"], v["seats"][1]["spin"]) == (48, 6)
     assert json.loads(json.dumps(v)) == v
-    assert "B0" not in json.dumps(game.view(s, 0)["players"][1])
+    assert "B0" not in json.dumps(game.view(s, 0)["seats"][1])
 
 
 def test_describe_reads_in_plain_words():
@@ -1170,7 +1170,7 @@ def test_no_view_ever_shows_a_hand_deck_or_spin_card_hidden_from_its_viewer(
                 known[p] |= public | set(s.hand[p])
                 hidden = {u for q in range(players) for u in s.deck[q] + s.spin[q]}
                 hidden.update(u for q in range(players) if q != p for u in s.hand[q])
-                view = game.view(s, p)
+                view = game.view(s, p).to_json()
                 assert set(values_of(view, "uid")) & hidden == set()
                 text = json.dumps(view)
                 secret = {s.cards[u].name for u in hidden - known[p]}

@@ -918,7 +918,7 @@ def test_view_hides_other_hands_deck_order_and_face_down_boosters():
     )
     state = play(state, "reveal")
     mine, theirs = mf.view(state, 0), mf.view(state, 1)
-    assert mine["players"][0]["hand"] == [
+    assert mine["seats"][0]["hand"] == [
         {
             "id": 1001,
             "name": "Character #1",
@@ -927,11 +927,14 @@ def test_view_hides_other_hands_deck_order_and_face_down_boosters():
             "launcher": "red",
         }
     ]
-    assert theirs["players"][0]["hand"] == 1
-    assert theirs["players"][0]["boosters"]["customizer"] == [{"boosters": "R"}]
-    assert mine["players"][0]["boosters"]["customizer"][0]["name"] == "Customizer #6"
-    assert theirs["players"][0]["deck"] == 12
-    assert (mine["legal"], theirs["legal"]) == (["hand", "boost beyblade"], [])
+    assert theirs["seats"][0]["hand"] == 1
+    assert theirs["seats"][0]["boosters"]["customizer"] == [{"boosters": "R"}]
+    assert mine["seats"][0]["boosters"]["customizer"][0]["name"] == "Customizer #6"
+    assert theirs["seats"][0]["deck"] == 12
+    assert (mine["legal_actions"], theirs["legal_actions"]) == (
+        ["hand", "boost beyblade"],
+        [],
+    )
     assert mine["battle"]["power"][0] == {
         "player": 0,
         "total": 7,
@@ -945,7 +948,7 @@ def test_view_hides_other_hands_deck_order_and_face_down_boosters():
             "effects": 0,
         },
     }
-    json.dumps(mine)
+    json.dumps(mine.to_json())
 
 
 def test_describe_says_the_move_in_plain_words():
@@ -1161,7 +1164,7 @@ def test_no_view_ever_shows_a_hand_deck_or_booster_card_hidden_from_its_viewer(
                     if q != p:
                         hidden.update((q, i) for i in s.hand[q])
                         hidden.update((q, i) for pile in s.boosters[q] for i in pile)
-                view = mf.view(s, p)
+                view = mf.view(s, p).to_json()
                 ids = {q * 100 + i for q, i in hidden}
                 assert set(values_of(view, "id")) & ids == set()
                 text = json.dumps(view)

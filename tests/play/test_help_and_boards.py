@@ -203,7 +203,7 @@ def test_collision_board_hides_the_other_hand_as_a_count(client, user, deck_for)
     client.force_login(user)
     html = client.get(f"/play/{pt.pk}/").content.decode()
     view = get_game("collision").view(load_state(pt), 0)
-    hidden = view["players"][1]["hand"]
+    hidden = view["seats"][1]["hand"]
     assert isinstance(hidden, int)
     assert html.count('<span class="meta"> hidden</span>') == 1
     assert (
