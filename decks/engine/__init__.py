@@ -14,12 +14,10 @@ card's columns (``cards.models.Card`` field names) and its ``id``:
 
 import importlib
 
-MODULES = {
-    "collision": "collision",
-    "metal-fusion": "metal_fusion",
-    "collide-o": "collide_o",
-    "bakugan": "bakugan",
-}
+from cards.games import GAMES
+
+# Each game's engine is the module named as the registry says (``Game.module``).
+MODULES = {slug: game.module for slug, game in GAMES.items()}
 
 
 def get_game(slug: str):

@@ -117,25 +117,30 @@ import re
 from copy import deepcopy
 from dataclasses import dataclass, field
 
+from cards.games import GAMES
+
 from .core import (
     CHANCE,
-    SCHEMA_VERSION,
     EngineError,
     Rng,
     View,
+    check_saved,
+    checked_options,
     envelope,
     parse_effects,
+    saved,
     seed_state,
 )
 
-SLUG = "bakugan"
-NAME = "Bakugan Battle Brawlers"
+GAME = GAMES["bakugan"]
+SLUG = GAME.slug
+NAME = GAME.name
 VERSION = "1"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
+MIN_PLAYERS = GAME.min_players
+MAX_PLAYERS = GAME.max_players
+SEAT_COUNTS = GAME.seat_counts
 TURN_CAP = 300
 GATES_TO_WIN = 3
-DEFAULT_LAND_PROBABILITY = 0.6
 
 ATTRIBUTES = ("pyrus", "aquos", "subterra", "haos", "darkus", "ventus")
 ZONES = ("bakugan", "gate", "ability")
@@ -592,28 +597,23 @@ class State:
 
 def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
     """Return a new game: decks checked, first player chosen, gates to place."""
+    checked = checked_options(GAME, options)
     options = dict(options or {})
     if not isinstance(decks, (list, tuple)):
         raise EngineError("bad_deck", "Decks come as one deck per seat.")
-    n = options.get("players", len(decks))
-    if n not in (2, 4):
+    n = checked["players"] or len(decks)
+    if n not in SEAT_COUNTS:
         raise EngineError("bad_options", "Bakugan is played by two or four players.")
     if len(decks) != n:
         raise EngineError("bad_deck", f"{n} players need {n} decks, not {len(decks)}.")
     own_decks, static = _read_decks(decks)
-    table = options.get("table", False)
-    if not isinstance(table, bool):
-        raise EngineError("bad_options", "The table option is true or false.")
-    land_p = options.get("land_probability", DEFAULT_LAND_PROBABILITY)
-    if isinstance(land_p, bool) or not isinstance(land_p, (int, float)):
-        raise EngineError("bad_options", "The land probability is a number.")
-    if not 0 <= land_p <= 1:
-        raise EngineError("bad_options", "The land probability is between 0 and 1.")
+    table = checked["table"]
+    land_p = checked["land_probability"]
     rng = Rng(seed_state(seed, 1))
-    first = options.get("first")
+    first = checked["first"]
     if first is None:
         first = rng.below(n)  # ruling B9: the seed decides when nobody says
-    elif isinstance(first, bool) or first not in range(n):
+    elif first not in range(n):
         raise EngineError(
             "bad_options", f"The first player is a seat from 0 to {n - 1}."
         )
@@ -1547,9 +1547,6 @@ def view(state: State, player: int) -> View:
 def to_json(state: State) -> dict:
     """Return the state as JSON-ready data (schema, seed, options, decks, log)."""
     data = {
-        "schema": SCHEMA_VERSION,
-        "game": SLUG,
-        "version": VERSION,
         "seed": state.seed,
         "options": dict(state.options),
         "decks": state.decks,
@@ -1567,13 +1564,12 @@ def to_json(state: State) -> dict:
     data["wseats"] = state.wseats[:]
     data["opened"] = state.opened[:]
     data["battle"] = state.battle.to_json() if state.battle is not None else None
-    return data
+    return saved(GAME, VERSION, data)
 
 
 def from_json(data: dict) -> State:
     """Rebuild a state from ``to_json`` data."""
-    if data.get("schema") != SCHEMA_VERSION or data.get("game") != SLUG:
-        raise EngineError("bad_state", "This is not a saved Bakugan game.")
+    check_saved(data, GAME, VERSION)
     state = new_game(data["decks"], data["options"], data["seed"])
     for name in _LIST2:
         setattr(state, name, [list(x) for x in data[name]])

@@ -76,15 +76,27 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from operator import itemgetter
 
-from .core import EngineError, Rng, View, envelope, seed_state
+from cards.games import GAMES
 
-SLUG = "collide-o"
-NAME = "Collide-O!"
+from .core import (
+    EngineError,
+    Rng,
+    View,
+    check_saved,
+    checked_options,
+    envelope,
+    saved,
+    seed_state,
+)
+
+GAME = GAMES["collide-o"]
+SLUG = GAME.slug
+NAME = GAME.name
 VERSION = "1"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 5
+MIN_PLAYERS = GAME.min_players
+MAX_PLAYERS = GAME.max_players
+SEAT_COUNTS = GAME.seat_counts
 TURN_CAP = 500
-SCHEMA = 1
 
 HAND_LIMIT = 5
 PENALTY_LIMIT = 4
@@ -407,25 +419,12 @@ def _refill(st: State, seat: int) -> None:
 
 
 def _options(options: dict | None) -> dict:
-    options = dict(options or {})
-    players = options.get("players", 2)
-    if (
-        not isinstance(players, int)
-        or isinstance(players, bool)
-        or not MIN_PLAYERS <= players <= MAX_PLAYERS
-    ):
-        raise EngineError("bad_options", "Collide-O! is for 2 to 5 players.")
-    challenges = options.get("challenges", False)
-    if not isinstance(challenges, bool):
-        raise EngineError("bad_options", "The challenges option is on or off.")
-    rate = options.get("misplay_rate", 0.1)
-    if (
-        not isinstance(rate, (int, float))
-        or isinstance(rate, bool)
-        or not 0 <= rate <= 1
-    ):
-        raise EngineError("bad_options", "The misplay rate is between 0 and 1.")
-    return {"players": players, "challenges": challenges, "misplay_rate": float(rate)}
+    checked = checked_options(GAME, options)
+    return {
+        "players": checked["players"],
+        "challenges": checked["challenges"],
+        "misplay_rate": checked["misplay_rate"],
+    }
 
 
 def _pack(decks) -> tuple[list, tuple[list, list]]:
@@ -1101,7 +1100,7 @@ _LISTS = (
 
 def to_json(state: State) -> dict:
     """Return the whole state as JSON-ready data."""
-    data = {"schema": SCHEMA, "game": SLUG, "version": VERSION}
+    data = {}
     for name in _PLAIN:
         data[name] = getattr(state, name)
     data["options"] = dict(state.options)
@@ -1111,13 +1110,12 @@ def to_json(state: State) -> dict:
     data["stacks"] = [list(s) for s in state.stacks]
     for name in _LISTS:
         data[name] = list(getattr(state, name))
-    return data
+    return saved(GAME, VERSION, data)
 
 
 def from_json(data: dict) -> State:
     """Rebuild a state from ``to_json`` data."""
-    if data.get("schema") != SCHEMA or data.get("game") != SLUG:
-        raise EngineError("bad_state", "This is not a saved Collide-O! game.")
+    check_saved(data, GAME, VERSION)
     try:
         values = {name: data[name] for name in _PLAIN}
         pack, tables = _pack(data["decks"])

@@ -106,16 +106,29 @@ from copy import deepcopy
 from dataclasses import dataclass
 from itertools import product
 
-from .core import EngineError, Rng, View, envelope, parse_effects, seed_state
+from cards.games import GAMES
 
-SLUG = "collision"
-NAME = "Beyblade Collision"
+from .core import (
+    EngineError,
+    Rng,
+    View,
+    check_saved,
+    checked_options,
+    envelope,
+    parse_effects,
+    saved,
+    seed_state,
+)
+
+GAME = GAMES["collision"]
+SLUG = GAME.slug
+NAME = GAME.name
 VERSION = "1.0"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
+MIN_PLAYERS = GAME.min_players
+MAX_PLAYERS = GAME.max_players
+SEAT_COUNTS = GAME.seat_counts
 TURN_CAP = 300
 HAND_SIZE = 5
-SCHEMA = 1
 CUT_LIMIT = 50
 
 COLOURS = ("red", "yellow", "green", "blue")
@@ -539,18 +552,8 @@ class State:
 
 
 def _options(options) -> tuple[bool, object]:
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise EngineError("bad_options", "Options must be an object.")
-    advanced = options.get("advanced", False)
-    if not isinstance(advanced, bool):
-        raise EngineError("bad_options", "The advanced option is true or false.")
-    first = options.get("first")
-    if first is not None and first != "cut":
-        if not isinstance(first, int) or isinstance(first, bool):
-            raise EngineError("bad_options", 'First player is a seat number or "cut".')
-    return advanced, first
+    checked = checked_options(GAME, options)
+    return checked["advanced"], checked["first"]
 
 
 def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
@@ -1390,10 +1393,7 @@ def view(state: State, player: int) -> View:
 def to_json(state: State) -> dict:
     """Return the whole state as JSON-ready data."""
     s = state
-    return {
-        "schema": SCHEMA,
-        "game": SLUG,
-        "version": VERSION,
+    body = {
         "seed": s.seed,
         "options": dict(s.options),
         "decks": s.decks,
@@ -1424,16 +1424,12 @@ def to_json(state: State) -> dict:
         "log": s.log[:],
         "events": s.events[:],
     }
+    return saved(GAME, VERSION, body)
 
 
 def from_json(data: dict) -> State:
     """Rebuild a state from ``to_json`` data."""
-    if not isinstance(data, dict) or data.get("game") != SLUG:
-        raise EngineError("bad_state", "This is not a saved Collision game.")
-    if data.get("schema") != SCHEMA:
-        raise EngineError(
-            "bad_state", f"Unknown saved-game schema {data.get('schema')!r}."
-        )
+    check_saved(data, GAME, VERSION)
     try:
         advanced, _ = _options(data["options"])
         cards, blades, _ = _build(data["decks"])

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 from cards.effects import Effect, EffectError
 from cards.effects import parse_effects as _parse_effects
+from cards.games import Game
 
 CHANCE = -1
 # The saved form's layout; ``saved`` stamps it with the game and engine version,
@@ -155,15 +156,26 @@ def parse_effects(steps: Iterable[dict] | None) -> tuple[Effect, ...]:
 # --- saved form and view envelope ---------------------------------------------
 
 
-def saved(slug: str, version: str, body: dict) -> dict:
+def checked_options(game: Game, options: Any) -> dict:
+    """Return ``options`` checked by the registry's specs, defaults filled in.
+
+    Raise EngineError("bad_options") naming the option and what it takes.
+    """
+    try:
+        return game.check_options(options)
+    except ValueError as error:
+        raise EngineError("bad_options", str(error)) from None
+
+
+def saved(game: Game, version: str, body: dict) -> dict:
     """Return a state's JSON ``body`` stamped with schema, game and engine version."""
-    return {"schema": SCHEMA_VERSION, "game": slug, "version": version, **body}
+    return {"schema": SCHEMA_VERSION, "game": game.slug, "version": version, **body}
 
 
-def check_saved(data: Any, slug: str, version: str, name: str) -> dict:
+def check_saved(data: Any, game: Game, version: str) -> dict:
     """Return ``data`` if it is this game's saved form; else raise bad_state."""
-    if not isinstance(data, dict) or data.get("game") != slug:
-        raise EngineError("bad_state", f"This is not a saved {name} game.")
+    if not isinstance(data, dict) or data.get("game") != game.slug:
+        raise EngineError("bad_state", f"This is not a saved {game.short_name} game.")
     if data.get("schema") != SCHEMA_VERSION:
         raise EngineError(
             "bad_state", f"Unknown saved-game schema {data.get('schema')!r}."

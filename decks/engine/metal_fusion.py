@@ -106,22 +106,28 @@ import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from cards.games import GAMES
+
 from .core import (
-    SCHEMA_VERSION,
     Effect,
     EngineError,
     Rng,
     View,
+    check_saved,
+    checked_options,
     envelope,
     parse_effects,
+    saved,
     seed_state,
 )
 
-SLUG = "metal-fusion"
-NAME = "Beyblade Metal Fusion"
+GAME = GAMES["metal-fusion"]
+SLUG = GAME.slug
+NAME = GAME.name
 VERSION = "1"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
+MIN_PLAYERS = GAME.min_players
+MAX_PLAYERS = GAME.max_players
+SEAT_COUNTS = GAME.seat_counts
 TURN_CAP = 200
 
 COLOURS = ("red", "blue", "green", "yellow")
@@ -638,26 +644,12 @@ def _player(seat: int) -> str:
 
 
 def _options(options: dict | None, players: int) -> tuple[str, int]:
-    options = options or {}
-    if not isinstance(options, dict):
-        raise EngineError("bad_options", "Options must be an object.")
-    unknown = sorted(set(options) - {"variant", "players"})
-    if unknown:
+    checked = checked_options(GAME, options)
+    if checked["players"] not in (None, players):
         raise EngineError(
-            "bad_options",
-            f"Metal Fusion has no option {', '.join(map(repr, unknown))}.",
+            "bad_options", f"{checked['players']} players need as many decks."
         )
-    variant = options.get("variant", "left")
-    if variant not in VARIANTS:
-        raise EngineError(
-            "bad_options",
-            f"Variant {variant!r} is unknown: choose 'left' (battle the player on your "
-            "left) or 'all' (battle everyone at once).",
-        )
-    if options.get("players", players) != players:
-        raise EngineError(
-            "bad_options", f"{options['players']} players need as many decks."
-        )
+    variant = checked["variant"]
     return variant, VARIANTS[variant]
 
 
@@ -1452,10 +1444,7 @@ def view(state: State, player: int) -> View:
 def to_json(state: State) -> dict:
     """Return the whole state as JSON-ready data."""
     s = state
-    return {
-        "schema": SCHEMA_VERSION,
-        "game": SLUG,
-        "version": VERSION,
+    body = {
         "seed": s.seed,
         "options": dict(s.options),
         "decks": s.decks,
@@ -1484,16 +1473,12 @@ def to_json(state: State) -> dict:
         "log": s.log[:],
         "events": s.events[:],
     }
+    return saved(GAME, VERSION, body)
 
 
 def from_json(data: dict) -> State:
     """Return the state stored by ``to_json``."""
-    if not isinstance(data, dict) or data.get("game") != SLUG:
-        raise EngineError("bad_state", "This is not a saved Metal Fusion game.")
-    if data.get("schema") != SCHEMA_VERSION or data.get("version") != VERSION:
-        raise EngineError(
-            "bad_state", "This saved game was made by another engine version."
-        )
+    check_saved(data, GAME, VERSION)
     try:
         seats = [_seat_for(deck, i) for i, deck in enumerate(data["decks"])]
         boosters = [[list(b) for b in seat] for seat in data["boosters"]]

@@ -8,7 +8,7 @@ import pytest
 
 from decks.engine import collide_o as co
 from decks.engine.bots import make_bot, play_out
-from decks.engine.core import EngineError, Rng, replay, seed_state
+from decks.engine.core import SCHEMA_VERSION, EngineError, Rng, replay, seed_state
 
 GOLDEN = Path(__file__).parent / "golden" / "collide-o.json"
 KINDS = [*"BYRGK", *(a + b for i, a in enumerate("BYRGK") for b in "BYRGK"[i + 1 :])]
@@ -51,7 +51,7 @@ def arrange(
     """Return a state laid out by hand: line entries are (card, turned, stamp)."""
     players = len(hands)
     data = {
-        "schema": co.SCHEMA,
+        "schema": SCHEMA_VERSION,
         "game": co.SLUG,
         "version": co.VERSION,
         "seed": seed,
