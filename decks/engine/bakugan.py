@@ -114,13 +114,13 @@ turn; held steps apply after the gate's own steps.
 from __future__ import annotations
 
 import re
-from copy import deepcopy
 from dataclasses import dataclass, field
 
 from cards.games import GAMES
 
 from .core import (
     CHANCE,
+    DeckReads,
     EngineError,
     Rng,
     View,
@@ -645,27 +645,18 @@ def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
     return state
 
 
-_READ: list = []  # recent (deck snapshot, decks as kept, play data), newest last
-
-
-def _read_decks(decks) -> tuple[list, _Static]:
-    """Return the decks as a state keeps them and their play data; check them once.
-
-    Simulations start thousands of games from the same decks, so a read is
-    kept; the snapshot is a deep copy, so a deck changed in place is read again.
-    """
-    for snapshot, kept, static in _READ:
-        if snapshot == decks:
-            return kept, static
+def _read(decks) -> tuple[list, _Static]:
+    """Return the decks as a state keeps them and their play data."""
     _check_decks(decks)
     kept = [{z: list(d[z]) for z in ZONES} for d in decks]
     try:
         static = _Static(kept)
     except _CardError as error:
         raise EngineError("bad_deck", str(error)) from None
-    _READ.append((deepcopy(decks), kept, static))
-    del _READ[:-4]
     return kept, static
+
+
+_read_decks = DeckReads(_read)
 
 
 def _check_decks(decks) -> None:

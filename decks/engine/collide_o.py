@@ -74,11 +74,11 @@ the replay match the text suggests after a tie.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from operator import itemgetter
 
 from cards.games import GAMES
 
 from .core import (
+    DeckReads,
     EngineError,
     Rng,
     View,
@@ -291,30 +291,6 @@ def _copy(st: State) -> State:
     return new
 
 
-_TABLES: dict[tuple, tuple[list, list, dict, list]] = {}
-
-
-_KEY_FIELDS = itemgetter("name", "section_1", "section_2", "section_3")
-
-
-def _pack_key(pack: list) -> tuple | None:
-    try:
-        key = tuple(map(_KEY_FIELDS, pack))  # every field there: the quick way
-    except (KeyError, TypeError):
-        try:
-            key = tuple(
-                (card.get("name"), *(card[name] for name in SECTION_FIELDS))
-                for card in pack
-            )
-        except (AttributeError, KeyError, TypeError):
-            return None
-    try:
-        hash(key)
-    except TypeError:
-        return None
-    return key
-
-
 def _build_tables(pack: list) -> tuple[list, list, dict, list]:
     """Return the section masks (as printed, turned) and names of a valid pack.
 
@@ -439,10 +415,11 @@ def _pack(decks) -> tuple[list, tuple[list, list]]:
             "bad_deck", 'Collide-O! is played with one shared pack: [{"pack": [...]}].'
         )
     pack = list(decks[0]["pack"])
-    key = _pack_key(pack)
-    tables = _TABLES.get(key) if key is not None else None
-    if tables is not None:
-        return pack, tables
+    return pack, _tables(pack)
+
+
+def _read(pack: list) -> tuple[list, list, dict, list]:
+    """Return the tables of a pack, refusing a card that cannot be played."""
     for index, card in enumerate(pack):
         if not isinstance(card, dict):
             raise EngineError("bad_deck", f"Card {index} of the pack is not a card.")
@@ -452,11 +429,10 @@ def _pack(decks) -> tuple[list, tuple[list, list]]:
             raise EngineError(
                 "bad_deck", f"Card {label} cannot be played: {'; '.join(problems)}."
             )
-    tables = _build_tables(pack)
-    if len(_TABLES) >= 64:
-        _TABLES.clear()
-    _TABLES[key] = tables
-    return pack, tables
+    return _build_tables(pack)
+
+
+_tables = DeckReads(_read, size=8)
 
 
 def new_game(decks, options: dict | None = None, seed: int = 0) -> State:

@@ -102,13 +102,13 @@ Edge cases
 
 from __future__ import annotations
 
-from copy import deepcopy
 from dataclasses import dataclass
 from itertools import product
 
 from cards.games import GAMES
 
 from .core import (
+    DeckReads,
     EngineError,
     Rng,
     View,
@@ -317,23 +317,8 @@ def _plain_card_ok(raw: dict) -> bool:
     )
 
 
-_BUILT: list = []  # recent (deck snapshot, build) pairs, newest last
-
-
-def _build(decks) -> tuple[list[_Card], list[int], list[list[int]]]:
+def _read(decks) -> tuple[list[_Card], list[int], list[list[int]]]:
     """Return the card table, each seat's Blade and each seat's deck (uids)."""
-    # Simulations start thousands of games from the same decks; the snapshot
-    # is a deep copy, so a deck changed in place is never served stale.
-    for snapshot, built in _BUILT:
-        if snapshot == decks:
-            return built
-    built = _build_new(decks)
-    _BUILT.append((deepcopy(decks), built))
-    del _BUILT[:-4]
-    return built
-
-
-def _build_new(decks) -> tuple[list[_Card], list[int], list[list[int]]]:
     if not isinstance(decks, (list, tuple)):
         raise EngineError("bad_deck", "Decks must be a list with one deck per player.")
     if not MIN_PLAYERS <= len(decks) <= MAX_PLAYERS:
@@ -401,6 +386,9 @@ def _build_new(decks) -> tuple[list[_Card], list[int], list[list[int]]]:
             tuple(card.tests[(tp + i) % n] for i in range(1, n)) for tp in seats
         )
     return cards, blades, lists
+
+
+_build = DeckReads(_read)
 
 
 # --- actions -----------------------------------------------------------------

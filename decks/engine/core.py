@@ -27,7 +27,8 @@ are actions of the pseudo-player ``CHANCE``: a person enters the outcome, or
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from copy import deepcopy
 from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
@@ -151,6 +152,37 @@ def parse_effects(steps: Iterable[dict] | None) -> tuple[Effect, ...]:
         return _parse_effects(steps)
     except EffectError as error:
         raise EngineError("bad_deck", str(error)) from None
+
+
+# --- deck reads ------------------------------------------------------------------
+
+
+class DeckReads:
+    """Remember the last few reads of decks into play data, one cache per game.
+
+    Simulations start thousands of games from the same decks, so reading the
+    cards once saves most of a short game's cost. Each read is kept with a deep
+    copy of the decks and served only to decks equal to it, so a deck changed
+    in place is read again. A read that raises is not kept.
+    """
+
+    def __init__(self, read: Callable[[Any], Any], size: int = 4):
+        self._read = read
+        self._size = size
+        self._kept: list[tuple[Any, Any]] = []  # (snapshot, read), newest last
+
+    def __call__(self, decks: Any) -> Any:
+        for snapshot, value in self._kept:
+            if snapshot == decks:
+                return value
+        value = self._read(decks)
+        self._kept.append((deepcopy(decks), value))
+        del self._kept[: -self._size]
+        return value
+
+    def clear(self) -> None:
+        """Forget every read."""
+        self._kept.clear()
 
 
 # --- saved form and view envelope ---------------------------------------------

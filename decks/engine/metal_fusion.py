@@ -102,13 +102,13 @@ in the white box, and card text beyond the vocabulary above.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from cards.games import GAMES
 
 from .core import (
+    DeckReads,
     Effect,
     EngineError,
     Rng,
@@ -473,26 +473,6 @@ def _checked_cards(card: dict, zone: str, whose: str) -> None:
         )
 
 
-_SEAT_CACHE: dict[int, tuple] = {}
-
-
-def _seat_for(deck: dict, seat: int) -> _Seat:
-    """Return the seat data of ``deck``, reusing it while the deck is unchanged.
-
-    Batch simulation starts thousands of games from the same deck objects;
-    reading the cards once saves most of a short game's cost. The deep copy
-    guards against a caller changing the deck in place between games.
-    """
-    hit = _SEAT_CACHE.get(id(deck))
-    if hit is not None and hit[0] is deck and hit[1] == deck:
-        return hit[2]
-    info = _build_seat(deck, seat)
-    if len(_SEAT_CACHE) >= 32:
-        _SEAT_CACHE.clear()
-    _SEAT_CACHE[id(deck)] = (deck, copy.deepcopy(deck), info)
-    return info
-
-
 def _build_seat(deck: dict, seat: int) -> _Seat:
     who = f"Player {seat + 1}"
     if not isinstance(deck, dict) or "lineup" not in deck or "deck" not in deck:
@@ -524,6 +504,11 @@ def _build_seat(deck: dict, seat: int) -> _Seat:
             )
         seen[number] = card
     return _Seat(lineup, list(cards))
+
+
+_seats = DeckReads(
+    lambda decks: [_build_seat(deck, seat) for seat, deck in enumerate(decks)]
+)
 
 
 # --- power ------------------------------------------------------------------
@@ -686,7 +671,7 @@ def new_game(decks: Sequence[dict], options: dict | None, seed: int) -> State:
         )
     players = len(decks)
     variant, target = _options(options, players)
-    seats = [_seat_for(deck, i) for i, deck in enumerate(decks)]
+    seats = _seats(decks)
     rng = Rng(seed_state(seed, 0))
     order = []
     for _ in range(players):
@@ -1480,7 +1465,7 @@ def from_json(data: dict) -> State:
     """Return the state stored by ``to_json``."""
     check_saved(data, GAME, VERSION)
     try:
-        seats = [_seat_for(deck, i) for i, deck in enumerate(data["decks"])]
+        seats = _seats(data["decks"])
         boosters = [[list(b) for b in seat] for seat in data["boosters"]]
         bcount = []
         for info, piles in zip(seats, boosters, strict=True):
