@@ -482,14 +482,14 @@ class State:
     spin: list
     discard: list
     pile: list
-    chars: list
+    characters: list
     out: list
     first: int = 0
     turn: int = 1
     turn_player: int = 0
-    opp: int = -1
+    chosen_opponent: int = -1  # defender or tested player this turn
     phase: str = "main"
-    nxt: str = "main"
+    then: str = "main"  # the step that follows the current one
     attacker: int = -1
     defender: int = -1
     responder: int = -1
@@ -518,14 +518,14 @@ class State:
             [z[:] for z in self.spin],
             [z[:] for z in self.discard],
             [z[:] for z in self.pile],
-            [z[:] for z in self.chars],
+            [z[:] for z in self.characters],
             self.out[:],
             self.first,
             self.turn,
             self.turn_player,
-            self.opp,
+            self.chosen_opponent,
             self.phase,
-            self.nxt,
+            self.then,
             self.attacker,
             self.defender,
             self.responder,
@@ -687,8 +687,8 @@ def _opponent_of(s: State, owner: int) -> int:
     tp = s.turn_player
     if owner != tp:
         return -1 if s.out[tp] else tp
-    if s.opp >= 0:
-        return -1 if s.out[s.opp] else s.opp
+    if s.chosen_opponent >= 0:
+        return -1 if s.out[s.chosen_opponent] else s.chosen_opponent
     return _left_of(s, owner)
 
 
@@ -812,12 +812,12 @@ def _run(s: State, item: tuple) -> None:
                 s.choice = ("discard", p, p, amount, (), uid)
                 events.append(f"{name}: {who} chooses {amount} to discard.")
         elif op == "remove":
-            chars = s.chars[p]
-            if not chars:
+            characters = s.characters[p]
+            if not characters:
                 events.append(f"{name}: {who} has no Character in play to remove.")
-            elif len(chars) <= amount:
-                s.discard[p].extend(chars)
-                chars.clear()
+            elif len(characters) <= amount:
+                s.discard[p].extend(characters)
+                characters.clear()
                 events.append(f"{name}: every Character of {who} is removed.")
             else:
                 s.choice = ("remove", owner, p, amount, (), uid)
@@ -833,7 +833,7 @@ def _begin_turn(s: State) -> None:
     if s.turn > TURN_CAP:
         _finish(s, None, f"The {TURN_CAP}-turn cap is reached (E3): a draw.")
         return
-    s.opp = -1
+    s.chosen_opponent = -1
     s.events.append(_TURN_SAID[s.turn][s.turn_player])
     if s.advanced:
         cards = s.cards
@@ -841,10 +841,10 @@ def _begin_turn(s: State) -> None:
             blade = cards[s.blade[p]]
             if blade.passive:
                 _fire(s, p, blade.uid, blade.passive)
-            for uid in s.chars[p]:
+            for uid in s.characters[p]:
                 if cards[uid].passive:
                     _fire(s, p, uid, cards[uid].passive)
-    s.nxt = "main"
+    s.then = "main"
 
 
 def _advance(s: State) -> None:
@@ -861,20 +861,20 @@ def _advance(s: State) -> None:
                     "A player is out mid-battle: the battle ends at once, "
                     "no hits counted (C17)."
                 )
-                s.nxt = "sweep"
+                s.then = "sweep"
             continue
-        nxt = s.nxt
-        if nxt == "stop":
+        then = s.then
+        if then == "stop":
             s.phase = "stop"
             return
         # sweep, refill, trim and end follow one another with nothing queued
         # in between, so they run straight through.
-        if nxt == "main":
+        if then == "main":
             if not s.out[s.turn_player]:
                 s.phase = "main"
                 return
-            nxt = "end"
-        if nxt == "sweep":
+            then = "end"
+        if then == "sweep":
             pile, discard = s.pile, s.discard
             for p in range(s.n):
                 if pile[p]:
@@ -882,11 +882,11 @@ def _advance(s: State) -> None:
                     pile[p] = []
             s.battle = 0
             s.attacker = s.defender = s.responder = -1
-            nxt = "refill"
-        if nxt == "refill":
+            then = "refill"
+        if then == "refill":
             _refill(s)
-            nxt = "trim"
-        if nxt == "trim":
+            then = "trim"
+        if then == "trim":
             hand = s.hand
             for p in _order(s, s.turn_player):
                 extra = len(hand[p]) - HAND_SIZE
@@ -897,9 +897,9 @@ def _advance(s: State) -> None:
                     )
                     break
             if s.choice is not None:
-                s.nxt = "trim"
+                s.then = "trim"
                 continue
-        s.nxt = "end"
+        s.then = "end"
         s.turn += 1
         s.turn_player = _left_of(s, s.turn_player)
         _begin_turn(s)
@@ -976,8 +976,8 @@ def _legal(s: State) -> list[Action]:
         if True not in s.out:
             # Everyone is in: each card's actions come ready made.
             if s.advanced:
-                chars = s.chars[tp]
-                titles = {cards[uid].title for uid in chars} if chars else ()
+                characters = s.characters[tp]
+                titles = {cards[uid].title for uid in characters} if characters else ()
                 for uid in s.hand[tp]:
                     card = cards[uid]
                     if card.kind == "action":
@@ -991,7 +991,7 @@ def _legal(s: State) -> list[Action]:
             return actions
         opponents = [q for q in _order(s, tp) if q != tp]
         if s.advanced:
-            titles = {cards[uid].title for uid in s.chars[tp]}
+            titles = {cards[uid].title for uid in s.characters[tp]}
             for uid in s.hand[tp]:
                 card = cards[uid]
                 if card.kind == "action":
@@ -1013,7 +1013,9 @@ def _legal(s: State) -> list[Action]:
         need = (cards[s.pile[other][-1]].colour + 1) % 4  # _needed_colour
         actions = [cards[u].stop for u in s.hand[p] if cards[u].colour == need]
         if s.advanced:
-            actions += [cards[u].stop for u in s.chars[p] if cards[u].colour == need]
+            actions += [
+                cards[u].stop for u in s.characters[p] if cards[u].colour == need
+            ]
         actions.append(NOSTOP)
         return actions
     if phase == "choice":
@@ -1021,7 +1023,7 @@ def _legal(s: State) -> list[Action]:
         if kind == "pick":
             return [_act("pick", i) for i in range(1, len(hidden) + 1)]
         if kind == "remove":
-            return [_act("remove", uid) for uid in s.chars[subject]]
+            return [_act("remove", uid) for uid in s.characters[subject]]
         return [_act("discard", uid) for uid in s.hand[subject]]
     return []
 
@@ -1033,7 +1035,7 @@ def _refusal(s: State, action: Action) -> EngineError:
     card = s.cards[action.card] if 0 <= action.card < len(s.cards) else None
     if card is not None and kind in ("play", "test", "stop", "discard", "remove"):
         owner = card.owner
-        held = action.card in s.hand[owner] or action.card in s.chars[owner]
+        held = action.card in s.hand[owner] or action.card in s.characters[owner]
         if owner != seat and held and kind != "remove":
             return EngineError(
                 "not_your_turn",
@@ -1062,7 +1064,7 @@ def _refusal(s: State, action: Action) -> EngineError:
                     "illegal_action", "An Action opens a battle; it is not tested."
                 )
             if kind == "test" and card.kind == "character":
-                if card.title in {s.cards[uid].title for uid in s.chars[seat]}:
+                if card.title in {s.cards[uid].title for uid in s.characters[seat]}:
                     return EngineError(
                         "illegal_action",
                         f"You already have a {card.title} in play; one per title.",
@@ -1108,7 +1110,7 @@ def apply(state: State, action: Action, *, inplace: bool = False) -> State:
         s.discard[tp].extend(s.hand[tp])
         s.hand[tp].clear()
         s.events.append(_PASS_SAID[tp])
-        s.nxt = "refill"
+        s.then = "refill"
     elif kind == "test":
         _test(s, action.card, action.target)
     else:
@@ -1123,7 +1125,7 @@ def _play(s: State, uid: int, target: int) -> None:
     s.hand[tp].remove(uid)
     s.pile[tp].append(uid)
     s.attacker, s.defender, s.responder = tp, target, target
-    s.opp = target
+    s.chosen_opponent = target
     s.battle = 1
     s.events.append(card.said_play[target])
     if s.advanced:
@@ -1131,7 +1133,7 @@ def _play(s: State, uid: int, target: int) -> None:
             _fire(s, tp, uid, card.play)
         elif card.note and not card.win:
             s.events.append(f"{card.name}: {card.note}; it plays as in the basic game.")
-    s.nxt = "stop"
+    s.then = "stop"
 
 
 def _stop(s: State, uid: int) -> None:
@@ -1141,7 +1143,7 @@ def _stop(s: State, uid: int) -> None:
         s.hand[p].remove(uid)
         s.events.append(card.said_stop[0])
     else:
-        s.chars[p].remove(uid)
+        s.characters[p].remove(uid)
         s.events.append(card.said_stop[1])
     s.pile[p].append(uid)
     if s.advanced and card.kind == "action":
@@ -1150,7 +1152,7 @@ def _stop(s: State, uid: int) -> None:
         elif card.note and not card.win:
             s.events.append(f"{card.name}: {card.note}; it plays as in the basic game.")
     s.responder = s.attacker if p == s.defender else s.defender
-    s.nxt = "stop"
+    s.then = "stop"
 
 
 def hits(attacking: _Card, defending: _Card) -> int:
@@ -1194,14 +1196,14 @@ def _no_stop(s: State) -> None:
             _fire(s, winner, top.uid, top.win)
         elif top.kind == "action" and top.note and not top.play:
             s.events.append(f"{top.name}: {top.note}; it plays as in the basic game.")
-    s.nxt = "sweep"
+    s.then = "sweep"
 
 
 def _test(s: State, uid: int, target: int) -> None:
     tp = s.turn_player
     card = s.cards[uid]
     s.hand[tp].remove(uid)
-    s.opp = target
+    s.chosen_opponent = target
     test_uid = _take_top(s, target)
     if test_uid < 0:
         passed = False
@@ -1222,7 +1224,7 @@ def _test(s: State, uid: int, target: int) -> None:
     if not passed:
         s.discard[tp].append(uid)
     elif card.kind == "character":
-        s.chars[tp].append(uid)
+        s.characters[tp].append(uid)
         if card.play:
             _fire(s, tp, uid, card.play)
         if card.note:
@@ -1233,7 +1235,7 @@ def _test(s: State, uid: int, target: int) -> None:
             _fire(s, tp, uid, card.play)
         elif card.note:
             s.events.append(f"{card.name}: {card.note}; nothing fires.")
-    s.nxt = "sweep"
+    s.then = "sweep"
 
 
 def _choose(s: State, action: Action) -> None:
@@ -1245,7 +1247,7 @@ def _choose(s: State, action: Action) -> None:
         s.discard[subject].append(card)
         s.events.append(f"Player {chooser + 1} picks {s.cards[card].name} to discard.")
     elif action.kind == "remove":
-        s.chars[subject].remove(action.card)
+        s.characters[subject].remove(action.card)
         s.discard[subject].append(action.card)
         s.events.append(f"{s.cards[action.card].name} is removed from play.")
     else:
@@ -1254,7 +1256,7 @@ def _choose(s: State, action: Action) -> None:
         s.events.append(f"Player {subject + 1} discards {s.cards[action.card].name}.")
     remaining -= 1
     if remaining and (hidden or kind != "pick"):
-        pool = s.chars[subject] if kind == "remove" else s.hand[subject]
+        pool = s.characters[subject] if kind == "remove" else s.hand[subject]
         if pool:
             s.choice = (kind, chooser, subject, remaining, hidden, uid)
             return
@@ -1323,7 +1325,7 @@ def score(state: State, player: int) -> float:
     value = 10.0 * len(s.spin[player]) - 10.0 * (sum(rivals) / len(rivals))
     hand = s.hand[player]
     value += 0.5 * len({cards[uid].colour for uid in hand}) + 0.2 * len(hand)
-    value += 1.5 * len(s.chars[player])
+    value += 1.5 * len(s.characters[player])
     return value
 
 
@@ -1341,7 +1343,7 @@ def view(state: State, player: int) -> View:
             "deck": len(s.deck[p]),
             "discard": [cards[uid].public() for uid in s.discard[p]],
             "battle_pile": [cards[uid].public() for uid in s.pile[p]],
-            "characters": [cards[uid].public() for uid in s.chars[p]],
+            "characters": [cards[uid].public() for uid in s.characters[p]],
             "out": s.out[p],
         }
         if p == player:
@@ -1391,14 +1393,14 @@ def to_json(state: State) -> dict:
         "spin": [z[:] for z in s.spin],
         "discard": [z[:] for z in s.discard],
         "pile": [z[:] for z in s.pile],
-        "chars": [z[:] for z in s.chars],
+        "characters": [z[:] for z in s.characters],
         "out": s.out[:],
         "first": s.first,
         "turn": s.turn,
         "turn_player": s.turn_player,
-        "opp": s.opp,
+        "chosen_opponent": s.chosen_opponent,
         "phase": s.phase,
-        "nxt": s.nxt,
+        "then": s.then,
         "attacker": s.attacker,
         "defender": s.defender,
         "responder": s.responder,
@@ -1436,14 +1438,14 @@ def from_json(data: dict) -> State:
             [list(z) for z in data["spin"]],
             [list(z) for z in data["discard"]],
             [list(z) for z in data["pile"]],
-            [list(z) for z in data["chars"]],
+            [list(z) for z in data["characters"]],
             list(data["out"]),
             data["first"],
             data["turn"],
             data["turn_player"],
-            data["opp"],
+            data["chosen_opponent"],
             data["phase"],
-            data["nxt"],
+            data["then"],
             data["attacker"],
             data["defender"],
             data["responder"],

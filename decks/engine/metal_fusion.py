@@ -593,16 +593,16 @@ class State:
     hand: list
     discard: list
     boosters: list  # per seat, per line-up slot, card indices
-    bcount: list  # per seat, boosters firing per colour
+    boosts: list  # per seat, boosters firing per colour
     phase: str = "reveal"  # reveal, discard, window, choose, over
     attacker: int = 0
     turn: int = 0
     card: int = -1
     colour: int = -1
     defenders: list = field(default_factory=list)
-    mods: list = field(default_factory=list)
+    bonus: list = field(default_factory=list)  # per seat, effect power this battle
     keep: bool = False
-    prio: int = 0
+    window_turn: int = 0  # index among the battle's seats of the one to act
     passes: int = 0
     resume: str = "open"
     pending: list = field(default_factory=list)
@@ -617,9 +617,9 @@ def _copy(s: State) -> State:
     return State(
         s.seed, s.options, s.decks, s.players, s.variant, s.target, s.rng,
         [d[:] for d in s.deck], [h[:] for h in s.hand], [d[:] for d in s.discard],
-        [[b[:] for b in seat] for seat in s.boosters], [b[:] for b in s.bcount],
-        s.phase, s.attacker, s.turn, s.card, s.colour, s.defenders[:], s.mods[:],
-        s.keep, s.prio, s.passes, s.resume, [p[:] for p in s.pending], s.winner,
+        [[b[:] for b in seat] for seat in s.boosters], [b[:] for b in s.boosts],
+        s.phase, s.attacker, s.turn, s.card, s.colour, s.defenders[:], s.bonus[:],
+        s.keep, s.window_turn, s.passes, s.resume, [p[:] for p in s.pending], s.winner,
         s.reason, s.log[:], s.events[:], s.seats,
     )  # fmt: skip
 
@@ -690,8 +690,8 @@ def new_game(decks: Sequence[dict], options: dict | None, seed: int) -> State:
         hand=[[] for _ in range(players)],
         discard=[[] for _ in range(players)],
         boosters=[[[], [], []] for _ in range(players)],
-        bcount=[[0, 0, 0, 0] for _ in range(players)],
-        mods=[0] * players,
+        boosts=[[0, 0, 0, 0] for _ in range(players)],
+        bonus=[0] * players,
         seats=seats,
     )
     for seat, info in enumerate(seats):
@@ -747,7 +747,7 @@ def _start_turn(s: State) -> None:
     s.card = -1
     s.colour = -1
     s.defenders = []
-    s.mods = [0] * s.players
+    s.bonus = [0] * s.players
     s.keep = False
     s.pending = []
     if s.turn >= TURN_CAP:
@@ -818,7 +818,7 @@ def _apply_steps(s: State, owner: int, card: _Card, steps: tuple) -> None:
         if step.op == "add_power":
             targets = _targets(s, owner, step.target)
             for t in targets:
-                s.mods[t] += step.amount
+                s.bonus[t] += step.amount
             who = ", ".join(_player(t) for t in targets)
             s.events.append(f"{card.name} adds {step.amount:+d} to the power of {who}.")
         elif step.op == "draw":
@@ -933,17 +933,17 @@ def _plain_battle(s: State) -> bool:
     events = s.events
     events.append(c.said_reveal[a])
     k = len(defenders) + 1
-    s.resume, s.prio, s.passes = "window", 0, k
-    bcount, mods = s.bcount, s.mods
-    attack = info.base[colour] + bcount[a][colour] + mods[a]
+    s.resume, s.window_turn, s.passes = "window", 0, k
+    boosts, bonus = s.boosts, s.bonus
+    attack = info.base[colour] + boosts[a][colour] + bonus[a]
     if k == 2:
         d = defenders[0]
-        best = seats[d].base[colour] + bcount[d][colour] + mods[d]
+        best = seats[d].base[colour] + boosts[d][colour] + bonus[d]
         head, middle = _POWER_SAID[colour][a][d]
         events.append(f"{head}{attack}{middle}{best}.")
     else:
         powers = [
-            seats[d].base[colour] + bcount[d][colour] + mods[d] for d in defenders
+            seats[d].base[colour] + boosts[d][colour] + bonus[d] for d in defenders
         ]
         best = max(powers)
         said = ", ".join(
@@ -1006,7 +1006,7 @@ def _settle(s: State) -> None:
         return
     if s.resume == "open":
         s.resume = "window"
-        s.prio = 0
+        s.window_turn = 0
         s.passes = 0
     involved = [s.attacker, *s.defenders]
     k = len(involved)
@@ -1016,16 +1016,18 @@ def _settle(s: State) -> None:
             break
     else:
         # Nobody in the battle owns a hand effect: every seat passes at once.
-        s.prio = (s.prio + k - s.passes) % k if s.passes < k else s.prio
+        s.window_turn = (
+            (s.window_turn + k - s.passes) % k if s.passes < k else s.window_turn
+        )
         s.passes = max(s.passes, k)
         _compare(s, involved)
         return
     while s.passes < k:
-        if _usable(s, involved[s.prio]):
+        if _usable(s, involved[s.window_turn]):
             s.phase = "window"
             return
         s.passes += 1
-        s.prio = (s.prio + 1) % k
+        s.window_turn = (s.window_turn + 1) % k
     _compare(s, involved)
 
 
@@ -1033,7 +1035,7 @@ def _battle_power(s: State, seat: int, involved: list[int]) -> int:
     """Return ``power(s, seat)[0]`` for a seat in the battle, without its parts."""
     c = s.colour
     seats = s.seats
-    total = seats[seat].base[c] + s.bcount[seat][c] + s.mods[seat]
+    total = seats[seat].base[c] + s.boosts[seat][c] + s.bonus[seat]
     for owner in involved:
         steps = seats[owner].lineup_steps
         if steps:
@@ -1063,7 +1065,7 @@ def power(state: State, seat: int, colour: str | None = None) -> tuple[int, dict
     info = s.seats[seat]
     in_battle = s.card >= 0 and s.colour == c and seat in _involved(s)
     if in_battle:
-        effects = s.mods[seat]
+        effects = s.bonus[seat]
         for owner in _involved(s):
             effects += _lineup_effects(s, owner, s.seats[owner].lineup_steps, seat)
     else:
@@ -1078,7 +1080,7 @@ def power(state: State, seat: int, colour: str | None = None) -> tuple[int, dict
         "customizer": info.stats[2][c],
         "emblem": info.emblem,
         "move": info.move[c],
-        "boosters": s.bcount[seat][c],
+        "boosters": s.boosts[seat][c],
         "effects": effects,
     }
     return sum(parts.values()), parts
@@ -1136,7 +1138,7 @@ def to_act(state: State) -> int | None:
     if phase == "reveal" or phase == "choose":
         return s.attacker
     if phase == "window":
-        return _involved(s)[s.prio]
+        return _involved(s)[s.window_turn]
     if phase == "discard":
         return s.pending[0][0]
     return None
@@ -1151,7 +1153,7 @@ def legal_actions(state: State) -> list[Action]:
     if phase == "choose":
         return [HAND] + [BOOST[slot] for slot in _boost_slots(s)]
     if phase == "window":
-        seat = _involved(s)[s.prio]
+        seat = _involved(s)[s.window_turn]
         cards = s.seats[seat].cards
         return [_use(cards[i].number) for i in _usable(s, seat)] + [PASS]
     if phase == "discard":
@@ -1218,7 +1220,7 @@ def apply(state: State, action: Action | str, *, inplace: bool = False) -> State
         if kind == "pass":
             ok = action.arg is None
         elif kind == "use":
-            seat = _involved(s)[s.prio]
+            seat = _involved(s)[s.window_turn]
             index = s.seats[seat].by_number.get(action.arg, -1)
             ok = index in _usable(s, seat)
         else:
@@ -1247,7 +1249,7 @@ def apply(state: State, action: Action | str, *, inplace: bool = False) -> State
         else:
             slot = SLOTS.index(action.arg)
             s.boosters[a][slot].append(s.card)
-            counts = s.bcount[a]
+            counts = s.boosts[a]
             for c in range(4):
                 counts[c] += card.boost[c]
             s.events.append(
@@ -1257,8 +1259,8 @@ def apply(state: State, action: Action | str, *, inplace: bool = False) -> State
             _next_turn(s)
     elif phase == "window":
         involved = _involved(s)
-        seat = involved[s.prio]
-        s.prio = (s.prio + 1) % len(involved)
+        seat = involved[s.window_turn]
+        s.window_turn = (s.window_turn + 1) % len(involved)
         if kind == "pass":
             s.passes += 1
         else:
@@ -1339,7 +1341,7 @@ def score(state: State, player: int) -> float:
             return 1000.0
         return -1000.0 if s.winner is not None else 0.0
     info = s.seats[player]
-    mean_power = sum(info.base[c] + s.bcount[player][c] for c in range(4)) / 4
+    mean_power = sum(info.base[c] + s.boosts[player][c] for c in range(4)) / 4
     return 3.0 * len(s.hand[player]) + mean_power
 
 
@@ -1447,9 +1449,9 @@ def to_json(state: State) -> dict:
         "card": s.card,
         "colour": s.colour,
         "defenders": s.defenders[:],
-        "mods": s.mods[:],
+        "bonus": s.bonus[:],
         "keep": s.keep,
-        "prio": s.prio,
+        "window_turn": s.window_turn,
         "passes": s.passes,
         "resume": s.resume,
         "pending": [p[:] for p in s.pending],
@@ -1467,21 +1469,21 @@ def from_json(data: dict) -> State:
     try:
         seats = _seats(data["decks"])
         boosters = [[list(b) for b in seat] for seat in data["boosters"]]
-        bcount = []
+        boosts = []
         for info, piles in zip(seats, boosters, strict=True):
             counts = [0, 0, 0, 0]
             for pile in piles:
                 for index in pile:
                     for c in range(4):
                         counts[c] += info.cards[index].boost[c]
-            bcount.append(counts)
+            boosts.append(counts)
         return State(
             data["seed"], dict(data["options"]), list(data["decks"]), data["players"],
             data["variant"], data["target"], data["rng"],
             [list(d) for d in data["deck"]], [list(h) for h in data["hand"]],
-            [list(d) for d in data["discard"]], boosters, bcount, data["phase"],
+            [list(d) for d in data["discard"]], boosters, boosts, data["phase"],
             data["attacker"], data["turn"], data["card"], data["colour"],
-            list(data["defenders"]), list(data["mods"]), data["keep"], data["prio"],
+            list(data["defenders"]), list(data["bonus"]), data["keep"], data["window_turn"],
             data["passes"], data["resume"], [list(p) for p in data["pending"]],
             data["winner"], data["reason"], list(data["log"]), list(data["events"]),
             seats,

@@ -125,8 +125,8 @@ def test_a_bakugan_landing_on_an_empty_gate_stands_there_and_the_turn_ends():
     state = act(two_player(), "P1 rolls B1")
     assert bk.to_act(state) == CHANCE
     state = act(state, "landed on gate P2-G1")
-    assert state.fg == [0, 3]
-    assert state.fb == [-1, 0]
+    assert state.field_gates == [0, 3]
+    assert state.field_bakugan == [-1, 0]
     assert state.unused == [[1, 2], [0, 1, 2]]
     assert state.turn_player == 1
     assert state.phase == "choose"
@@ -136,7 +136,7 @@ def test_a_bakugan_landing_on_an_empty_gate_stands_there_and_the_turn_ends():
 def test_a_missed_roll_puts_the_bakugan_in_the_used_pile():
     state = act(act(two_player(), "P1 rolls B2"), "missed")
     assert state.used == [[1], []]
-    assert state.fb == [-1, -1]
+    assert state.field_bakugan == [-1, -1]
     assert state.turn_player == 1
 
 
@@ -148,7 +148,7 @@ def test_landing_on_an_opponents_bakugan_starts_a_battle_the_stronger_wins():
     assert bk.to_act(state) == 1  # in battle, the player whose turn it is first
     state = pass_windows(state)
     assert state.won == [[], [0]]
-    assert state.fg == [3]
+    assert state.field_gates == [3]
     assert state.used == [[0], [2]]
     assert state.turn_player == 0
     assert (
@@ -169,7 +169,7 @@ def test_landing_on_ones_own_bakugan_moves_to_the_only_other_gate():
     state = act(act(two_player(), "P1 rolls B1"), "landed on gate P1-G1")
     state = act(act(state, "P2 rolls B1"), "missed")
     state = act(act(state, "P1 rolls B2"), "landed on gate P1-G1")
-    assert state.fb == [0, 1]
+    assert state.field_bakugan == [0, 1]
     assert state.turn_player == 1
     assert "Player 1's Gorem must move off its own gate." in state.events
 
@@ -183,7 +183,7 @@ def test_moving_off_ones_own_gate_onto_an_opponent_starts_a_battle():
     assert state.battle.gate == 3
     state = pass_windows(state)
     assert state.won == [[3], []]
-    assert state.fb == [0]
+    assert state.field_bakugan == [0]
 
 
 # --- rulings ----------------------------------------------------------------
@@ -199,8 +199,8 @@ def test_b1_each_player_chooses_which_gate_to_place_face_down():
     ]
     state = act(state, "P2 places G3")
     state = act(state, "P1 places G2")
-    assert state.fg == [5, 1]
-    assert state.fo == [0, 0]
+    assert state.field_gates == [5, 1]
+    assert state.field_open == [0, 0]
     assert state.gate_hand == [[0, 2], [0, 1]]
     seen = bk.view(state, 0)["field"]
     assert seen[0] == {"id": "P2-G3", "owner": 1, "open": False, "bakugan": None}
@@ -236,7 +236,7 @@ def test_b2_in_table_mode_the_rolling_player_enters_the_outcome():
         "landed on gate P2-G1",
     ]
     state = act(state, "landed on gate P1-G1")
-    assert state.fb == [0, -1]
+    assert state.field_bakugan == [0, -1]
 
 
 def test_b3_with_several_gates_free_the_player_chooses_where_to_move():
@@ -251,7 +251,7 @@ def test_b3_with_several_gates_free_the_player_chooses_where_to_move():
         "P1 moves to P4-G1",
     ]
     state = act(state, "P1 moves to P3-G1")
-    assert state.fb == [0, -1, 1, -1]
+    assert state.field_bakugan == [0, -1, 1, -1]
     assert state.turn_player == 1
 
 
@@ -261,7 +261,7 @@ def test_b4_an_ability_card_is_used_once_and_printed_bonuses_do_not_count():
     state = act(act(two_player(decks), "P1 rolls B1"), "landed on gate P1-G1")
     state = act(act(state, "P2 rolls B3"), "landed on gate P1-G1")
     state = pass_windows(act(state, "P2 passes"))
-    assert state.wkind == "" and state.won == [[], [0]]
+    assert state.window_kind == "" and state.won == [[], [0]]
     state = act(act(state, "P1 rolls B2"), "landed on gate P2-G1")
     state = act(act(state, "P2 rolls B1"), "landed on gate P2-G1")
     state = act(state, "P2 passes")
@@ -272,7 +272,7 @@ def test_b4_an_ability_card_is_used_once_and_printed_bonuses_do_not_count():
         "P1 passes",
     ]
     state = act(state, "P1 plays A2")
-    assert state.ab_hand[0] == [0, 2] and state.ab_used[0] == [1]
+    assert state.ability_hand[0] == [0, 2] and state.abilities_used[0] == [1]
     assert state.events[-1] == (
         "Player 1 plays Printed Only: its text is not encoded, "
         "so it only goes to the used pile."
@@ -330,7 +330,7 @@ def test_b6_after_a_battle_the_winner_takes_the_gate_and_both_bakugan_are_used()
     state = pass_windows(act(act(state, "P2 rolls B1"), "landed on gate P2-G1"))
     assert state.won == [[3], []]
     assert state.used == [[1], [0]]
-    assert state.fg == [0] and state.fb == [-1]
+    assert state.field_gates == [0] and state.field_bakugan == [-1]
 
 
 def test_b7_an_empty_field_gets_a_gate_from_each_player_holding_one():
@@ -339,19 +339,19 @@ def test_b7_an_empty_field_gets_a_gate_from_each_player_holding_one():
     state = act(act(state, "P1 rolls B2"), "landed on gate P2-G1")
     state.gate_hand[1] = []  # Player 2 has no gate left to place
     state = pass_windows(act(act(state, "P2 rolls B1"), "landed on gate P2-G1"))
-    assert state.fg == []
+    assert state.field_gates == []
     assert state.phase == "place"
     assert state.queue == [0]  # P2 holds none and places none
     assert state.turn_player == 0
     state = act(state, "P1 places G3")
-    assert state.fg == [2] and state.phase == "choose"
+    assert state.field_gates == [2] and state.phase == "choose"
 
 
 def test_b7_with_no_gate_placeable_the_game_ends_on_gates_won():
     state = act(two_player(), "P1 rolls B1")
     state.gate_hand = [[], []]
     state.won = [[4], [1]]
-    state.fg, state.fo, state.fb = [0], [0], [-1]
+    state.field_gates, state.field_open, state.field_bakugan = [0], [0], [-1]
     state = act(state, "landed on gate P1-G1")
     state = pass_windows(act(act(state, "P2 rolls B3"), "landed on gate P1-G1"))
     assert bk.is_over(state)
@@ -366,7 +366,7 @@ def test_b7_equal_gates_won_with_nothing_to_place_is_a_draw():
     state = act(two_player(), "P1 rolls B1")
     state.gate_hand = [[], []]
     state.won = [[4], []]
-    state.fg, state.fo, state.fb = [0], [0], [-1]
+    state.field_gates, state.field_open, state.field_bakugan = [0], [0], [-1]
     state = act(state, "landed on gate P1-G1")
     state = pass_windows(act(act(state, "P2 rolls B3"), "landed on gate P1-G1"))
     assert bk.is_over(state) and bk.winner(state) is None
@@ -381,7 +381,7 @@ def test_b8_four_players_each_place_a_gate_in_the_cross_in_turn_order():
     assert state.queue == [2, 3, 0, 1]
     for seat in (3, 4, 1, 2):
         state = act(state, f"P{seat} places G2")
-    assert state.fg == [7, 10, 1, 4]
+    assert state.field_gates == [7, 10, 1, 4]
     assert state.turn_player == 2 and state.phase == "choose"
 
 
@@ -389,7 +389,7 @@ def test_b8_only_the_two_battlers_play_battle_cards_in_a_four_player_game():
     state = act(act(four_player(), "P1 rolls B1"), "landed on gate P1-G1")
     state = act(act(state, "P2 rolls B1"), "missed")
     state = act(act(state, "P3 rolls B3"), "landed on gate P1-G1")
-    assert state.wkind == "in_battle"
+    assert state.window_kind == "in_battle"
     seats = []
     while state.phase == "window":
         seats.append(bk.to_act(state))
@@ -416,7 +416,7 @@ def test_b10_in_battle_cards_alternate_from_the_player_whose_turn_it_is():
     state = two_player([make_deck(0, abilities=p1), make_deck(1, abilities=p2)])
     state = act(act(state, "P1 rolls B1"), "landed on gate P2-G1")
     state = act(act(state, "P2 rolls B3"), "landed on gate P2-G1")
-    assert (state.wkind, bk.to_act(state)) == ("in_battle", 1)
+    assert (state.window_kind, bk.to_act(state)) == ("in_battle", 1)
     state = act(state, "P2 plays A1")
     assert bk.to_act(state) == 0
     state = act(state, "P1 passes")
@@ -454,7 +454,7 @@ def test_b11_with_no_gate_to_move_to_the_player_wins_the_gate_with_both_bakugan(
     state = act(act(state, "P1 rolls B3"), "landed on gate P1-G1")
     assert state.won == [[0], []]
     assert state.used == [[0, 2], [0, 1]]
-    assert state.fg == [3] and state.fb == [1]
+    assert state.field_gates == [3] and state.field_bakugan == [1]
     assert state.events[-1] == (
         "Player 1's Hydranoid has nowhere to move: Player 1 wins P1-G1 (Gate 1.1) "
         "with both Bakugan."
@@ -477,7 +477,12 @@ def test_b12_a_player_with_no_bakugan_to_roll_moves_a_standing_one_into_battle()
     state = four_player()
     state.removed[0] = [2]
     state.unused[0] = []
-    state.fb = [0, 4, 1, -1]  # P1's B1 and B2 stand; P2's Preyas stands on P2-G1
+    state.field_bakugan = [
+        0,
+        4,
+        1,
+        -1,
+    ]  # P1's B1 and B2 stand; P2's Preyas stands on P2-G1
     state.unused[1] = [0, 2]
     assert texts(bk.legal_actions(state)) == [
         "P1 moves B1 to P2-G1",
@@ -486,18 +491,18 @@ def test_b12_a_player_with_no_bakugan_to_roll_moves_a_standing_one_into_battle()
     state = pass_windows(act(state, "P1 moves B2 to P2-G1"))
     # Gorem 330 moved on to Preyas 310.
     assert state.won == [[3], [], [], []]
-    assert state.fb == [0, -1, -1]
+    assert state.field_bakugan == [0, -1, -1]
 
 
 def test_b12_with_no_enemy_standing_the_player_takes_a_gate_with_their_bakugan():
     state = two_player()
     state.removed[0] = [2]
     state.unused[0] = []
-    state.fb = [0, 1]
+    state.field_bakugan = [0, 1]
     assert texts(bk.legal_actions(state)) == ["P1 clears P1-G1", "P1 clears P2-G1"]
     state = act(state, "P1 clears P2-G1")
     assert state.won == [[3], []]
-    assert state.fg == [0] and state.fb == [-1]
+    assert state.field_gates == [0] and state.field_bakugan == [-1]
     assert state.used == [[0, 1], []]
     assert state.turn_player == 1
 
@@ -653,7 +658,7 @@ def test_an_after_battle_card_removes_the_bakugan_that_just_battled():
     state = act(act(state, "P1 rolls B1"), "landed on gate P1-G1")
     state = act(act(state, "P2 rolls B3"), "landed on gate P1-G1")
     state = act(state, "P1 passes")  # P1's plain cards; P2 has none in battle
-    assert (state.wkind, bk.to_act(state)) == ("after_battle", 1)
+    assert (state.window_kind, bk.to_act(state)) == ("after_battle", 1)
     assert texts(bk.legal_actions(state)) == [
         "P2 plays A1",
         "P2 plays A2",
@@ -725,16 +730,20 @@ def check_conservation(state):
         ]
     for seat in range(n):
         places = state.unused[seat] + state.used[seat] + state.removed[seat]
-        places += [b % 3 for b in state.fb if b >= 0 and b // 3 == seat]
+        places += [b % 3 for b in state.field_bakugan if b >= 0 and b // 3 == seat]
         places += [b % 3 for b in in_battle if b // 3 == seat]
         if state.rolling >= 0 and state.rolling // 3 == seat:
             places.append(state.rolling % 3)
         assert sorted(places) == [0, 1, 2]
-        assert sorted(state.ab_hand[seat] + state.ab_used[seat]) == [0, 1, 2]
-    gates = list(state.fg) + [g for w in state.won for g in w]
+        assert sorted(state.ability_hand[seat] + state.abilities_used[seat]) == [
+            0,
+            1,
+            2,
+        ]
+    gates = list(state.field_gates) + [g for w in state.won for g in w]
     gates += [s * 3 + i for s in range(n) for i in state.gate_hand[s]]
     assert sorted(gates) == list(range(3 * n))
-    assert len(state.fo) == len(state.fb) == len(state.fg)
+    assert len(state.field_open) == len(state.field_bakugan) == len(state.field_gates)
 
 
 def play_bots(players, seed, bots=("random",)):
@@ -879,7 +888,7 @@ def hidden_names(state, player):
             # Known once opened in a battle, or when taken unopened by the player.
             if code not in state.opened and code not in state.won[player]:
                 names.add(card["name"])
-        names.update(deck["ability"][i]["name"] for i in state.ab_hand[seat])
+        names.update(deck["ability"][i]["name"] for i in state.ability_hand[seat])
     return names
 
 
@@ -892,8 +901,8 @@ def test_no_view_ever_names_a_face_down_gate_or_a_hidden_ability(players):
         bots = [RandomBot(seed * 10 + s) for s in range(players)]
         chance = Rng(seed_state(seed, 9))
         while True:
-            for k, opened in enumerate(state.fo):
-                assert not opened or state.fg[k] in state.opened
+            for k, opened in enumerate(state.field_open):
+                assert not opened or state.field_gates[k] in state.opened
             for player in range(players):
                 secret = hidden_names(state, player)
                 hidden_seen += len(secret)

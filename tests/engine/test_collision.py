@@ -112,14 +112,14 @@ def take(state, cid):
     """Lift a card out of whatever zone holds it; return its uid."""
     uid = uid_of(state, cid)
     seat = state.cards[uid].owner
-    for zone in (state.deck, state.hand, state.spin, state.discard, state.chars):
+    for zone in (state.deck, state.hand, state.spin, state.discard, state.characters):
         if uid in zone[seat]:
             zone[seat].remove(uid)
             return uid
     raise AssertionError(f"{cid} is in no zone")
 
 
-def arrange(state, seat, hand=None, spin=None, deck_top=(), chars=()):
+def arrange(state, seat, hand=None, spin=None, deck_top=(), characters=()):
     """Script a seat's zones: hand cards, spin pile size, deck top (last on top)."""
     size = len(state.spin[seat]) if spin is None else spin
     if hand is not None:
@@ -128,8 +128,8 @@ def arrange(state, seat, hand=None, spin=None, deck_top=(), chars=()):
         state.hand[seat][:] = wanted
     for cid in deck_top:
         state.deck[seat].append(take(state, cid))
-    for cid in chars:
-        state.chars[seat].append(take(state, cid))
+    for cid in characters:
+        state.characters[seat].append(take(state, cid))
     while len(state.spin[seat]) > size:
         state.deck[seat].insert(0, state.spin[seat].pop())
     while len(state.spin[seat]) < size:  # a scripted card came off the pile
@@ -527,7 +527,7 @@ def test_c11_a_test_passes_on_one_matched_notch():
     arrange(s, 0, hand=["A-kai"])
     arrange(s, 1, deck_top=["B-top"])
     act(s, f"test {uid_of(s, 'A-kai')} vs 1")
-    assert ids(s, s.chars[0]) == ["A-kai"]
+    assert ids(s, s.characters[0]) == ["A-kai"]
     assert any("1 matched, it passes." in e for e in s.events)
 
 
@@ -540,7 +540,7 @@ def test_c11_a_test_with_no_matched_notch_fails():
     arrange(s, 0, hand=["A-kai"])
     arrange(s, 1, deck_top=["B-top"])
     act(s, f"test {uid_of(s, 'A-kai')} vs 1")
-    assert s.chars[0] == []
+    assert s.characters[0] == []
     assert ids(s, s.discard[0]) == ["A-kai"]
 
 
@@ -628,9 +628,9 @@ def test_c16_test_cards_and_removed_characters_go_to_their_owners_discard():
         {"advanced": True},
     )
     arrange(s, 0, hand=["A-rm"])
-    arrange(s, 1, chars=["B-ray"])
+    arrange(s, 1, characters=["B-ray"])
     play(s, "A-rm", 1)
-    assert (s.chars[1], ids(s, s.discard[1])) == ([], ["B-ray"])
+    assert (s.characters[1], ids(s, s.discard[1])) == ([], ["B-ray"])
     s2 = scripted(
         [card("A-kai", "character", "red", "L.....", title="Kai")],
         [card("B-top", "action", "red", "L.....")],
@@ -686,7 +686,7 @@ def test_c19_opponents_turn_text_is_on_during_every_other_players_turn():
         options={"advanced": True},
         players=3,
     )
-    arrange(s, 1, chars=["B-max"])
+    arrange(s, 1, characters=["B-max"])
     act(s, "pass")  # turn 2 is Player 2's own: no draw
     assert [e for e in s.events if e.startswith("B-max")] == []
     act(s, "pass")  # turn 3 is Player 3's: Player 2's text is on
@@ -707,7 +707,7 @@ def test_c20_one_in_play_uses_the_title_so_two_tysons_block_each_other():
         ],
         options={"advanced": True},
     )
-    arrange(s, 0, hand=["A-t2"], chars=["A-t1"])
+    arrange(s, 0, hand=["A-t2"], characters=["A-t1"])
     assert [a.text for a in game.legal_actions(s)] == ["pass"]
 
 
@@ -719,7 +719,7 @@ def test_c20_a_comma_inside_a_title_is_no_split_so_other_titles_do_not_block():
         ],
         options={"advanced": True},
     )
-    arrange(s, 0, hand=["A-k2"], chars=["A-k1"])
+    arrange(s, 0, hand=["A-k2"], characters=["A-k1"])
     assert [a.text for a in game.legal_actions(s)] == [
         f"test {uid_of(s, 'A-k2')} vs 1",
         "pass",
@@ -770,7 +770,7 @@ def test_advanced_an_opponents_copy_of_a_title_does_not_block():
         {"advanced": True},
     )
     arrange(s, 0, hand=["A-kai"])
-    arrange(s, 1, chars=["B-kai"])
+    arrange(s, 1, characters=["B-kai"])
     assert [a.text for a in game.legal_actions(s)] == [
         f"test {uid_of(s, 'A-kai')} vs 1",
         "pass",
@@ -789,7 +789,7 @@ def test_advanced_a_passing_character_stays_and_its_passive_text_works():
     act(s, f"test {uid_of(s, 'A-kai')} vs 1")
     assert [e for e in s.events if e.startswith("A-kai")] == []  # Player 2's turn
     act(s, "pass")
-    assert (s.turn, s.turn_player, ids(s, s.chars[0])) == (3, 0, ["A-kai"])
+    assert (s.turn, s.turn_player, ids(s, s.characters[0])) == (3, 0, ["A-kai"])
     assert [e for e in s.events if e.startswith("A-kai")] == [
         "A-kai: Player 1 draws 1."
     ]
@@ -867,11 +867,11 @@ def test_advanced_a_character_in_play_stops_with_its_text_off():
         {"advanced": True},
     )
     arrange(s, 0, hand=["A-red"])
-    arrange(s, 1, chars=["B-ray"])
+    arrange(s, 1, characters=["B-ray"])
     play(s, "A-red", 1)
     hand = len(s.hand[1])
     stop(s, "B-ray")
-    assert (s.chars[1], len(s.hand[1]), ids(s, s.pile[1])) == ([], hand, ["B-ray"])
+    assert (s.characters[1], len(s.hand[1]), ids(s, s.pile[1])) == ([], hand, ["B-ray"])
     assert "Player 2 stops with B-ray (yellow) from the table." in s.events
 
 
@@ -908,11 +908,11 @@ def test_advanced_remove_asks_the_texts_owner_which_character_goes():
         {"advanced": True},
     )
     arrange(s, 0, hand=["A-rm"])
-    arrange(s, 1, chars=["B-ray", "B-max"])
+    arrange(s, 1, characters=["B-ray", "B-max"])
     play(s, "A-rm", 1)
     assert (s.phase, game.to_act(s)) == ("choice", 0)
     act(s, f"remove {uid_of(s, 'B-max')}")
-    assert (ids(s, s.chars[1]), ids(s, s.discard[1]), s.phase) == (
+    assert (ids(s, s.characters[1]), ids(s, s.discard[1]), s.phase) == (
         ["B-ray"],
         ["B-max"],
         "stop",
@@ -1010,7 +1010,7 @@ def test_describe_reads_in_plain_words():
 def all_cards(s):
     found = []
     for p in range(s.n):
-        for zone in (s.deck, s.hand, s.spin, s.discard, s.pile, s.chars):
+        for zone in (s.deck, s.hand, s.spin, s.discard, s.pile, s.characters):
             found += zone[p]
     return sorted(found + s.blade)
 
@@ -1086,7 +1086,7 @@ def test_no_view_ever_shows_a_hand_deck_or_spin_card_hidden_from_its_viewer(
         before = None
         while True:
             public = set(s.blade)
-            for zone in (s.discard, s.pile, s.chars):
+            for zone in (s.discard, s.pile, s.characters):
                 for p in range(players):
                     public.update(zone[p])
             if before is not None:
