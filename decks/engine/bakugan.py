@@ -120,16 +120,17 @@ from cards.games import GAMES
 
 from .core import (
     CHANCE,
+    DERIVED,
     DeckReads,
     EngineError,
     Rng,
     View,
-    check_saved,
     checked_options,
     envelope,
     parse_effects,
-    saved,
     seed_state,
+    state_from_json,
+    state_to_json,
 )
 
 GAME = GAMES["bakugan"]
@@ -510,6 +511,7 @@ class Battle:
         )
 
 
+# Per-seat lists of lists, duplicated by a copy.
 _LIST2 = (
     "unused",
     "used",
@@ -520,21 +522,6 @@ _LIST2 = (
     "abilities_used",
     "pending",
 )
-_SCALARS = (
-    "phase",
-    "turn_player",
-    "turns",
-    "rolling",
-    "landed",
-    "window_kind",
-    "window_turn",
-    "window_passes",
-    "window_then",
-    "over",
-    "winner_seat",
-    "reason",
-    "rng",
-)
 
 
 @dataclass
@@ -544,10 +531,10 @@ class State:
     seed: int
     options: dict
     decks: list
-    n: int
-    table: bool
-    land_odds: float  # chance that a solo roll lands on a gate
-    first: int
+    n: int = field(metadata=DERIVED)
+    table: bool = field(metadata=DERIVED)
+    land_odds: float = field(metadata=DERIVED)  # chance a solo roll lands on a gate
+    first: int = field(metadata=DERIVED)
     rng: int
     unused: list  # per seat: Bakugan indices ready to roll
     used: list  # per seat: Bakugan indices in the used pile
@@ -578,7 +565,9 @@ class State:
     reason: str = ""
     log: list = field(default_factory=list)
     events: list = field(default_factory=list)
-    static: _Static | None = field(default=None, compare=False, repr=False)
+    static: _Static | None = field(
+        default=None, compare=False, repr=False, metadata=DERIVED
+    )
 
     def copy(self) -> State:
         new = State.__new__(State)
@@ -1559,50 +1548,23 @@ def view(state: State, player: int) -> View:
 
 def to_json(state: State) -> dict:
     """Return the state as JSON-ready data (schema, seed, options, decks, log)."""
-    data = {
-        "seed": state.seed,
-        "options": dict(state.options),
-        "decks": state.decks,
-        "log": state.log[:],
-        "events": state.events[:],
-    }
-    for name in _LIST2:
-        data[name] = [x[:] for x in getattr(state, name)]
-    for name in _SCALARS:
-        data[name] = getattr(state, name)
-    data["field"] = [
-        [g, o, b]
-        for g, o, b in zip(
-            state.field_gates, state.field_open, state.field_bakugan, strict=True
-        )
-    ]
-    data["queue"] = state.queue[:]
-    data["window_seats"] = state.window_seats[:]
-    data["opened"] = state.opened[:]
-    data["battle"] = state.battle.to_json() if state.battle is not None else None
-    return saved(GAME, VERSION, data)
+    return state_to_json(GAME, VERSION, state)
+
+
+def _restore(values: dict) -> State:
+    # A new game from the same decks, options and seed rebuilds what is derived.
+    state = new_game(values["decks"], values["options"], values["seed"])
+    battle = values.pop("battle")
+    for name in ("decks", "options", "seed"):
+        del values[name]
+    state.__dict__.update(values)
+    state.battle = Battle.from_json(battle) if battle is not None else None
+    return state
 
 
 def from_json(data: dict) -> State:
     """Rebuild a state from ``to_json`` data."""
-    check_saved(data, GAME, VERSION)
-    state = new_game(data["decks"], data["options"], data["seed"])
-    for name in _LIST2:
-        setattr(state, name, [list(x) for x in data[name]])
-    for name in _SCALARS:
-        setattr(state, name, data[name])
-    state.field_gates = [f[0] for f in data["field"]]
-    state.field_open = [f[1] for f in data["field"]]
-    state.field_bakugan = [f[2] for f in data["field"]]
-    state.queue = list(data["queue"])
-    state.window_seats = list(data["window_seats"])
-    # Games saved before "opened" was kept: the gates open on the field.
-    state.opened = list(data.get("opened", [f[0] for f in data["field"] if f[1]]))
-    battle = data["battle"]
-    state.battle = Battle.from_json(battle) if battle is not None else None
-    state.log = list(data["log"])
-    state.events = list(data["events"])
-    return state
+    return state_from_json(data, GAME, VERSION, State, _restore)
 
 
 def score(state: State, player: int) -> float:

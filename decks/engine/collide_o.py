@@ -82,11 +82,12 @@ from .core import (
     EngineError,
     Rng,
     View,
-    check_saved,
     checked_options,
+    derived,
     envelope,
-    saved,
     seed_state,
+    state_from_json,
+    state_to_json,
 )
 
 GAME = GAMES["collide-o"]
@@ -262,16 +263,17 @@ class State:
     reason: str
     log: list
     events: list
-    players: int = field(default=0, compare=False, repr=False)
-    challenges: bool = field(default=False, compare=False, repr=False)
-    read: list = field(default=None, compare=False, repr=False)
-    names: list = field(default=None, compare=False, repr=False)
-    plays_said: list = field(default=None, compare=False, repr=False)
-    ends: tuple = field(default=(0, 0, 0, 0), compare=False, repr=False)
-    fit: dict = field(default=None, compare=False, repr=False)  # per pack
-    left_fit: tuple = field(default=None, compare=False, repr=False)
-    right_fit: tuple = field(default=None, compare=False, repr=False)
-    choices: list = field(default=None, compare=False, repr=False)  # of ``seat``
+    # Derived from the options and the pack on load:
+    players: int = derived(0)
+    challenges: bool = derived(False)
+    read: list = derived()
+    names: list = derived()
+    plays_said: list = derived()
+    ends: tuple = derived((0, 0, 0, 0))
+    fit: dict = derived()  # per pack
+    left_fit: tuple = derived()
+    right_fit: tuple = derived()
+    choices: list = derived()  # of ``seat``
 
 
 def _copy(st: State) -> State:
@@ -1041,70 +1043,21 @@ def view(state: State, player: int) -> View:
     )
 
 
-_PLAIN = (
-    "seed",
-    "rng",
-    "rounds",
-    "step",
-    "start",
-    "seat",
-    "stamp",
-    "clears",
-    "tries",
-    "open_card",
-    "open_seat",
-    "open_end",
-    "open_ok",
-    "open_seen",
-    "dirty",
-    "over",
-    "reason",
-)
-
-
-_LISTS = (
-    "set_aside",
-    "removed",
-    "limits",
-    "barred",
-    "winners",
-    "pending",
-    "log",
-    "events",
-)
-
-
 def to_json(state: State) -> dict:
     """Return the whole state as JSON-ready data."""
-    data = {}
-    for name in _PLAIN:
-        data[name] = getattr(state, name)
-    data["options"] = dict(state.options)
-    data["decks"] = [{"pack": [dict(card) for card in state.decks[0]["pack"]]}]
-    data["line"] = [list(entry) for entry in state.line]
-    data["hands"] = [list(h) for h in state.hands]
-    data["stacks"] = [list(s) for s in state.stacks]
-    for name in _LISTS:
-        data[name] = list(getattr(state, name))
-    return saved(GAME, VERSION, data)
+    return state_to_json(GAME, VERSION, state)
+
+
+def _restore(values: dict) -> State:
+    pack, tables = _pack(values["decks"])
+    values["options"] = _options(values["options"])
+    values["decks"] = [{"pack": pack}]
+    values["line"] = [tuple(entry) for entry in values["line"]]
+    st = State(**values)
+    _derive(st, tables)
+    return st
 
 
 def from_json(data: dict) -> State:
     """Rebuild a state from ``to_json`` data."""
-    check_saved(data, GAME, VERSION)
-    try:
-        values = {name: data[name] for name in _PLAIN}
-        pack, tables = _pack(data["decks"])
-        st = State(
-            options=_options(data["options"]),
-            decks=[{"pack": pack}],
-            line=[tuple(entry) for entry in data["line"]],
-            hands=[list(h) for h in data["hands"]],
-            stacks=[list(s) for s in data["stacks"]],
-            **{name: list(data[name]) for name in _LISTS},
-            **values,
-        )
-        _derive(st, tables)
-    except (KeyError, TypeError, ValueError, IndexError) as error:
-        raise EngineError("bad_state", f"The saved game is damaged: {error}.") from None
-    return st
+    return state_from_json(data, GAME, VERSION, State, _restore)

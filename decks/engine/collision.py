@@ -102,22 +102,23 @@ Edge cases
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
 
 from cards.games import GAMES
 
 from .core import (
+    DERIVED,
     DeckReads,
     EngineError,
     Rng,
     View,
-    check_saved,
     checked_options,
     envelope,
     parse_effects,
-    saved,
     seed_state,
+    state_from_json,
+    state_to_json,
 )
 
 GAME = GAMES["collision"]
@@ -469,14 +470,14 @@ def _number(word: str) -> int:
 class State:
     """A Collision game in progress; zones hold card uids, tops at the end."""
 
-    cards: list
+    cards: list = field(metadata=DERIVED)  # the card table, read from the decks
     seed: int
     options: dict
     decks: list
-    n: int
-    advanced: bool
+    n: int = field(metadata=DERIVED)
+    advanced: bool = field(metadata=DERIVED)
     rng: Rng
-    blade: list
+    blade: list = field(metadata=DERIVED)
     deck: list
     hand: list
     spin: list
@@ -500,7 +501,8 @@ class State:
     reason: str = ""
     log: list = None
     events: list = None
-    cached: tuple | None = None  # (len(log), legal actions), never copied
+    # (len(log), legal actions), never copied
+    cached: tuple | None = field(default=None, metadata=DERIVED)
 
     def copy(self) -> State:
         """Return an independent copy (the card table is shared: it never changes)."""
@@ -1382,85 +1384,23 @@ def view(state: State, player: int) -> View:
 
 def to_json(state: State) -> dict:
     """Return the whole state as JSON-ready data."""
-    s = state
-    body = {
-        "seed": s.seed,
-        "options": dict(s.options),
-        "decks": s.decks,
-        "rng": s.rng.state,
-        "deck": [z[:] for z in s.deck],
-        "hand": [z[:] for z in s.hand],
-        "spin": [z[:] for z in s.spin],
-        "discard": [z[:] for z in s.discard],
-        "pile": [z[:] for z in s.pile],
-        "characters": [z[:] for z in s.characters],
-        "out": s.out[:],
-        "first": s.first,
-        "turn": s.turn,
-        "turn_player": s.turn_player,
-        "chosen_opponent": s.chosen_opponent,
-        "phase": s.phase,
-        "then": s.then,
-        "attacker": s.attacker,
-        "defender": s.defender,
-        "responder": s.responder,
-        "battle": s.battle,
-        "queue": [list(item) for item in s.queue],
-        "choice": None
-        if s.choice is None
-        else [*s.choice[:4], list(s.choice[4]), s.choice[5]],
-        "winner": s.winner,
-        "reason": s.reason,
-        "log": s.log[:],
-        "events": s.events[:],
-    }
-    return saved(GAME, VERSION, body)
+    return state_to_json(GAME, VERSION, state)
+
+
+def _restore(values: dict) -> State:
+    advanced, _ = _options(values["options"])
+    cards, blades, _ = _build(values["decks"])
+    choice = values["choice"]
+    values["rng"] = Rng(values["rng"])
+    values["queue"] = [tuple(item) for item in values["queue"]]
+    if choice is not None:
+        values["choice"] = (*choice[:4], tuple(choice[4]), choice[5])
+    return State(cards=cards, n=len(blades), advanced=advanced, blade=blades, **values)
 
 
 def from_json(data: dict) -> State:
     """Rebuild a state from ``to_json`` data."""
-    check_saved(data, GAME, VERSION)
-    try:
-        advanced, _ = _options(data["options"])
-        cards, blades, _ = _build(data["decks"])
-        choice = data["choice"]
-        return State(
-            cards,
-            data["seed"],
-            dict(data["options"]),
-            data["decks"],
-            len(blades),
-            advanced,
-            Rng(data["rng"]),
-            blades,
-            [list(z) for z in data["deck"]],
-            [list(z) for z in data["hand"]],
-            [list(z) for z in data["spin"]],
-            [list(z) for z in data["discard"]],
-            [list(z) for z in data["pile"]],
-            [list(z) for z in data["characters"]],
-            list(data["out"]),
-            data["first"],
-            data["turn"],
-            data["turn_player"],
-            data["chosen_opponent"],
-            data["phase"],
-            data["then"],
-            data["attacker"],
-            data["defender"],
-            data["responder"],
-            data["battle"],
-            [tuple(item) for item in data["queue"]],
-            None if choice is None else (*choice[:4], tuple(choice[4]), choice[5]),
-            data["winner"],
-            data["reason"],
-            list(data["log"]),
-            list(data["events"]),
-        )
-    except (KeyError, TypeError, IndexError) as error:
-        raise EngineError(
-            "bad_state", f"The saved game is incomplete: {error}."
-        ) from None
+    return state_from_json(data, GAME, VERSION, State, _restore)
 
 
 # --- best-of-three match (ruling C13) -----------------------------------------

@@ -199,6 +199,68 @@ def checked_options(game: Game, options: Any) -> dict:
         raise EngineError("bad_options", str(error)) from None
 
 
+# A State field marked ``field(metadata=DERIVED)`` is rebuilt on load (from the
+# decks and options, or a cache) and left out of the saved form.
+DERIVED = {"derived": True}
+_SAVED_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def derived(default: Any = None) -> Any:
+    """Return a State field left out of the saved form and of comparisons."""
+    return field(default=default, compare=False, repr=False, metadata=DERIVED)
+
+
+def saved_names(cls: type) -> tuple[str, ...]:
+    """Return the names of the fields of a State dataclass that the saved form keeps."""
+    names = _SAVED_NAMES.get(cls)
+    if names is None:
+        names = tuple(f.name for f in fields(cls) if not f.metadata.get("derived"))
+        _SAVED_NAMES[cls] = names
+    return names
+
+
+def plain(value: Any) -> Any:
+    """Return ``value`` as JSON data: tuples become lists, an ``Rng`` its state."""
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, Rng):
+        return value.state
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    return value
+
+
+def state_to_json(game: Game, version: str, state: Any) -> dict:
+    """Return the saved form of a State: its fields not marked derived, stamped."""
+    body = {name: plain(getattr(state, name)) for name in saved_names(type(state))}
+    return saved(game, version, body)
+
+
+def state_from_json(
+    data: Any, game: Game, version: str, cls: type, restore: Callable[[dict], Any]
+) -> Any:
+    """Return ``restore(values)`` for the saved fields of ``cls``; refuse a bad form.
+
+    ``restore`` turns the JSON values back into the game's types and rebuilds
+    the derived fields.
+    """
+    check_saved(data, game, version)
+    try:
+        # Fresh lists, so the state never shares one with ``data``; the decks are
+        # only read.
+        values = {
+            name: data[name] if name == "decks" else plain(data[name])
+            for name in saved_names(cls)
+        }
+        return restore(values)
+    except (KeyError, TypeError, IndexError, ValueError, AttributeError) as error:
+        raise EngineError(
+            "bad_state", f"The saved game is damaged ({error})."
+        ) from None
+
+
 def saved(game: Game, version: str, body: dict) -> dict:
     """Return a state's JSON ``body`` stamped with schema, game and engine version."""
     return {"schema": SCHEMA_VERSION, "game": game.slug, "version": version, **body}

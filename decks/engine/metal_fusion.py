@@ -108,17 +108,18 @@ from dataclasses import dataclass, field
 from cards.games import GAMES
 
 from .core import (
+    DERIVED,
     DeckReads,
     Effect,
     EngineError,
     Rng,
     View,
-    check_saved,
     checked_options,
     envelope,
     parse_effects,
-    saved,
     seed_state,
+    state_from_json,
+    state_to_json,
 )
 
 GAME = GAMES["metal-fusion"]
@@ -593,7 +594,7 @@ class State:
     hand: list
     discard: list
     boosters: list  # per seat, per line-up slot, card indices
-    boosts: list  # per seat, boosters firing per colour
+    boosts: list = field(metadata=DERIVED)  # per seat, boosters firing per colour
     phase: str = "reveal"  # reveal, discard, window, choose, over
     attacker: int = 0
     turn: int = 0
@@ -610,7 +611,9 @@ class State:
     reason: str = ""
     log: list = field(default_factory=list)
     events: list = field(default_factory=list)
-    seats: list = field(default_factory=list, compare=False, repr=False)
+    seats: list = field(
+        default_factory=list, compare=False, repr=False, metadata=DERIVED
+    )
 
 
 def _copy(s: State) -> State:
@@ -1430,65 +1433,22 @@ def view(state: State, player: int) -> View:
 
 def to_json(state: State) -> dict:
     """Return the whole state as JSON-ready data."""
-    s = state
-    body = {
-        "seed": s.seed,
-        "options": dict(s.options),
-        "decks": s.decks,
-        "players": s.players,
-        "variant": s.variant,
-        "target": s.target,
-        "rng": s.rng,
-        "deck": [d[:] for d in s.deck],
-        "hand": [h[:] for h in s.hand],
-        "discard": [d[:] for d in s.discard],
-        "boosters": [[b[:] for b in seat] for seat in s.boosters],
-        "phase": s.phase,
-        "attacker": s.attacker,
-        "turn": s.turn,
-        "card": s.card,
-        "colour": s.colour,
-        "defenders": s.defenders[:],
-        "bonus": s.bonus[:],
-        "keep": s.keep,
-        "window_turn": s.window_turn,
-        "passes": s.passes,
-        "resume": s.resume,
-        "pending": [p[:] for p in s.pending],
-        "winner": s.winner,
-        "reason": s.reason,
-        "log": s.log[:],
-        "events": s.events[:],
-    }
-    return saved(GAME, VERSION, body)
+    return state_to_json(GAME, VERSION, state)
+
+
+def _restore(values: dict) -> State:
+    seats = _seats(values["decks"])
+    boosts = []
+    for info, piles in zip(seats, values["boosters"], strict=True):
+        counts = [0, 0, 0, 0]
+        for pile in piles:
+            for index in pile:
+                for c in range(4):
+                    counts[c] += info.cards[index].boost[c]
+        boosts.append(counts)
+    return State(**values, boosts=boosts, seats=seats)
 
 
 def from_json(data: dict) -> State:
     """Return the state stored by ``to_json``."""
-    check_saved(data, GAME, VERSION)
-    try:
-        seats = _seats(data["decks"])
-        boosters = [[list(b) for b in seat] for seat in data["boosters"]]
-        boosts = []
-        for info, piles in zip(seats, boosters, strict=True):
-            counts = [0, 0, 0, 0]
-            for pile in piles:
-                for index in pile:
-                    for c in range(4):
-                        counts[c] += info.cards[index].boost[c]
-            boosts.append(counts)
-        return State(
-            data["seed"], dict(data["options"]), list(data["decks"]), data["players"],
-            data["variant"], data["target"], data["rng"],
-            [list(d) for d in data["deck"]], [list(h) for h in data["hand"]],
-            [list(d) for d in data["discard"]], boosters, boosts, data["phase"],
-            data["attacker"], data["turn"], data["card"], data["colour"],
-            list(data["defenders"]), list(data["bonus"]), data["keep"], data["window_turn"],
-            data["passes"], data["resume"], [list(p) for p in data["pending"]],
-            data["winner"], data["reason"], list(data["log"]), list(data["events"]),
-            seats,
-        )  # fmt: skip
-    except (KeyError, TypeError, IndexError) as error:
-        raise EngineError(
-            "bad_state", f"The saved game is damaged ({error})."
-        ) from None
+    return state_from_json(data, GAME, VERSION, State, _restore)
