@@ -437,12 +437,17 @@ def _read(pack: list) -> tuple[list, list, dict, list]:
 _tables = DeckReads(_read, size=8)
 
 
+def pack_minimum(players: int) -> int:
+    """Return the fewest cards a pack needs: the centre card and five per player."""
+    return 1 + HAND_LIMIT * players
+
+
 def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
     """Shuffle the pack, turn up the centre card, deal and draw five each."""
     options = _options(options)
     pack, tables = _pack(decks)
     players = options["players"]
-    need = 1 + HAND_LIMIT * players
+    need = pack_minimum(players)
     if len(pack) < need:
         raise EngineError(
             "bad_deck",

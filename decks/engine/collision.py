@@ -955,6 +955,12 @@ def to_act(state: State) -> int | None:
     return None
 
 
+def stopper(colour: str) -> str | None:
+    """Return the colour that stops ``colour``: the next one round the bar (C9)."""
+    index = _COLOUR_INDEX.get(colour)
+    return None if index is None else COLOURS[(index + 1) % 4]
+
+
 def _needed_colour(s: State) -> int:
     p = s.responder
     other = s.attacker if p == s.defender else s.defender

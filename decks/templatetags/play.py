@@ -2,6 +2,7 @@
 
 from django import template
 
+from ..engine.collision import stopper
 from ..engine.core import View
 
 register = template.Library()
@@ -108,7 +109,6 @@ def seat_name(pt, seat) -> str:
 
 # --- per-game board helpers ---------------------------------------------------
 
-COLLISION_LOOP = ("red", "yellow", "green", "blue")
 PIECES = {"L": "live", "S": "strike", "E": "empty", ".": "bare"}
 SECTION_FILLS = {
     "B": "#2859b8",
@@ -124,9 +124,7 @@ BOOSTER_WORDS = {"R": "red", "B": "blue", "G": "green", "Y": "yellow"}
 @register.filter
 def next_colour(colour) -> str:
     """Return the Collision colour that stops ``colour`` (the next one round the bar)."""
-    if colour not in COLLISION_LOOP:
-        return ""
-    return COLLISION_LOOP[(COLLISION_LOOP.index(colour) + 1) % 4]
+    return stopper(colour) or ""
 
 
 @register.filter

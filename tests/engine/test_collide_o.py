@@ -718,6 +718,18 @@ def test_unknown_or_malformed_sections_block_the_pack():
     assert refused.value.message.startswith("Card Odd cannot be played: section 1")
 
 
+@pytest.mark.parametrize(("players", "cards"), [(2, 11), (3, 16), (5, 26)])
+def test_a_pack_needs_the_centre_card_and_five_for_each_player(players, cards):
+    assert co.pack_minimum(players) == cards
+    co.new_game([{"pack": made_up_pack(cards)}], {"players": players}, seed=1)
+    with pytest.raises(EngineError) as refused:
+        co.new_game([{"pack": made_up_pack(cards - 1)}], {"players": players}, 1)
+    assert refused.value.message == (
+        f"The pack has {cards - 1} cards; {players} players need at least {cards}"
+        " (the centre card and five for each player)."
+    )
+
+
 def test_bad_options_and_deck_shapes_are_refused():
     pack = made_up_pack(30)
     for options in ({"players": 1}, {"players": 6}, {"challenges": "yes"}):

@@ -477,6 +477,18 @@ def test_c9_a_stopper_must_be_exactly_the_next_colour():
     )
 
 
+@pytest.mark.parametrize(
+    ("colour", "stops"),
+    [("red", "yellow"), ("yellow", "green"), ("green", "blue"), ("blue", "red")],
+)
+def test_c9_the_stop_colour_is_the_next_round_the_bar(colour, stops):
+    assert game.stopper(colour) == stops
+
+
+def test_c9_an_unknown_colour_has_no_stopper():
+    assert game.stopper("black") is None
+
+
 def test_c9_blue_is_stopped_by_red():
     s = scripted([card("A-blue", "action", "blue")], [card("B-r", "action", "red")])
     arrange(s, 0, hand=["A-blue"])
