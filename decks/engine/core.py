@@ -18,6 +18,15 @@ this package offers the same module-level interface (see ``GameModule``):
     card_problems(card) -> [str]        why a card dict cannot be played
     player_count(state) -> int, length(state) -> int  (turns or rounds played)
 
+What the games share lives here: ``GAME`` (each module's registry entry,
+``cards.games``) gives its slug, name and seat counts, and its options are
+checked once by ``checked_options`` from the registry's ``Option`` specs. The
+saved form is ``state_to_json`` / ``state_from_json``: a State dataclass's
+fields, less those marked ``DERIVED`` (rebuilt on load), stamped by ``saved``
+with schema, game and engine version, which ``check_saved`` checks (a saved
+game it refuses is replayed from its log). ``DeckReads`` is the one cache of
+deck reads; ``envelope`` builds the one ``View`` type every game returns.
+
 Randomness comes only from ``Rng``, whose whole state is one integer carried in
 the game state; no global ``random``. Chance steps (a rolled Bakugan's landing)
 are actions of the pseudo-player ``CHANCE``: a person enters the outcome, or
@@ -380,6 +389,7 @@ def envelope(
 
 
 class GameModule(Protocol):
+    GAME: Game
     SLUG: str
     NAME: str
     VERSION: str
