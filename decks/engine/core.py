@@ -35,6 +35,7 @@ are actions of the pseudo-player ``CHANCE``: a person enters the outcome, or
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from copy import deepcopy
@@ -228,22 +229,25 @@ def saved_names(cls: type) -> tuple[str, ...]:
     return names
 
 
-def plain(value: Any) -> Any:
-    """Return ``value`` as JSON data: tuples become lists, an ``Rng`` its state."""
-    if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
-    if isinstance(value, dict):
-        return {key: plain(item) for key, item in value.items()}
+def _json_default(value: Any) -> Any:
     if isinstance(value, Rng):
         return value.state
     if hasattr(value, "to_json"):
         return value.to_json()
-    return value
+    raise TypeError(f"{type(value).__name__} is not part of a saved state.")
+
+
+def plain(values: dict) -> dict:
+    """Return ``values`` as fresh JSON data: tuples become lists, an ``Rng`` its state."""
+    # Through the C encoder: several times faster than walking the lists here.
+    return json.loads(json.dumps(values, default=_json_default))
 
 
 def state_to_json(game: Game, version: str, state: Any) -> dict:
     """Return the saved form of a State: its fields not marked derived, stamped."""
-    body = {name: plain(getattr(state, name)) for name in saved_names(type(state))}
+    names = saved_names(type(state))
+    body = plain({name: getattr(state, name) for name in names if name != "decks"})
+    body["decks"] = state.decks  # read only, and the largest part: not copied
     return saved(game, version, body)
 
 
@@ -257,12 +261,10 @@ def state_from_json(
     """
     check_saved(data, game, version)
     try:
-        # Fresh lists, so the state never shares one with ``data``; the decks are
-        # only read.
-        values = {
-            name: data[name] if name == "decks" else plain(data[name])
-            for name in saved_names(cls)
-        }
+        names = saved_names(cls)
+        # Fresh lists, so the state never shares one with ``data``.
+        values = plain({name: data[name] for name in names if name != "decks"})
+        values["decks"] = data["decks"]
         return restore(values)
     except (KeyError, TypeError, IndexError, ValueError, AttributeError) as error:
         raise EngineError(
