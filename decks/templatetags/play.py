@@ -7,7 +7,7 @@ from ..engine.core import View
 
 register = template.Library()
 
-HIDDEN_KEYS = {"seat", "events", "log", "legal", "you"}
+HIDDEN_KEYS = {"seat", "events", "log", "legal_actions", "you"}
 LABELS = {
     "spin": "Spin pile",
     "deck": "Deck",
