@@ -285,19 +285,6 @@ def _clean_problems(error: ValidationError, where: dict) -> list[Problem]:
     return problems
 
 
-def _effect_problems(effects, where: dict) -> list[Problem]:
-    # The engine owns the effect vocabulary; it is pure Python (no Django).
-    from decks.engine.core import EngineError, parse_effects
-
-    if not isinstance(effects, list):
-        return []
-    try:
-        parse_effects(effects)
-    except EngineError as error:
-        return [Problem(error.message, "effects", **where)]
-    return []
-
-
 def _assign(instance, raw: dict, names, where: dict) -> list[Problem]:
     problems = []
     for name in names:
@@ -393,7 +380,6 @@ def _plan_cards(plan: _Plan, records, card_set, in_db: dict) -> list[Problem]:
             )
         except ValidationError as error:
             problems += _clean_problems(error, where)
-        problems += _effect_problems(card.effects, where)
         new = _values(card, CARD_DATA_FIELDS)
         plan.cards.append((card, _change(slug, key, old, new)))
     return problems

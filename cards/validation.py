@@ -6,6 +6,7 @@ applies the same rules.
 
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 
+from .effects import EffectError, parse_effects
 from .games import GAME_FIELDS, GAMES
 
 
@@ -28,11 +29,16 @@ def field_applies(card, field: str) -> bool:
 def validate_card(card) -> dict:
     """Return the field errors of ``card`` under its game's rules (empty when valid)."""
     errors = Errors()
+    if isinstance(card.effects, list):
+        try:
+            parse_effects(card.effects)
+        except EffectError as error:
+            errors.add("effects", str(error), "bad_effects")
     # An unsaved set (a whole-set import being checked) is validated too.
     try:
         game_slug = card.card_set.game.slug
     except ObjectDoesNotExist:
-        return errors
+        return dict(errors)
     game = GAMES.get(game_slug)
     if game is None:
         errors.add(

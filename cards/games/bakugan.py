@@ -89,6 +89,10 @@ GAME = Game(
     chance_steps=True,
     options=(
         Option("land_probability", "float", 0.6, minimum=0, maximum=1),
+        # The engine's own: seats, table mode (players enter rolls), first seat.
+        Option("players", "int", None, minimum=2, maximum=4),
+        Option("table", "bool", False),
+        Option("first", "seat", None),
     ),
     deck_tools=("gate_table",),
     opening=Opening("gates", "gate"),

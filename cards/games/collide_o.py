@@ -70,6 +70,8 @@ GAME = Game(
     options=(
         Option("challenges", "bool", False, "Challenges (ruling O6)"),
         Option("misplay_rate", "float", 0.1, minimum=0, maximum=1),
+        # The engine's own: how many seats share the pack.
+        Option("players", "int", 2, minimum=2, maximum=5),
     ),
     deck_tools=("coverage",),
     colour_field=None,

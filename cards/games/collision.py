@@ -146,6 +146,8 @@ GAME = Game(
     seat_counts=(2, 3, 4),
     options=(
         Option("advanced", "bool", False, "Advanced game (card text on)"),
+        # The engine's own: who goes first (a seat, the C3 cut, or the seed).
+        Option("first", "seat", None, choices=(("cut", "the cut tiebreak"),)),
     ),
     deck_tools=("colours", "odds"),
     # Five cards from the deck; the Blade is never drawn (ruling C2).

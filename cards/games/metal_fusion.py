@@ -133,6 +133,8 @@ GAME = Game(
             ("left", "attack the player on your left"),
             ("all", "attack everyone at once"),
         )),
+        # The engine's own: a seat count, which must match the decks.
+        Option("players", "int", None, minimum=2, maximum=4),
     ),
     deck_tools=("colours", "power"),
     colour_field="launcher",

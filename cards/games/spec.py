@@ -80,7 +80,8 @@ class Zone:
 class Option:
     """A game option, as the engine checks it and the playtest form offers it.
 
-    ``kind`` is ``bool``, ``choice``, ``float`` or ``int``. An option with
+    ``kind`` is ``bool``, ``choice``, ``float``, ``int`` or ``seat`` (a seat
+    number from 0, or one of ``choices``; the engine knows how many). An option with
     ``label=None`` is the engine's own (a seat to start, a test set-up) and is not
     offered on the form.
     """
@@ -102,6 +103,12 @@ class Option:
             if value not in [v for v, _ in self.choices]:
                 allowed = ", ".join(repr(v) for v, _ in self.choices)
                 raise ValueError(f"{game_name}: {self.name} is one of {allowed}.")
+        elif self.kind == "seat":
+            if value is None or value in [v for v, _ in self.choices]:
+                return value
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                others = "".join(f" or {v!r}" for v, _ in self.choices)
+                raise ValueError(f"{game_name}: {self.name} is a seat number{others}.")
         elif self.kind in ("float", "int"):
             numeric = (int, float) if self.kind == "float" else (int,)
             if isinstance(value, bool) or not isinstance(value, numeric):

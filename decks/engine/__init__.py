@@ -16,6 +16,7 @@ import importlib
 
 from cards.games import GAMES
 
+# Each game's engine is the module named as the registry says (``Game.module``).
 MODULES = {slug: game.module for slug, game in GAMES.items()}
 
 

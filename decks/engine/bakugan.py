@@ -114,19 +114,34 @@ turn; held steps apply after the gate's own steps.
 from __future__ import annotations
 
 import re
-from copy import deepcopy
 from dataclasses import dataclass, field
 
-from .core import CHANCE, SCHEMA_VERSION, EngineError, Rng, parse_effects, seed_state
+from cards.games import GAMES
 
-SLUG = "bakugan"
-NAME = "Bakugan Battle Brawlers"
+from .core import (
+    CHANCE,
+    DERIVED,
+    DeckReads,
+    EngineError,
+    Rng,
+    View,
+    checked_options,
+    envelope,
+    parse_effects,
+    seed_state,
+    state_from_json,
+    state_to_json,
+)
+
+GAME = GAMES["bakugan"]
+SLUG = GAME.slug
+NAME = GAME.name
 VERSION = "1"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
+MIN_PLAYERS = GAME.min_players
+MAX_PLAYERS = GAME.max_players
+SEAT_COUNTS = GAME.seat_counts
 TURN_CAP = 300
 GATES_TO_WIN = 3
-DEFAULT_LAND_PROBABILITY = 0.6
 
 ATTRIBUTES = ("pyrus", "aquos", "subterra", "haos", "darkus", "ventus")
 ZONES = ("bakugan", "gate", "ability")
@@ -496,30 +511,16 @@ class Battle:
         )
 
 
+# Per-seat lists of lists, duplicated by a copy.
 _LIST2 = (
     "unused",
     "used",
     "removed",
     "gate_hand",
     "won",
-    "ab_hand",
-    "ab_used",
+    "ability_hand",
+    "abilities_used",
     "pending",
-)
-_SCALARS = (
-    "phase",
-    "turn_player",
-    "turns",
-    "rolling",
-    "landed",
-    "wkind",
-    "wpos",
-    "wpasses",
-    "wnext",
-    "over",
-    "winner_seat",
-    "reason",
-    "rng",
 )
 
 
@@ -530,22 +531,22 @@ class State:
     seed: int
     options: dict
     decks: list
-    n: int
-    table: bool
-    land_p: float
-    first: int
+    n: int = field(metadata=DERIVED)
+    table: bool = field(metadata=DERIVED)
+    land_odds: float = field(metadata=DERIVED)  # chance a solo roll lands on a gate
+    first: int = field(metadata=DERIVED)
     rng: int
     unused: list  # per seat: Bakugan indices ready to roll
     used: list  # per seat: Bakugan indices in the used pile
     removed: list  # per seat: Bakugan indices out of the game (B12)
     gate_hand: list  # per seat: gate indices not yet placed
     won: list  # per seat: gate codes in the used pile
-    ab_hand: list  # per seat: unused ability indices
-    ab_used: list  # per seat: used ability indices
+    ability_hand: list  # per seat: unused ability indices
+    abilities_used: list  # per seat: used ability indices
     pending: list  # per seat: abilities held for a battle this turn
-    fg: list  # gates in play (codes), in placement order
-    fo: list  # 1 when that gate has been opened
-    fb: list  # Bakugan code standing on that gate, -1 when empty
+    field_gates: list  # gates in play (codes), in placement order
+    field_open: list  # 1 when that gate has been opened
+    field_bakugan: list  # Bakugan code standing on that gate, -1 when empty
     queue: list  # seats still to place a gate
     opened: list = field(default_factory=list)  # gate codes ever opened
     phase: str = "place"
@@ -553,18 +554,20 @@ class State:
     turns: int = 0
     rolling: int = -1  # Bakugan code in hand, rolled or about to be
     landed: int = -1  # gate code the roll landed on; -1 for a miss
-    wkind: str = ""
-    wseats: list = field(default_factory=list)
-    wpos: int = 0
-    wpasses: int = 0
-    wnext: str = ""
+    window_kind: str = ""  # the ability window open now ("" when none)
+    window_seats: list = field(default_factory=list)  # who may answer, in order
+    window_turn: int = 0  # index in window_seats of the seat to answer
+    window_passes: int = 0  # passes in a row; all passing closes it
+    window_then: str = ""  # the phase that follows the window
     battle: Battle | None = None
     over: bool = False
     winner_seat: int | None = None
     reason: str = ""
     log: list = field(default_factory=list)
     events: list = field(default_factory=list)
-    static: _Static | None = field(default=None, compare=False, repr=False)
+    static: _Static | None = field(
+        default=None, compare=False, repr=False, metadata=DERIVED
+    )
 
     def copy(self) -> State:
         new = State.__new__(State)
@@ -572,8 +575,12 @@ class State:
         d.update(self.__dict__)
         for name in _LIST2:
             d[name] = [x[:] for x in self.__dict__[name]]
-        d["fg"], d["fo"], d["fb"] = self.fg[:], self.fo[:], self.fb[:]
-        d["queue"], d["wseats"] = self.queue[:], self.wseats[:]
+        d["field_gates"], d["field_open"], d["field_bakugan"] = (
+            self.field_gates[:],
+            self.field_open[:],
+            self.field_bakugan[:],
+        )
+        d["queue"], d["window_seats"] = self.queue[:], self.window_seats[:]
         d["opened"] = self.opened[:]
         d["log"], d["events"] = self.log[:], self.events[:]
         if self.battle is not None:
@@ -583,28 +590,23 @@ class State:
 
 def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
     """Return a new game: decks checked, first player chosen, gates to place."""
+    checked = checked_options(GAME, options)
     options = dict(options or {})
     if not isinstance(decks, (list, tuple)):
         raise EngineError("bad_deck", "Decks come as one deck per seat.")
-    n = options.get("players", len(decks))
-    if n not in (2, 4):
+    n = checked["players"] or len(decks)
+    if n not in SEAT_COUNTS:
         raise EngineError("bad_options", "Bakugan is played by two or four players.")
     if len(decks) != n:
         raise EngineError("bad_deck", f"{n} players need {n} decks, not {len(decks)}.")
     own_decks, static = _read_decks(decks)
-    table = options.get("table", False)
-    if not isinstance(table, bool):
-        raise EngineError("bad_options", "The table option is true or false.")
-    land_p = options.get("land_probability", DEFAULT_LAND_PROBABILITY)
-    if isinstance(land_p, bool) or not isinstance(land_p, (int, float)):
-        raise EngineError("bad_options", "The land probability is a number.")
-    if not 0 <= land_p <= 1:
-        raise EngineError("bad_options", "The land probability is between 0 and 1.")
+    table = checked["table"]
+    land_odds = checked["land_probability"]
     rng = Rng(seed_state(seed, 1))
-    first = options.get("first")
+    first = checked["first"]
     if first is None:
         first = rng.below(n)  # ruling B9: the seed decides when nobody says
-    elif isinstance(first, bool) or first not in range(n):
+    elif first not in range(n):
         raise EngineError(
             "bad_options", f"The first player is a seat from 0 to {n - 1}."
         )
@@ -614,7 +616,7 @@ def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
         decks=own_decks,
         n=n,
         table=table,
-        land_p=float(land_p),
+        land_odds=float(land_odds),
         first=first,
         rng=rng.state,
         unused=[[0, 1, 2] for _ in range(n)],
@@ -622,12 +624,12 @@ def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
         removed=[[] for _ in range(n)],
         gate_hand=[[0, 1, 2] for _ in range(n)],
         won=[[] for _ in range(n)],
-        ab_hand=[[0, 1, 2] for _ in range(n)],
-        ab_used=[[] for _ in range(n)],
+        ability_hand=[[0, 1, 2] for _ in range(n)],
+        abilities_used=[[] for _ in range(n)],
         pending=[[] for _ in range(n)],
-        fg=[],
-        fo=[],
-        fb=[],
+        field_gates=[],
+        field_open=[],
+        field_bakugan=[],
         queue=_ORDERS[n][first][:],
         turn_player=first,
     )
@@ -636,27 +638,18 @@ def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
     return state
 
 
-_READ: list = []  # recent (deck snapshot, decks as kept, play data), newest last
-
-
-def _read_decks(decks) -> tuple[list, _Static]:
-    """Return the decks as a state keeps them and their play data; check them once.
-
-    Simulations start thousands of games from the same decks, so a read is
-    kept; the snapshot is a deep copy, so a deck changed in place is read again.
-    """
-    for snapshot, kept, static in _READ:
-        if snapshot == decks:
-            return kept, static
+def _read(decks) -> tuple[list, _Static]:
+    """Return the decks as a state keeps them and their play data."""
     _check_decks(decks)
     kept = [{z: list(d[z]) for z in ZONES} for d in decks]
     try:
         static = _Static(kept)
     except _CardError as error:
         raise EngineError("bad_deck", str(error)) from None
-    _READ.append((deepcopy(decks), kept, static))
-    del _READ[:-4]
     return kept, static
+
+
+_read_decks = DeckReads(_read)
 
 
 def _check_decks(decks) -> None:
@@ -705,7 +698,7 @@ def to_act(state: State) -> int:
     """Return the seat to act, or CHANCE while a roll is in the air."""
     phase = state.phase
     if phase == "window":
-        return state.wseats[state.wpos]
+        return state.window_seats[state.window_turn]
     if phase == "place":
         return state.queue[0]
     if phase == "roll":
@@ -718,7 +711,7 @@ def to_act(state: State) -> int:
 def _has_card(state: State, seat: int, window: str) -> bool:
     held = state.static.ab_by_window[seat][window]
     if held:
-        hand = state.ab_hand[seat]
+        hand = state.ability_hand[seat]
         for i in held:
             if i in hand:
                 return True
@@ -726,7 +719,7 @@ def _has_card(state: State, seat: int, window: str) -> bool:
 
 
 def _roll_outcomes(state: State) -> list[Action]:
-    return [MISS] + [_LAND[g] for g in state.fg]
+    return [MISS] + [_LAND[g] for g in state.field_gates]
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -735,10 +728,10 @@ def legal_actions(state: State) -> list[Action]:
     if phase == "roll":
         return _roll_outcomes(state)
     if phase == "window":
-        seat = state.wseats[state.wpos]
+        seat = state.window_seats[state.window_turn]
         windows = state.static.ab_window[seat]
-        kind = state.wkind
-        acts = [_PLAY[seat][i] for i in state.ab_hand[seat] if windows[i] == kind]
+        kind = state.window_kind
+        acts = [_PLAY[seat][i] for i in state.ability_hand[seat] if windows[i] == kind]
         acts.append(_PASS[seat])
         return acts
     if phase == "place":
@@ -746,19 +739,25 @@ def legal_actions(state: State) -> list[Action]:
         return [_PLACE[seat][i] for i in state.gate_hand[seat]]
     seat = state.turn_player
     if phase == "move":
-        pos = state.fg.index(state.landed)
+        pos = state.field_gates.index(state.landed)
         return [_MOVE[seat][g] for g in _move_targets(state, seat, pos)]
     if phase == "choose":
         if state.unused[seat]:
             return [_ROLL[seat][i] for i in state.unused[seat]]
-        own = [k for k, b in enumerate(state.fb) if b >= 0 and b // 3 == seat]
-        enemy = [k for k, b in enumerate(state.fb) if b >= 0 and b // 3 != seat]
+        own = [
+            k for k, b in enumerate(state.field_bakugan) if b >= 0 and b // 3 == seat
+        ]
+        enemy = [
+            k for k, b in enumerate(state.field_bakugan) if b >= 0 and b // 3 != seat
+        ]
         if own and enemy:
             return [
-                _SHIFT[seat][state.fb[k] % 3][state.fg[e]] for k in own for e in enemy
+                _SHIFT[seat][state.field_bakugan[k] % 3][state.field_gates[e]]
+                for k in own
+                for e in enemy
             ]
         if own:
-            return [_CLEAR[seat][state.fg[k]] for k in own]
+            return [_CLEAR[seat][state.field_gates[k]] for k in own]
         return [_SKIP[seat]]
     return []
 
@@ -767,8 +766,9 @@ def _move_targets(state: State, seat: int, pos: int) -> list[int]:
     # Ruling B11: a gate holding one's own Bakugan is no place to move to.
     return [
         g
-        for k, g in enumerate(state.fg)
-        if k != pos and (state.fb[k] < 0 or state.fb[k] // 3 != seat)
+        for k, g in enumerate(state.field_gates)
+        if k != pos
+        and (state.field_bakugan[k] < 0 or state.field_bakugan[k] // 3 != seat)
     ]
 
 
@@ -776,17 +776,17 @@ def chance_outcomes(state: State) -> list:
     """Return the roll's outcomes with their odds (ruling B2), when CHANCE acts."""
     if state.phase != "roll" or state.table or state.over:
         return []
-    gates = len(state.fg)
-    land = state.land_p if gates else 0.0
+    gates = len(state.field_gates)
+    land = state.land_odds if gates else 0.0
     outcomes = [(MISS, 1.0 - land)]
-    outcomes += [(_LAND[g], land / gates) for g in state.fg]
+    outcomes += [(_LAND[g], land / gates) for g in state.field_gates]
     return outcomes
 
 
 # --- applying --------------------------------------------------------------
 
 
-def apply(state: State, action: Action, inplace: bool = False) -> State:
+def apply(state: State, action: Action, *, inplace: bool = False) -> State:
     """Return the state after ``action``; refuse it with EngineError if illegal."""
     if state.over:
         raise EngineError("game_over", "The game is over.")
@@ -815,14 +815,14 @@ def _is_legal(state: State, action: Action) -> bool:
     """Return whether ``action`` is among ``legal_actions``, without listing them."""
     phase, kind, arg = state.phase, action.kind, action.arg
     if phase == "roll":
-        return kind == "miss" or (kind == "land" and arg in state.fg)
+        return kind == "miss" or (kind == "land" and arg in state.field_gates)
     if phase == "window":
         if kind == "pass":
             return True
         return (
             kind == "play"
-            and arg in state.ab_hand[action.seat]
-            and state.static.ab_window[action.seat][arg] == state.wkind
+            and arg in state.ability_hand[action.seat]
+            and state.static.ab_window[action.seat][arg] == state.window_kind
         )
     if phase == "place":
         return kind == "place" and arg in state.gate_hand[action.seat]
@@ -839,7 +839,7 @@ def _why_illegal(state: State, action: Action) -> str:
         return "No player may play ability cards now."
     if kind == "play":
         return (
-            f"Ability A{action.arg + 1} cannot be played {WINDOW_WORDS[state.wkind]}:"
+            f"Ability A{action.arg + 1} cannot be played {WINDOW_WORDS[state.window_kind]}:"
             " it is used, or its timing is another window."
         )
     if kind == "place":
@@ -867,9 +867,9 @@ def _do_place(state: State, action: Action) -> None:
     seat, idx = action.seat, action.arg
     state.gate_hand[seat].remove(idx)
     code = seat * 3 + idx
-    state.fg.append(code)
-    state.fo.append(0)
-    state.fb.append(-1)
+    state.field_gates.append(code)
+    state.field_open.append(0)
+    state.field_bakugan.append(-1)
     state.queue.pop(0)
     state.events.append(
         f"{_seat_word(seat)} places gate {_gate_label(code)} face down."
@@ -914,7 +914,7 @@ def _do_move(state: State, action: Action) -> None:
 def _do_shift(state: State, action: Action) -> None:
     seat = action.seat
     code = seat * 3 + action.arg
-    state.fb[state.fb.index(code)] = -1
+    state.field_bakugan[state.field_bakugan.index(code)] = -1
     state.rolling = code
     state.events.append(f"{_bname(state, code)} moves to {_gname(state, action.arg2)}.")
     _arrive(state, action.arg2)
@@ -922,14 +922,14 @@ def _do_shift(state: State, action: Action) -> None:
 
 def _do_clear(state: State, action: Action) -> None:
     seat = action.seat
-    pos = state.fg.index(action.arg)
+    pos = state.field_gates.index(action.arg)
     state.events.append(
         f"{_seat_word(seat)} has no Bakugan to roll and no enemy stands: "
         f"{_gname(state, action.arg)} goes to their used pile with their Bakugan."
     )
-    for k, b in enumerate(state.fb):
+    for k, b in enumerate(state.field_bakugan):
         if b >= 0 and b // 3 == seat:
-            state.fb[k] = -1
+            state.field_bakugan[k] = -1
             state.used[seat].append(b % 3)
     _take_gate(state, seat, pos)
     _end_turn(state)
@@ -943,9 +943,9 @@ def _do_skip(state: State, action: Action) -> None:
 def _do_play(state: State, action: Action) -> None:
     seat, idx = action.seat, action.arg
     static = state.static
-    state.ab_hand[seat].remove(idx)
-    state.ab_used[seat].append(idx)
-    state.wpasses = 0
+    state.ability_hand[seat].remove(idx)
+    state.abilities_used[seat].append(idx)
+    state.window_passes = 0
     name = static.ab_name[seat][idx]
     note = static.ab_note[seat][idx]
     if note:
@@ -955,7 +955,7 @@ def _do_play(state: State, action: Action) -> None:
     else:
         state.events.append(f"{_seat_word(seat)} plays {name}.")
         steps = static.ab_steps[seat][idx]
-        kind = state.wkind
+        kind = state.window_kind
         if kind in ("before_roll", "after_roll"):
             state.pending[seat].append(idx)
         elif kind == "after_battle":
@@ -971,14 +971,14 @@ def _do_play(state: State, action: Action) -> None:
                 _battle_step(state, seat, False, step)
     battle = state.battle
     if battle is not None and battle.decided and not battle.powers:
-        if state.wkind in ("before_battle", "in_battle"):
+        if state.window_kind in ("before_battle", "in_battle"):
             _resolve_battle(state)
             return
     _advance_window(state)
 
 
 def _do_pass(state: State, action: Action) -> None:
-    state.wpasses += 1
+    state.window_passes += 1
     _advance_window(state)
 
 
@@ -1004,35 +1004,39 @@ def _open_window(state: State, kind: str, then: str) -> None:
     if kind in BATTLE_WINDOWS:
         battlers = (state.battle.attacker // 3, state.battle.defender // 3)
         order = [s for s in order if s in battlers]
-    by_window, hands = state.static.ab_by_window, state.ab_hand
+    by_window, hands = state.static.ab_by_window, state.ability_hand
     for pos, seat in enumerate(order):
         for i in by_window[seat][kind]:
             if i in hands[seat]:
                 state.phase = "window"
-                state.wkind, state.wseats, state.wpos = kind, list(order), pos
-                state.wpasses, state.wnext = 0, then
+                state.window_kind, state.window_seats, state.window_turn = (
+                    kind,
+                    list(order),
+                    pos,
+                )
+                state.window_passes, state.window_then = 0, then
                 return
     _continue(state, then)
 
 
 def _advance_window(state: State) -> None:
-    kind, seats = state.wkind, state.wseats
+    kind, seats = state.window_kind, state.window_seats
     active = sum(1 for s in seats if _has_card(state, s, kind))
-    if active == 0 or state.wpasses >= active:
-        state.wkind, state.wseats = "", []
-        state.wpos = state.wpasses = 0
-        _continue(state, state.wnext)
+    if active == 0 or state.window_passes >= active:
+        state.window_kind, state.window_seats = "", []
+        state.window_turn = state.window_passes = 0
+        _continue(state, state.window_then)
         return
-    pos = state.wpos
+    pos = state.window_turn
     while True:
         pos = (pos + 1) % len(seats)
         if _has_card(state, seats[pos], kind):
-            state.wpos = pos
+            state.window_turn = pos
             return
 
 
 def _continue(state: State, then: str) -> None:
-    state.wnext = ""
+    state.window_then = ""
     if then == "roll":
         state.phase = "roll"
     elif then == "land":
@@ -1055,8 +1059,8 @@ def _land(state: State) -> None:
         state.rolling = -1
         _end_turn(state)
         return
-    pos = state.fg.index(state.landed)
-    standing = state.fb[pos]
+    pos = state.field_gates.index(state.landed)
+    standing = state.field_bakugan[pos]
     if standing < 0 or standing // 3 != seat:
         _arrive(state, state.landed)
         return
@@ -1067,7 +1071,7 @@ def _land(state: State) -> None:
             f"{_bname(state, code)} has nowhere to move: {_seat_word(seat)} wins "
             f"{_gname(state, state.landed)} with both Bakugan."
         )
-        state.fb[pos] = -1
+        state.field_bakugan[pos] = -1
         state.used[seat] += [standing % 3, code % 3]
         state.rolling = -1
         _take_gate(state, seat, pos)
@@ -1082,15 +1086,15 @@ def _land(state: State) -> None:
 def _arrive(state: State, gate: int) -> None:
     """Put the rolled or moved Bakugan on ``gate``: stand there or battle."""
     code = state.rolling
-    pos = state.fg.index(gate)
-    standing = state.fb[pos]
+    pos = state.field_gates.index(gate)
+    standing = state.field_bakugan[pos]
     if standing < 0:
-        state.fb[pos] = code
+        state.field_bakugan[pos] = code
         state.rolling = -1
         state.events.append(f"{_bname(state, code)} stands on {_gname(state, gate)}.")
         _end_turn(state)
         return
-    state.fb[pos] = -1
+    state.field_bakugan[pos] = -1
     state.rolling = -1
     state.battle = Battle(gate, code, standing)
     state.events.append(
@@ -1175,8 +1179,8 @@ def _battle_step(state: State, owner: int, is_gate: bool, step) -> None:
 def _open_gate(state: State) -> None:
     battle = state.battle
     gate = battle.gate
-    pos = state.fg.index(gate)
-    state.fo[pos] = 1
+    pos = state.field_gates.index(gate)
+    state.field_open[pos] = 1
     if gate not in state.opened:
         state.opened.append(gate)
     static = state.static
@@ -1213,7 +1217,12 @@ def _turn_order(state: State) -> list[int]:
 def _resolve_battle(state: State) -> None:
     battle = state.battle
     static = state.static
-    state.wkind, state.wseats, state.wpos, state.wpasses = "", [], 0, 0
+    state.window_kind, state.window_seats, state.window_turn, state.window_passes = (
+        "",
+        [],
+        0,
+        0,
+    )
     att, dfn = battle.attacker, battle.defender
     if not battle.decided:
         power = [static.bak_g[att], static.bak_g[dfn]]
@@ -1248,7 +1257,7 @@ def _resolve_battle(state: State) -> None:
         )
     else:
         battle.powers = [-1, -1]
-    pos = state.fg.index(battle.gate)
+    pos = state.field_gates.index(battle.gate)
     for b in (att, dfn):
         if b not in battle.removed:
             state.used[b // 3].append(b % 3)  # ruling B6
@@ -1300,9 +1309,9 @@ def _after_step(state, owner: int, is_gate: bool, op: str, target: str, attribut
 
 
 def _take_gate(state: State, seat: int, pos: int) -> None:
-    gate = state.fg.pop(pos)
-    state.fo.pop(pos)
-    state.fb.pop(pos)
+    gate = state.field_gates.pop(pos)
+    state.field_open.pop(pos)
+    state.field_bakugan.pop(pos)
     state.won[seat].append(gate)
     if len(state.won[seat]) >= GATES_TO_WIN:
         _finish(state, seat, f"{_seat_word(seat)} has won three gates.")
@@ -1334,7 +1343,7 @@ def _end_turn(state: State) -> None:
         )
         return
     state.turn_player = (state.turn_player + 1) % state.n
-    if not state.fg:
+    if not state.field_gates:
         queue = [s for s in _turn_order(state) if state.gate_hand[s]]
         if not queue:
             counts = [len(w) for w in state.won]
@@ -1456,7 +1465,7 @@ def _gate_view(state: State, code: int, shown: bool) -> dict:
     return data
 
 
-def view(state: State, player: int) -> dict:
+def view(state: State, player: int) -> View:
     """Return what ``player`` may see: hidden hands as counts, face-down gates."""
     static = state.static
     players = []
@@ -1473,7 +1482,7 @@ def view(state: State, player: int) -> dict:
             ],
             "abilities_used": [
                 {"id": f"A{i + 1}", "name": static.ab_name[seat][i]}
-                for i in state.ab_used[seat]
+                for i in state.abilities_used[seat]
             ],
         }
         if own:
@@ -1488,14 +1497,16 @@ def view(state: State, player: int) -> dict:
                     "colour": deck["ability"][i].get("colour"),
                     "encoded": not static.ab_note[seat][i],
                 }
-                for i in state.ab_hand[seat]
+                for i in state.ability_hand[seat]
             ]
         else:
             entry["gate_hand"] = len(state.gate_hand[seat])
-            entry["ability_hand"] = len(state.ab_hand[seat])
+            entry["ability_hand"] = len(state.ability_hand[seat])
         players.append(entry)
     field_view = []
-    for g, opened, b in zip(state.fg, state.fo, state.fb, strict=True):
+    for g, opened, b in zip(
+        state.field_gates, state.field_open, state.field_bakugan, strict=True
+    ):
         item = _gate_view(state, g, _known(state, g, player))
         item["open"] = bool(opened)
         item["bakugan"] = _bak_view(state, b) if b >= 0 else None
@@ -1512,73 +1523,48 @@ def view(state: State, player: int) -> dict:
             "powers": b.powers[:],
         }
     acting = to_act(state) if not state.over else None
-    return {
-        "game": SLUG,
-        "players": players,
-        "field": field_view,
-        "phase": state.phase,
-        "window": state.wkind or None,
-        "to_act": acting,
-        "turn_player": state.turn_player,
-        "turns": state.turns,
-        "rolling": _bak_view(state, state.rolling) if state.rolling >= 0 else None,
-        "battle": battle,
-        "legal": [a.text for a in legal_actions(state)] if acting == player else [],
-        "over": state.over,
-        "winner": winner(state),
-        "reason": state.reason,
-        "events": _events_for(state, player),
-        "log": state.log[:],
-    }
+    return envelope(
+        SLUG,
+        player,
+        to_act=acting,
+        legal_actions=[a.text for a in legal_actions(state)]
+        if acting == player
+        else [],
+        over=state.over,
+        winner=winner(state),
+        reason=state.reason,
+        events=_events_for(state, player),
+        turn=state.turns,
+        seats=players,
+        field=field_view,
+        phase=state.phase,
+        window=state.window_kind or None,
+        turn_player=state.turn_player,
+        rolling=_bak_view(state, state.rolling) if state.rolling >= 0 else None,
+        battle=battle,
+        log=state.log[:],
+    )
 
 
 def to_json(state: State) -> dict:
     """Return the state as JSON-ready data (schema, seed, options, decks, log)."""
-    data = {
-        "schema": SCHEMA_VERSION,
-        "game": SLUG,
-        "version": VERSION,
-        "seed": state.seed,
-        "options": dict(state.options),
-        "decks": state.decks,
-        "log": state.log[:],
-        "events": state.events[:],
-    }
-    for name in _LIST2:
-        data[name] = [x[:] for x in getattr(state, name)]
-    for name in _SCALARS:
-        data[name] = getattr(state, name)
-    data["field"] = [
-        [g, o, b] for g, o, b in zip(state.fg, state.fo, state.fb, strict=True)
-    ]
-    data["queue"] = state.queue[:]
-    data["wseats"] = state.wseats[:]
-    data["opened"] = state.opened[:]
-    data["battle"] = state.battle.to_json() if state.battle is not None else None
-    return data
+    return state_to_json(GAME, VERSION, state)
+
+
+def _restore(values: dict) -> State:
+    # A new game from the same decks, options and seed rebuilds what is derived.
+    state = new_game(values["decks"], values["options"], values["seed"])
+    battle = values.pop("battle")
+    for name in ("decks", "options", "seed"):
+        del values[name]
+    state.__dict__.update(values)
+    state.battle = Battle.from_json(battle) if battle is not None else None
+    return state
 
 
 def from_json(data: dict) -> State:
     """Rebuild a state from ``to_json`` data."""
-    if data.get("schema") != SCHEMA_VERSION or data.get("game") != SLUG:
-        raise EngineError("bad_state", "This is not a saved Bakugan game.")
-    state = new_game(data["decks"], data["options"], data["seed"])
-    for name in _LIST2:
-        setattr(state, name, [list(x) for x in data[name]])
-    for name in _SCALARS:
-        setattr(state, name, data[name])
-    state.fg = [f[0] for f in data["field"]]
-    state.fo = [f[1] for f in data["field"]]
-    state.fb = [f[2] for f in data["field"]]
-    state.queue = list(data["queue"])
-    state.wseats = list(data["wseats"])
-    # Games saved before "opened" was kept: the gates open on the field.
-    state.opened = list(data.get("opened", [f[0] for f in data["field"] if f[1]]))
-    battle = data["battle"]
-    state.battle = Battle.from_json(battle) if battle is not None else None
-    state.log = list(data["log"])
-    state.events = list(data["events"])
-    return state
+    return state_from_json(data, GAME, VERSION, State, _restore)
 
 
 def score(state: State, player: int) -> float:
@@ -1590,7 +1576,7 @@ def score(state: State, player: int) -> float:
     mine = len(state.won[player])
     best_other = max(len(state.won[s]) for s in range(state.n) if s != player)
     value = 100.0 * mine - 60.0 * best_other
-    value += 5.0 * len(state.ab_hand[player]) - 40.0 * len(state.removed[player])
+    value += 5.0 * len(state.ability_hand[player]) - 40.0 * len(state.removed[player])
     battle = state.battle
     if battle is not None and battle.decided and battle.winner >= 0:
         value += 20.0 if battle.winner // 3 == player else -20.0

@@ -74,17 +74,30 @@ the replay match the text suggests after a tie.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from operator import itemgetter
 
-from .core import EngineError, Rng, seed_state
+from cards.games import GAMES
 
-SLUG = "collide-o"
-NAME = "Collide-O!"
+from .core import (
+    DeckReads,
+    EngineError,
+    Rng,
+    View,
+    checked_options,
+    derived,
+    envelope,
+    seed_state,
+    state_from_json,
+    state_to_json,
+)
+
+GAME = GAMES["collide-o"]
+SLUG = GAME.slug
+NAME = GAME.name
 VERSION = "1"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 5
+MIN_PLAYERS = GAME.min_players
+MAX_PLAYERS = GAME.max_players
+SEAT_COUNTS = GAME.seat_counts
 TURN_CAP = 500
-SCHEMA = 1
 
 HAND_LIMIT = 5
 PENALTY_LIMIT = 4
@@ -100,7 +113,7 @@ _CANNOT = tuple(f"{who} cannot play and passes." for who in _WHO)
 _TURNED = (".", ", turned end to end.")
 
 
-# --- matching helpers (pure, also used by the deck builder) -----------------
+# --- sections ----------------------------------------------------------------
 
 
 def section_mask(section: str) -> int:
@@ -112,26 +125,6 @@ def section_mask(section: str) -> int:
             raise ValueError(f"{letter!r} is not a colour letter (B Y R G K).")
         mask |= 1 << index
     return mask
-
-
-def matches(a: str, b: str) -> bool:
-    """Return whether two sections match: they share a colour (ruling O2)."""
-    return bool(section_mask(a) & section_mask(b))
-
-
-def can_extend(end_card, side: str, card, turned: bool = False) -> bool:
-    """Return whether ``card`` fits on the ``side`` end of ``end_card`` (O1, O2).
-
-    ``end_card`` gives the end card's three sections as they lie, read left to
-    right, all its own (no other card over them); ``card`` gives the played
-    card's sections as printed, ``turned`` laying it end to end.
-    """
-    reading = tuple(reversed(card)) if turned else tuple(card)
-    if side == "right":
-        return matches(reading[0], end_card[1]) and matches(reading[1], end_card[2])
-    if side == "left":
-        return matches(reading[2], end_card[1]) and matches(reading[1], end_card[0])
-    raise ValueError("side is 'left' or 'right'.")
 
 
 def _section_words(mask: int) -> str:
@@ -270,16 +263,17 @@ class State:
     reason: str
     log: list
     events: list
-    players: int = field(default=0, compare=False, repr=False)
-    challenges: bool = field(default=False, compare=False, repr=False)
-    read: list = field(default=None, compare=False, repr=False)
-    names: list = field(default=None, compare=False, repr=False)
-    plays_said: list = field(default=None, compare=False, repr=False)
-    ends: tuple = field(default=(0, 0, 0, 0), compare=False, repr=False)
-    fit: dict = field(default=None, compare=False, repr=False)  # per pack
-    left_fit: tuple = field(default=None, compare=False, repr=False)
-    right_fit: tuple = field(default=None, compare=False, repr=False)
-    choices: list = field(default=None, compare=False, repr=False)  # of ``seat``
+    # Derived from the options and the pack on load:
+    players: int = derived(0)
+    challenges: bool = derived(False)
+    read: list = derived()
+    names: list = derived()
+    plays_said: list = derived()
+    ends: tuple = derived((0, 0, 0, 0))
+    fit: dict = derived()  # per pack
+    left_fit: tuple = derived()
+    right_fit: tuple = derived()
+    choices: list = derived()  # of ``seat``
 
 
 def _copy(st: State) -> State:
@@ -297,30 +291,6 @@ def _copy(st: State) -> State:
     new.log = st.log[:]
     new.events = st.events[:]
     return new
-
-
-_TABLES: dict[tuple, tuple[list, list, dict, list]] = {}
-
-
-_KEY_FIELDS = itemgetter("name", "section_1", "section_2", "section_3")
-
-
-def _pack_key(pack: list) -> tuple | None:
-    try:
-        key = tuple(map(_KEY_FIELDS, pack))  # every field there: the quick way
-    except (KeyError, TypeError):
-        try:
-            key = tuple(
-                (card.get("name"), *(card[name] for name in SECTION_FIELDS))
-                for card in pack
-            )
-        except (AttributeError, KeyError, TypeError):
-            return None
-    try:
-        hash(key)
-    except TypeError:
-        return None
-    return key
 
 
 def _build_tables(pack: list) -> tuple[list, list, dict, list]:
@@ -427,25 +397,12 @@ def _refill(st: State, seat: int) -> None:
 
 
 def _options(options: dict | None) -> dict:
-    options = dict(options or {})
-    players = options.get("players", 2)
-    if (
-        not isinstance(players, int)
-        or isinstance(players, bool)
-        or not MIN_PLAYERS <= players <= MAX_PLAYERS
-    ):
-        raise EngineError("bad_options", "Collide-O! is for 2 to 5 players.")
-    challenges = options.get("challenges", False)
-    if not isinstance(challenges, bool):
-        raise EngineError("bad_options", "The challenges option is on or off.")
-    rate = options.get("misplay_rate", 0.1)
-    if (
-        not isinstance(rate, (int, float))
-        or isinstance(rate, bool)
-        or not 0 <= rate <= 1
-    ):
-        raise EngineError("bad_options", "The misplay rate is between 0 and 1.")
-    return {"players": players, "challenges": challenges, "misplay_rate": float(rate)}
+    checked = checked_options(GAME, options)
+    return {
+        "players": checked["players"],
+        "challenges": checked["challenges"],
+        "misplay_rate": checked["misplay_rate"],
+    }
 
 
 def _pack(decks) -> tuple[list, tuple[list, list]]:
@@ -460,10 +417,11 @@ def _pack(decks) -> tuple[list, tuple[list, list]]:
             "bad_deck", 'Collide-O! is played with one shared pack: [{"pack": [...]}].'
         )
     pack = list(decks[0]["pack"])
-    key = _pack_key(pack)
-    tables = _TABLES.get(key) if key is not None else None
-    if tables is not None:
-        return pack, tables
+    return pack, _tables(pack)
+
+
+def _read(pack: list) -> tuple[list, list, dict, list]:
+    """Return the tables of a pack, refusing a card that cannot be played."""
     for index, card in enumerate(pack):
         if not isinstance(card, dict):
             raise EngineError("bad_deck", f"Card {index} of the pack is not a card.")
@@ -473,11 +431,15 @@ def _pack(decks) -> tuple[list, tuple[list, list]]:
             raise EngineError(
                 "bad_deck", f"Card {label} cannot be played: {'; '.join(problems)}."
             )
-    tables = _build_tables(pack)
-    if len(_TABLES) >= 64:
-        _TABLES.clear()
-    _TABLES[key] = tables
-    return pack, tables
+    return _build_tables(pack)
+
+
+_tables = DeckReads(_read, size=8)
+
+
+def pack_minimum(players: int) -> int:
+    """Return the fewest cards a pack needs: the centre card and five per player."""
+    return 1 + HAND_LIMIT * players
 
 
 def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
@@ -485,7 +447,7 @@ def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
     options = _options(options)
     pack, tables = _pack(decks)
     players = options["players"]
-    need = 1 + HAND_LIMIT * players
+    need = pack_minimum(players)
     if len(pack) < need:
         raise EngineError(
             "bad_deck",
@@ -873,7 +835,7 @@ def _check(state: State, action) -> None:
         raise EngineError("bad_action", f"Not a Collide-O! action: {action!r}.")
 
 
-def apply(state: State, action, inplace: bool = False) -> State:
+def apply(state: State, action, *, inplace: bool = False) -> State:
     """Apply one action of the seat to act; refuse anything not legal."""
     if state.over:
         _check(state, action)
@@ -1021,7 +983,7 @@ def score(state: State, player: int) -> float:
     return value
 
 
-def view(state: State, player: int) -> dict:
+def view(state: State, player: int) -> View:
     """Return what ``player`` may see: own hand, the line, counts of the rest."""
     read = state.read
 
@@ -1030,32 +992,21 @@ def view(state: State, player: int) -> dict:
 
     ends = state.ends
     seats = range(state.players)
-    return {
-        "game": SLUG,
-        "player": player,
-        "players": state.players,
-        "round": length(state),
-        "to_act": None if state.over else state.seat,
-        "line": [
-            {"card": card, "sections": sections(card, turned), "turned": bool(turned)}
-            for card, turned, _ in state.line
-        ],
-        "ends": {
-            "left": {
-                "middle": _section_letters(ends[0]),
-                "outer": _section_letters(ends[1]),
-            },
-            "right": {
-                "middle": _section_letters(ends[2]),
-                "outer": _section_letters(ends[3]),
-            },
-        },
-        "hand": (
-            [{"card": c, "sections": sections(c)} for c in state.hands[player]]
-            if 0 <= player < state.players
-            else None
+    return envelope(
+        SLUG,
+        player,
+        to_act=None if state.over else state.seat,
+        legal_actions=(
+            [a.text for a in legal_actions(state)]
+            if not state.over and player == state.seat
+            else []
         ),
-        "seats": [
+        over=state.over,
+        winner=winner(state),
+        reason=state.reason,
+        events=list(state.events),
+        turn=length(state),
+        seats=[
             {
                 "seat": s,
                 "hand": len(state.hands[s]),
@@ -1065,96 +1016,53 @@ def view(state: State, player: int) -> dict:
             }
             for s in seats
         ],
-        "set_aside": len(state.set_aside),
-        "removed": [{"card": c, "sections": sections(c)} for c in state.removed],
-        "challenges": state.challenges,
-        "open_to_challenge": (
+        player_count=state.players,
+        line=[
+            {"card": card, "sections": sections(card, turned), "turned": bool(turned)}
+            for card, turned, _ in state.line
+        ],
+        ends={
+            "left": {
+                "middle": _section_letters(ends[0]),
+                "outer": _section_letters(ends[1]),
+            },
+            "right": {
+                "middle": _section_letters(ends[2]),
+                "outer": _section_letters(ends[3]),
+            },
+        },
+        hand=(
+            [{"card": c, "sections": sections(c)} for c in state.hands[player]]
+            if 0 <= player < state.players
+            else None
+        ),
+        set_aside=len(state.set_aside),
+        removed=[{"card": c, "sections": sections(c)} for c in state.removed],
+        challenges=state.challenges,
+        open_to_challenge=(
             {"card": state.open_card, "player": state.open_seat}
             if state.open_card >= 0
             else None
         ),
-        "legal": (
-            [a.text for a in legal_actions(state)]
-            if not state.over and player == state.seat
-            else []
-        ),
-        "over": state.over,
-        "winners": list(state.winners),
-        "result": state.reason,
-        "events": list(state.events),
-    }
-
-
-_PLAIN = (
-    "seed",
-    "rng",
-    "rounds",
-    "step",
-    "start",
-    "seat",
-    "stamp",
-    "clears",
-    "tries",
-    "open_card",
-    "open_seat",
-    "open_end",
-    "open_ok",
-    "open_seen",
-    "dirty",
-    "over",
-    "reason",
-)
-
-
-_LISTS = (
-    "set_aside",
-    "removed",
-    "limits",
-    "barred",
-    "winners",
-    "pending",
-    "log",
-    "events",
-)
+        winners=list(state.winners),
+    )
 
 
 def to_json(state: State) -> dict:
     """Return the whole state as JSON-ready data."""
-    data = {"schema": SCHEMA, "game": SLUG, "version": VERSION}
-    for name in _PLAIN:
-        data[name] = getattr(state, name)
-    data["options"] = dict(state.options)
-    data["decks"] = [{"pack": [dict(card) for card in state.decks[0]["pack"]]}]
-    data["line"] = [list(entry) for entry in state.line]
-    data["hands"] = [list(h) for h in state.hands]
-    data["stacks"] = [list(s) for s in state.stacks]
-    for name in _LISTS:
-        data[name] = list(getattr(state, name))
-    return data
+    return state_to_json(GAME, VERSION, state)
+
+
+def _restore(values: dict) -> State:
+    pack, tables = _pack(values["decks"])
+    values["options"] = _options(values["options"])
+    values["decks"] = [{"pack": pack}]
+    values["line"] = [tuple(entry) for entry in values["line"]]
+    st = State(**values)
+    _derive(st, tables)
+    return st
 
 
 def from_json(data: dict) -> State:
     """Rebuild a state from ``to_json`` data."""
-    if data.get("schema") != SCHEMA or data.get("game") != SLUG:
-        raise EngineError("bad_state", "This is not a saved Collide-O! game.")
-    try:
-        values = {name: data[name] for name in _PLAIN}
-        pack, tables = _pack(data["decks"])
-        st = State(
-            options=_options(data["options"]),
-            decks=[{"pack": pack}],
-            line=[tuple(entry) for entry in data["line"]],
-            hands=[list(h) for h in data["hands"]],
-            stacks=[list(s) for s in data["stacks"]],
-            **{name: list(data[name]) for name in _LISTS},
-            **values,
-        )
-        _derive(st, tables)
-    except (KeyError, TypeError, ValueError, IndexError) as error:
-        raise EngineError("bad_state", f"The saved game is damaged: {error}.") from None
-    return st
-
-
-def pack_minimum(players: int) -> int:
-    """Return the fewest cards a pack needs: the centre card and five per player."""
-    return 1 + HAND_LIMIT * players
+    return state_from_json(data, GAME, VERSION, State, _restore)

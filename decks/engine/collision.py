@@ -102,20 +102,34 @@ Edge cases
 
 from __future__ import annotations
 
-from copy import deepcopy
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
 
-from .core import EngineError, Rng, parse_effects, seed_state
+from cards.games import GAMES
 
-SLUG = "collision"
-NAME = "Beyblade Collision"
+from .core import (
+    DERIVED,
+    DeckReads,
+    EngineError,
+    Rng,
+    View,
+    checked_options,
+    envelope,
+    parse_effects,
+    seed_state,
+    state_from_json,
+    state_to_json,
+)
+
+GAME = GAMES["collision"]
+SLUG = GAME.slug
+NAME = GAME.name
 VERSION = "1.0"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
+MIN_PLAYERS = GAME.min_players
+MAX_PLAYERS = GAME.max_players
+SEAT_COUNTS = GAME.seat_counts
 TURN_CAP = 300
 HAND_SIZE = 5
-SCHEMA = 1
 CUT_LIMIT = 50
 
 COLOURS = ("red", "yellow", "green", "blue")
@@ -181,11 +195,8 @@ class _Card:
 
 
 def _title(card: dict) -> str | None:
-    title = card.get("title")
-    if title:
-        return title
-    name = card.get("name")
-    return name.split(",")[0].strip() if name else None
+    # Ruling C20: the title field decides; a comma in a name is no split.
+    return card.get("title") or None
 
 
 def _label(card: dict) -> str:
@@ -307,23 +318,8 @@ def _plain_card_ok(raw: dict) -> bool:
     )
 
 
-_BUILT: list = []  # recent (deck snapshot, build) pairs, newest last
-
-
-def _build(decks) -> tuple[list[_Card], list[int], list[list[int]]]:
+def _read(decks) -> tuple[list[_Card], list[int], list[list[int]]]:
     """Return the card table, each seat's Blade and each seat's deck (uids)."""
-    # Simulations start thousands of games from the same decks; the snapshot
-    # is a deep copy, so a deck changed in place is never served stale.
-    for snapshot, built in _BUILT:
-        if snapshot == decks:
-            return built
-    built = _build_new(decks)
-    _BUILT.append((deepcopy(decks), built))
-    del _BUILT[:-4]
-    return built
-
-
-def _build_new(decks) -> tuple[list[_Card], list[int], list[list[int]]]:
     if not isinstance(decks, (list, tuple)):
         raise EngineError("bad_deck", "Decks must be a list with one deck per player.")
     if not MIN_PLAYERS <= len(decks) <= MAX_PLAYERS:
@@ -391,6 +387,9 @@ def _build_new(decks) -> tuple[list[_Card], list[int], list[list[int]]]:
             tuple(card.tests[(tp + i) % n] for i in range(1, n)) for tp in seats
         )
     return cards, blades, lists
+
+
+_build = DeckReads(_read)
 
 
 # --- actions -----------------------------------------------------------------
@@ -471,27 +470,27 @@ def _number(word: str) -> int:
 class State:
     """A Collision game in progress; zones hold card uids, tops at the end."""
 
-    cards: list
+    cards: list = field(metadata=DERIVED)  # the card table, read from the decks
     seed: int
     options: dict
     decks: list
-    n: int
-    advanced: bool
+    n: int = field(metadata=DERIVED)
+    advanced: bool = field(metadata=DERIVED)
     rng: Rng
-    blade: list
+    blade: list = field(metadata=DERIVED)
     deck: list
     hand: list
     spin: list
     discard: list
     pile: list
-    chars: list
+    characters: list
     out: list
     first: int = 0
     turn: int = 1
     turn_player: int = 0
-    opp: int = -1
+    chosen_opponent: int = -1  # defender or tested player this turn
     phase: str = "main"
-    nxt: str = "main"
+    then: str = "main"  # the step that follows the current one
     attacker: int = -1
     defender: int = -1
     responder: int = -1
@@ -502,7 +501,8 @@ class State:
     reason: str = ""
     log: list = None
     events: list = None
-    cached: tuple | None = None  # (len(log), legal actions), never copied
+    # (len(log), legal actions), never copied
+    cached: tuple | None = field(default=None, metadata=DERIVED)
 
     def copy(self) -> State:
         """Return an independent copy (the card table is shared: it never changes)."""
@@ -520,14 +520,14 @@ class State:
             [z[:] for z in self.spin],
             [z[:] for z in self.discard],
             [z[:] for z in self.pile],
-            [z[:] for z in self.chars],
+            [z[:] for z in self.characters],
             self.out[:],
             self.first,
             self.turn,
             self.turn_player,
-            self.opp,
+            self.chosen_opponent,
             self.phase,
-            self.nxt,
+            self.then,
             self.attacker,
             self.defender,
             self.responder,
@@ -542,18 +542,8 @@ class State:
 
 
 def _options(options) -> tuple[bool, object]:
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise EngineError("bad_options", "Options must be an object.")
-    advanced = options.get("advanced", False)
-    if not isinstance(advanced, bool):
-        raise EngineError("bad_options", "The advanced option is true or false.")
-    first = options.get("first")
-    if first is not None and first != "cut":
-        if not isinstance(first, int) or isinstance(first, bool):
-            raise EngineError("bad_options", 'First player is a seat number or "cut".')
-    return advanced, first
+    checked = checked_options(GAME, options)
+    return checked["advanced"], checked["first"]
 
 
 def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
@@ -699,8 +689,8 @@ def _opponent_of(s: State, owner: int) -> int:
     tp = s.turn_player
     if owner != tp:
         return -1 if s.out[tp] else tp
-    if s.opp >= 0:
-        return -1 if s.out[s.opp] else s.opp
+    if s.chosen_opponent >= 0:
+        return -1 if s.out[s.chosen_opponent] else s.chosen_opponent
     return _left_of(s, owner)
 
 
@@ -824,12 +814,12 @@ def _run(s: State, item: tuple) -> None:
                 s.choice = ("discard", p, p, amount, (), uid)
                 events.append(f"{name}: {who} chooses {amount} to discard.")
         elif op == "remove":
-            chars = s.chars[p]
-            if not chars:
+            characters = s.characters[p]
+            if not characters:
                 events.append(f"{name}: {who} has no Character in play to remove.")
-            elif len(chars) <= amount:
-                s.discard[p].extend(chars)
-                chars.clear()
+            elif len(characters) <= amount:
+                s.discard[p].extend(characters)
+                characters.clear()
                 events.append(f"{name}: every Character of {who} is removed.")
             else:
                 s.choice = ("remove", owner, p, amount, (), uid)
@@ -845,7 +835,7 @@ def _begin_turn(s: State) -> None:
     if s.turn > TURN_CAP:
         _finish(s, None, f"The {TURN_CAP}-turn cap is reached (E3): a draw.")
         return
-    s.opp = -1
+    s.chosen_opponent = -1
     s.events.append(_TURN_SAID[s.turn][s.turn_player])
     if s.advanced:
         cards = s.cards
@@ -853,10 +843,10 @@ def _begin_turn(s: State) -> None:
             blade = cards[s.blade[p]]
             if blade.passive:
                 _fire(s, p, blade.uid, blade.passive)
-            for uid in s.chars[p]:
+            for uid in s.characters[p]:
                 if cards[uid].passive:
                     _fire(s, p, uid, cards[uid].passive)
-    s.nxt = "main"
+    s.then = "main"
 
 
 def _advance(s: State) -> None:
@@ -873,20 +863,20 @@ def _advance(s: State) -> None:
                     "A player is out mid-battle: the battle ends at once, "
                     "no hits counted (C17)."
                 )
-                s.nxt = "sweep"
+                s.then = "sweep"
             continue
-        nxt = s.nxt
-        if nxt == "stop":
+        then = s.then
+        if then == "stop":
             s.phase = "stop"
             return
         # sweep, refill, trim and end follow one another with nothing queued
         # in between, so they run straight through.
-        if nxt == "main":
+        if then == "main":
             if not s.out[s.turn_player]:
                 s.phase = "main"
                 return
-            nxt = "end"
-        if nxt == "sweep":
+            then = "end"
+        if then == "sweep":
             pile, discard = s.pile, s.discard
             for p in range(s.n):
                 if pile[p]:
@@ -894,11 +884,11 @@ def _advance(s: State) -> None:
                     pile[p] = []
             s.battle = 0
             s.attacker = s.defender = s.responder = -1
-            nxt = "refill"
-        if nxt == "refill":
+            then = "refill"
+        if then == "refill":
             _refill(s)
-            nxt = "trim"
-        if nxt == "trim":
+            then = "trim"
+        if then == "trim":
             hand = s.hand
             for p in _order(s, s.turn_player):
                 extra = len(hand[p]) - HAND_SIZE
@@ -909,9 +899,9 @@ def _advance(s: State) -> None:
                     )
                     break
             if s.choice is not None:
-                s.nxt = "trim"
+                s.then = "trim"
                 continue
-        s.nxt = "end"
+        s.then = "end"
         s.turn += 1
         s.turn_player = _left_of(s, s.turn_player)
         _begin_turn(s)
@@ -965,6 +955,12 @@ def to_act(state: State) -> int | None:
     return None
 
 
+def stopper(colour: str) -> str | None:
+    """Return the colour that stops ``colour``: the next one round the bar (C9)."""
+    index = _COLOUR_INDEX.get(colour)
+    return None if index is None else COLOURS[(index + 1) % 4]
+
+
 def _needed_colour(s: State) -> int:
     p = s.responder
     other = s.attacker if p == s.defender else s.defender
@@ -988,8 +984,8 @@ def _legal(s: State) -> list[Action]:
         if True not in s.out:
             # Everyone is in: each card's actions come ready made.
             if s.advanced:
-                chars = s.chars[tp]
-                titles = {cards[uid].title for uid in chars} if chars else ()
+                characters = s.characters[tp]
+                titles = {cards[uid].title for uid in characters} if characters else ()
                 for uid in s.hand[tp]:
                     card = cards[uid]
                     if card.kind == "action":
@@ -1003,7 +999,7 @@ def _legal(s: State) -> list[Action]:
             return actions
         opponents = [q for q in _order(s, tp) if q != tp]
         if s.advanced:
-            titles = {cards[uid].title for uid in s.chars[tp]}
+            titles = {cards[uid].title for uid in s.characters[tp]}
             for uid in s.hand[tp]:
                 card = cards[uid]
                 if card.kind == "action":
@@ -1025,7 +1021,9 @@ def _legal(s: State) -> list[Action]:
         need = (cards[s.pile[other][-1]].colour + 1) % 4  # _needed_colour
         actions = [cards[u].stop for u in s.hand[p] if cards[u].colour == need]
         if s.advanced:
-            actions += [cards[u].stop for u in s.chars[p] if cards[u].colour == need]
+            actions += [
+                cards[u].stop for u in s.characters[p] if cards[u].colour == need
+            ]
         actions.append(NOSTOP)
         return actions
     if phase == "choice":
@@ -1033,7 +1031,7 @@ def _legal(s: State) -> list[Action]:
         if kind == "pick":
             return [_act("pick", i) for i in range(1, len(hidden) + 1)]
         if kind == "remove":
-            return [_act("remove", uid) for uid in s.chars[subject]]
+            return [_act("remove", uid) for uid in s.characters[subject]]
         return [_act("discard", uid) for uid in s.hand[subject]]
     return []
 
@@ -1045,7 +1043,7 @@ def _refusal(s: State, action: Action) -> EngineError:
     card = s.cards[action.card] if 0 <= action.card < len(s.cards) else None
     if card is not None and kind in ("play", "test", "stop", "discard", "remove"):
         owner = card.owner
-        held = action.card in s.hand[owner] or action.card in s.chars[owner]
+        held = action.card in s.hand[owner] or action.card in s.characters[owner]
         if owner != seat and held and kind != "remove":
             return EngineError(
                 "not_your_turn",
@@ -1074,7 +1072,7 @@ def _refusal(s: State, action: Action) -> EngineError:
                     "illegal_action", "An Action opens a battle; it is not tested."
                 )
             if kind == "test" and card.kind == "character":
-                if card.title in {s.cards[uid].title for uid in s.chars[seat]}:
+                if card.title in {s.cards[uid].title for uid in s.characters[seat]}:
                     return EngineError(
                         "illegal_action",
                         f"You already have a {card.title} in play; one per title.",
@@ -1095,12 +1093,10 @@ def _refusal(s: State, action: Action) -> EngineError:
     )
 
 
-def apply(state: State, action: Action, inplace: bool = False, player=None) -> State:
+def apply(state: State, action: Action, *, inplace: bool = False) -> State:
     """Return the state after ``action``; raise EngineError if it is not legal."""
     if state.phase == "over":
         raise EngineError("game_over", "The game is over.")
-    if player is not None and player != to_act(state):
-        raise EngineError("not_your_turn", f"It is Player {to_act(state) + 1}'s move.")
     cached = state.cached
     if cached is not None and cached[0] == len(state.log):
         legal = cached[1]
@@ -1122,7 +1118,7 @@ def apply(state: State, action: Action, inplace: bool = False, player=None) -> S
         s.discard[tp].extend(s.hand[tp])
         s.hand[tp].clear()
         s.events.append(_PASS_SAID[tp])
-        s.nxt = "refill"
+        s.then = "refill"
     elif kind == "test":
         _test(s, action.card, action.target)
     else:
@@ -1137,7 +1133,7 @@ def _play(s: State, uid: int, target: int) -> None:
     s.hand[tp].remove(uid)
     s.pile[tp].append(uid)
     s.attacker, s.defender, s.responder = tp, target, target
-    s.opp = target
+    s.chosen_opponent = target
     s.battle = 1
     s.events.append(card.said_play[target])
     if s.advanced:
@@ -1145,7 +1141,7 @@ def _play(s: State, uid: int, target: int) -> None:
             _fire(s, tp, uid, card.play)
         elif card.note and not card.win:
             s.events.append(f"{card.name}: {card.note}; it plays as in the basic game.")
-    s.nxt = "stop"
+    s.then = "stop"
 
 
 def _stop(s: State, uid: int) -> None:
@@ -1155,7 +1151,7 @@ def _stop(s: State, uid: int) -> None:
         s.hand[p].remove(uid)
         s.events.append(card.said_stop[0])
     else:
-        s.chars[p].remove(uid)
+        s.characters[p].remove(uid)
         s.events.append(card.said_stop[1])
     s.pile[p].append(uid)
     if s.advanced and card.kind == "action":
@@ -1164,7 +1160,7 @@ def _stop(s: State, uid: int) -> None:
         elif card.note and not card.win:
             s.events.append(f"{card.name}: {card.note}; it plays as in the basic game.")
     s.responder = s.attacker if p == s.defender else s.defender
-    s.nxt = "stop"
+    s.then = "stop"
 
 
 def hits(attacking: _Card, defending: _Card) -> int:
@@ -1208,14 +1204,14 @@ def _no_stop(s: State) -> None:
             _fire(s, winner, top.uid, top.win)
         elif top.kind == "action" and top.note and not top.play:
             s.events.append(f"{top.name}: {top.note}; it plays as in the basic game.")
-    s.nxt = "sweep"
+    s.then = "sweep"
 
 
 def _test(s: State, uid: int, target: int) -> None:
     tp = s.turn_player
     card = s.cards[uid]
     s.hand[tp].remove(uid)
-    s.opp = target
+    s.chosen_opponent = target
     test_uid = _take_top(s, target)
     if test_uid < 0:
         passed = False
@@ -1236,7 +1232,7 @@ def _test(s: State, uid: int, target: int) -> None:
     if not passed:
         s.discard[tp].append(uid)
     elif card.kind == "character":
-        s.chars[tp].append(uid)
+        s.characters[tp].append(uid)
         if card.play:
             _fire(s, tp, uid, card.play)
         if card.note:
@@ -1247,7 +1243,7 @@ def _test(s: State, uid: int, target: int) -> None:
             _fire(s, tp, uid, card.play)
         elif card.note:
             s.events.append(f"{card.name}: {card.note}; nothing fires.")
-    s.nxt = "sweep"
+    s.then = "sweep"
 
 
 def _choose(s: State, action: Action) -> None:
@@ -1259,7 +1255,7 @@ def _choose(s: State, action: Action) -> None:
         s.discard[subject].append(card)
         s.events.append(f"Player {chooser + 1} picks {s.cards[card].name} to discard.")
     elif action.kind == "remove":
-        s.chars[subject].remove(action.card)
+        s.characters[subject].remove(action.card)
         s.discard[subject].append(action.card)
         s.events.append(f"{s.cards[action.card].name} is removed from play.")
     else:
@@ -1268,7 +1264,7 @@ def _choose(s: State, action: Action) -> None:
         s.events.append(f"Player {subject + 1} discards {s.cards[action.card].name}.")
     remaining -= 1
     if remaining and (hidden or kind != "pick"):
-        pool = s.chars[subject] if kind == "remove" else s.hand[subject]
+        pool = s.characters[subject] if kind == "remove" else s.hand[subject]
         if pool:
             s.choice = (kind, chooser, subject, remaining, hidden, uid)
             return
@@ -1337,11 +1333,11 @@ def score(state: State, player: int) -> float:
     value = 10.0 * len(s.spin[player]) - 10.0 * (sum(rivals) / len(rivals))
     hand = s.hand[player]
     value += 0.5 * len({cards[uid].colour for uid in hand}) + 0.2 * len(hand)
-    value += 1.5 * len(s.chars[player])
+    value += 1.5 * len(s.characters[player])
     return value
 
 
-def view(state: State, player: int) -> dict:
+def view(state: State, player: int) -> View:
     """Return what ``player`` may see: no hidden hands, deck order or spin faces."""
     s = state
     cards = s.cards
@@ -1355,7 +1351,7 @@ def view(state: State, player: int) -> dict:
             "deck": len(s.deck[p]),
             "discard": [cards[uid].public() for uid in s.discard[p]],
             "battle_pile": [cards[uid].public() for uid in s.pile[p]],
-            "characters": [cards[uid].public() for uid in s.chars[p]],
+            "characters": [cards[uid].public() for uid in s.characters[p]],
             "out": s.out[p],
         }
         if p == player:
@@ -1371,115 +1367,46 @@ def view(state: State, player: int) -> dict:
         if kind == "pick":
             choice["face_down"] = len(hidden)
     acting = to_act(s)
-    return {
-        "game": SLUG,
-        "you": player,
-        "advanced": s.advanced,
-        "turn": s.turn,
-        "turn_player": s.turn_player,
-        "phase": s.phase,
-        "to_act": acting,
-        "attacker": s.attacker,
-        "defender": s.defender,
-        "choice": choice,
-        "players": seats,
-        "legal": [a.text for a in legal_actions(s)] if acting == player else [],
-        "over": s.phase == "over",
-        "winner": s.winner,
-        "reason": s.reason,
-        "events": list(s.events),
-        "log": list(s.log),
-    }
+    return envelope(
+        SLUG,
+        player,
+        to_act=acting,
+        legal_actions=[a.text for a in legal_actions(s)] if acting == player else [],
+        over=s.phase == "over",
+        winner=s.winner,
+        reason=s.reason,
+        events=list(s.events),
+        turn=s.turn,
+        seats=seats,
+        advanced=s.advanced,
+        turn_player=s.turn_player,
+        phase=s.phase,
+        attacker=s.attacker,
+        defender=s.defender,
+        choice=choice,
+        log=list(s.log),
+    )
 
 
 def to_json(state: State) -> dict:
     """Return the whole state as JSON-ready data."""
-    s = state
-    return {
-        "schema": SCHEMA,
-        "game": SLUG,
-        "version": VERSION,
-        "seed": s.seed,
-        "options": dict(s.options),
-        "decks": s.decks,
-        "rng": s.rng.state,
-        "deck": [z[:] for z in s.deck],
-        "hand": [z[:] for z in s.hand],
-        "spin": [z[:] for z in s.spin],
-        "discard": [z[:] for z in s.discard],
-        "pile": [z[:] for z in s.pile],
-        "chars": [z[:] for z in s.chars],
-        "out": s.out[:],
-        "first": s.first,
-        "turn": s.turn,
-        "turn_player": s.turn_player,
-        "opp": s.opp,
-        "phase": s.phase,
-        "nxt": s.nxt,
-        "attacker": s.attacker,
-        "defender": s.defender,
-        "responder": s.responder,
-        "battle": s.battle,
-        "queue": [list(item) for item in s.queue],
-        "choice": None
-        if s.choice is None
-        else [*s.choice[:4], list(s.choice[4]), s.choice[5]],
-        "winner": s.winner,
-        "reason": s.reason,
-        "log": s.log[:],
-        "events": s.events[:],
-    }
+    return state_to_json(GAME, VERSION, state)
+
+
+def _restore(values: dict) -> State:
+    advanced, _ = _options(values["options"])
+    cards, blades, _ = _build(values["decks"])
+    choice = values["choice"]
+    values["rng"] = Rng(values["rng"])
+    values["queue"] = [tuple(item) for item in values["queue"]]
+    if choice is not None:
+        values["choice"] = (*choice[:4], tuple(choice[4]), choice[5])
+    return State(cards=cards, n=len(blades), advanced=advanced, blade=blades, **values)
 
 
 def from_json(data: dict) -> State:
     """Rebuild a state from ``to_json`` data."""
-    if not isinstance(data, dict) or data.get("game") != SLUG:
-        raise EngineError("bad_state", "This is not a saved Collision game.")
-    if data.get("schema") != SCHEMA:
-        raise EngineError(
-            "bad_state", f"Unknown saved-game schema {data.get('schema')!r}."
-        )
-    try:
-        advanced, _ = _options(data["options"])
-        cards, blades, _ = _build(data["decks"])
-        choice = data["choice"]
-        return State(
-            cards,
-            data["seed"],
-            dict(data["options"]),
-            data["decks"],
-            len(blades),
-            advanced,
-            Rng(data["rng"]),
-            blades,
-            [list(z) for z in data["deck"]],
-            [list(z) for z in data["hand"]],
-            [list(z) for z in data["spin"]],
-            [list(z) for z in data["discard"]],
-            [list(z) for z in data["pile"]],
-            [list(z) for z in data["chars"]],
-            list(data["out"]),
-            data["first"],
-            data["turn"],
-            data["turn_player"],
-            data["opp"],
-            data["phase"],
-            data["nxt"],
-            data["attacker"],
-            data["defender"],
-            data["responder"],
-            data["battle"],
-            [tuple(item) for item in data["queue"]],
-            None if choice is None else (*choice[:4], tuple(choice[4]), choice[5]),
-            data["winner"],
-            data["reason"],
-            list(data["log"]),
-            list(data["events"]),
-        )
-    except (KeyError, TypeError, IndexError) as error:
-        raise EngineError(
-            "bad_state", f"The saved game is incomplete: {error}."
-        ) from None
+    return state_from_json(data, GAME, VERSION, State, _restore)
 
 
 # --- best-of-three match (ruling C13) -----------------------------------------
@@ -1514,8 +1441,3 @@ def next_game_first(match: Match) -> int | str:
     if last is None:
         return 1 - match.firsts[-1]
     return 1 - last
-
-
-def stopper(colour: str) -> str:
-    """Return the colour that stops ``colour``: the next one round the loop (C9)."""
-    return COLOURS[(COLOURS.index(colour) + 1) % len(COLOURS)]

@@ -7,16 +7,25 @@ this package offers the same module-level interface (see ``GameModule``):
     new_game(decks, options, seed) -> state
     to_act(state) -> player index, or CHANCE for a chance step
     legal_actions(state) -> list of actions for whoever acts (deterministic order)
-    apply(state, action, inplace=False) -> state   (EngineError if not legal)
+    apply(state, action, *, inplace=False) -> state (EngineError if not legal)
     parse_action(text) -> action        action.text is its stable log form
     describe(state, action) -> str      the action in plain words
     is_over(state), winner(state) -> int | None (None: draw, or not over)
-    view(state, player) -> dict         what that player may see
+    view(state, player) -> View         what that player may see (``envelope``)
     to_json(state) -> dict, from_json(data) -> state
     score(state, player) -> float       heuristic for the greedy bot
     chance_outcomes(state) -> [(action, probability)] when to_act is CHANCE
     card_problems(card) -> [str]        why a card dict cannot be played
     player_count(state) -> int, length(state) -> int  (turns or rounds played)
+
+What the games share lives here: ``GAME`` (each module's registry entry,
+``cards.games``) gives its slug, name and seat counts, and its options are
+checked once by ``checked_options`` from the registry's ``Option`` specs. The
+saved form is ``state_to_json`` / ``state_from_json``: a State dataclass's
+fields, less those marked ``DERIVED`` (rebuilt on load), stamped by ``saved``
+with schema, game and engine version, which ``check_saved`` checks (a saved
+game it refuses is replayed from its log). ``DeckReads`` is the one cache of
+deck reads; ``envelope`` builds the one ``View`` type every game returns.
 
 Randomness comes only from ``Rng``, whose whole state is one integer carried in
 the game state; no global ``random``. Chance steps (a rolled Bakugan's landing)
@@ -26,13 +35,21 @@ are actions of the pseudo-player ``CHANCE``: a person enters the outcome, or
 
 from __future__ import annotations
 
+import json
 import sys
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from copy import deepcopy
+from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
 
+from cards.effects import Effect, EffectError
+from cards.effects import parse_effects as _parse_effects
+from cards.games import Game
+
 CHANCE = -1
-SCHEMA_VERSION = 1
+# The saved form's layout; ``saved`` stamps it with the game and engine version,
+# ``check_saved`` refuses any other (a saved game is then replayed from its log).
+SCHEMA_VERSION = 2
 
 
 class EngineError(Exception):
@@ -135,105 +152,246 @@ def seed_state(seed: int, stream: int = 0) -> int:
 
 # --- effect vocabulary -----------------------------------------------------
 #
-# Card text is data: a list of steps, each {"op": ..., "amount": n,
-# "target": ..., "timing": ..., ...}. The ops and timings come from the rules'
-# glossaries; each game applies the subset its cards use and ignores nothing
-# silently: an unsupported step makes the card play as its basic self, which
-# the log says.
-
-EFFECT_OPS = {
-    # Collision glossary
-    "draw": "Draw cards",
-    "discard": "Discard cards",
-    "gain_spin": "Gain spin",
-    "lose_spin": "Lose spin",
-    "remove": "Remove a Character in play",
-    "test": "Test",
-    # Metal Fusion
-    "add_power": "Add battle power",
-    "to_hand": "Put the card into the hand",
-    "as_booster": "Use as a power booster",
-    # Bakugan
-    "add_g_power": "Add G-Power",
-    "swap_g_power": "Exchange G-Power",
-    "lower_wins": "The lower G-Power wins",
-    "remove_bakugan": "Remove a Bakugan from the game",
-    "win_gate": "Win the gate",
-    "cancel_gate": "Cancel the gate card",
-}
-
-EFFECT_TIMINGS = {
-    "play": "Play symbol: when the card is played",
-    "win": "Win symbol: when its owner wins the battle with it on top",
-    "passive": "While in play",
-    "revealed": "When revealed",
-    "discard_from_hand": "Discard this card from your hand",
-    "in_lineup": "While in the line-up",
-    "before_roll": "Before a roll",
-    "after_roll": "After a roll",
-    "before_battle": "Before a battle",
-    "in_battle": "In battle",
-    "after_battle": "After a battle",
-    "gate_open": "When the gate card is opened",
-}
-
-EFFECT_TARGETS = ("self", "opponent", "each_opponent", "all", "attacker", "defender")
-EFFECT_TURNS = (None, "your", "opponent")
-
-
-@dataclass(frozen=True)
-class Effect:
-    """One step of encoded card text."""
-
-    op: str
-    timing: str
-    amount: int = 1
-    target: str = "self"
-    turn: str | None = None  # YOUR TURN: / OPPONENT'S TURN: limit, or none
-    attribute: str | None = None  # Bakugan: only for this attribute
-
-    def to_json(self) -> dict:
-        data = {
-            "op": self.op,
-            "timing": self.timing,
-            "amount": self.amount,
-            "target": self.target,
-        }
-        if self.turn:
-            data["turn"] = self.turn
-        if self.attribute:
-            data["attribute"] = self.attribute
-        return data
+# The vocabulary lives in the pure ``cards.effects``, which the card validator
+# reads too; the engine only turns its error into a refused deck.
 
 
 def parse_effects(steps: Iterable[dict] | None) -> tuple[Effect, ...]:
     """Return the effect steps of a card; raise EngineError(bad_deck) on an unknown step."""
-    result = []
-    for raw in steps or ():
-        if not isinstance(raw, dict):
-            raise EngineError("bad_deck", "An effect step must be an object.")
-        op, timing = raw.get("op"), raw.get("timing")
-        if op not in EFFECT_OPS:
-            raise EngineError("bad_deck", f"Unknown effect step {op!r}.")
-        if timing not in EFFECT_TIMINGS:
-            raise EngineError("bad_deck", f"Unknown effect timing {timing!r}.")
-        target = raw.get("target", "self")
-        if target not in EFFECT_TARGETS:
-            raise EngineError("bad_deck", f"Unknown effect target {target!r}.")
-        turn = raw.get("turn")
-        if turn not in EFFECT_TURNS:
-            raise EngineError("bad_deck", f"Unknown turn limit {turn!r}.")
-        amount = raw.get("amount", 1)
-        if not isinstance(amount, int) or isinstance(amount, bool):
-            raise EngineError("bad_deck", "An effect amount must be a whole number.")
-        result.append(Effect(op, timing, amount, target, turn, raw.get("attribute")))
-    return tuple(result)
+    try:
+        return _parse_effects(steps)
+    except EffectError as error:
+        raise EngineError("bad_deck", str(error)) from None
+
+
+# --- deck reads ------------------------------------------------------------------
+
+
+class DeckReads:
+    """Remember the last few reads of decks into play data, one cache per game.
+
+    Simulations start thousands of games from the same decks, so reading the
+    cards once saves most of a short game's cost. Each read is kept with a deep
+    copy of the decks and served only to decks equal to it, so a deck changed
+    in place is read again. A read that raises is not kept.
+    """
+
+    def __init__(self, read: Callable[[Any], Any], size: int = 4):
+        self._read = read
+        self._size = size
+        self._kept: list[tuple[Any, Any]] = []  # (snapshot, read), newest last
+
+    def __call__(self, decks: Any) -> Any:
+        for snapshot, value in self._kept:
+            if snapshot == decks:
+                return value
+        value = self._read(decks)
+        self._kept.append((deepcopy(decks), value))
+        del self._kept[: -self._size]
+        return value
+
+    def clear(self) -> None:
+        """Forget every read."""
+        self._kept.clear()
+
+
+# --- saved form and view envelope ---------------------------------------------
+
+
+def checked_options(game: Game, options: Any) -> dict:
+    """Return ``options`` checked by the registry's specs, defaults filled in.
+
+    Raise EngineError("bad_options") naming the option and what it takes.
+    """
+    try:
+        return game.check_options(options)
+    except ValueError as error:
+        raise EngineError("bad_options", str(error)) from None
+
+
+# A State field marked ``field(metadata=DERIVED)`` is rebuilt on load (from the
+# decks and options, or a cache) and left out of the saved form.
+DERIVED = {"derived": True}
+_SAVED_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def derived(default: Any = None) -> Any:
+    """Return a State field left out of the saved form and of comparisons."""
+    return field(default=default, compare=False, repr=False, metadata=DERIVED)
+
+
+def saved_names(cls: type) -> tuple[str, ...]:
+    """Return the names of the fields of a State dataclass that the saved form keeps."""
+    names = _SAVED_NAMES.get(cls)
+    if names is None:
+        names = tuple(f.name for f in fields(cls) if not f.metadata.get("derived"))
+        _SAVED_NAMES[cls] = names
+    return names
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, Rng):
+        return value.state
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    raise TypeError(f"{type(value).__name__} is not part of a saved state.")
+
+
+def plain(values: dict) -> dict:
+    """Return ``values`` as fresh JSON data: tuples become lists, an ``Rng`` its state."""
+    # Through the C encoder: several times faster than walking the lists here.
+    return json.loads(json.dumps(values, default=_json_default))
+
+
+def state_to_json(game: Game, version: str, state: Any) -> dict:
+    """Return the saved form of a State: its fields not marked derived, stamped."""
+    names = saved_names(type(state))
+    body = plain({name: getattr(state, name) for name in names if name != "decks"})
+    body["decks"] = state.decks  # read only, and the largest part: not copied
+    return saved(game, version, body)
+
+
+def state_from_json(
+    data: Any, game: Game, version: str, cls: type, restore: Callable[[dict], Any]
+) -> Any:
+    """Return ``restore(values)`` for the saved fields of ``cls``; refuse a bad form.
+
+    ``restore`` turns the JSON values back into the game's types and rebuilds
+    the derived fields.
+    """
+    check_saved(data, game, version)
+    try:
+        names = saved_names(cls)
+        # Fresh lists, so the state never shares one with ``data``.
+        values = plain({name: data[name] for name in names if name != "decks"})
+        values["decks"] = data["decks"]
+        return restore(values)
+    except (KeyError, TypeError, IndexError, ValueError, AttributeError) as error:
+        raise EngineError(
+            "bad_state", f"The saved game is damaged ({error})."
+        ) from None
+
+
+def saved(game: Game, version: str, body: dict) -> dict:
+    """Return a state's JSON ``body`` stamped with schema, game and engine version."""
+    return {"schema": SCHEMA_VERSION, "game": game.slug, "version": version, **body}
+
+
+def check_saved(data: Any, game: Game, version: str) -> dict:
+    """Return ``data`` if it is this game's saved form; else raise bad_state."""
+    if not isinstance(data, dict) or data.get("game") != game.slug:
+        raise EngineError("bad_state", f"This is not a saved {game.short_name} game.")
+    if data.get("schema") != SCHEMA_VERSION:
+        raise EngineError(
+            "bad_state", f"Unknown saved-game schema {data.get('schema')!r}."
+        )
+    if data.get("version") != version:
+        raise EngineError(
+            "bad_state",
+            f"This saved game was made by engine version {data.get('version')!r};"
+            f" this is {version}.",
+        )
+    return data
+
+
+def _own_cards(node: Any, seat: int, found: list, depth: int = 0) -> None:
+    if depth > 6:
+        return
+    if isinstance(node, dict):
+        cid = node.get("id")
+        if isinstance(cid, (int, str)) and node.get("owner", seat) == seat:
+            text = str(cid)
+            if text not in found:
+                found.append(text)
+        for value in node.values():
+            _own_cards(value, seat, found, depth + 1)
+    elif isinstance(node, list):
+        for value in node:
+            _own_cards(value, seat, found, depth + 1)
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat may see of a game: the fields every game has, then its board.
+
+    ``seats`` holds one dict per seat, ``board`` the game's own table data;
+    ``played`` lists the ids of the viewer's cards shown outside hand and deck.
+    Templates read board keys as if they were fields (``view.phase``).
+    """
+
+    game: str
+    you: int
+    to_act: int | None
+    legal_actions: list[str]
+    over: bool
+    winner: int | None
+    reason: str
+    events: list[str]
+    turn: int
+    seats: list[dict]
+    board: dict = field(default_factory=dict)
+    played: list[str] = field(default_factory=list)
+
+    def __getitem__(self, key: str) -> Any:
+        if key in _VIEW_FIELDS:
+            return getattr(self, key)
+        return self.board[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def to_json(self) -> dict:
+        """Return the envelope as JSON data, the board's keys beside the common ones."""
+        data = {name: getattr(self, name) for name in _VIEW_FIELDS if name != "board"}
+        return {**data, **self.board}
+
+
+_VIEW_FIELDS = frozenset(f.name for f in fields(View))
+
+
+def envelope(
+    game: str,
+    you: int,
+    *,
+    to_act: int | None,
+    legal_actions: list[str],
+    over: bool,
+    winner: int | None,
+    reason: str,
+    events: list[str],
+    turn: int,
+    seats: list[dict],
+    **board: Any,
+) -> View:
+    """Return the view envelope; ``played`` is read from the viewer's seat."""
+    played: list[str] = []
+    if 0 <= you < len(seats):
+        mine = {k: v for k, v in seats[you].items() if k not in ("hand", "deck")}
+        _own_cards(mine, you, played)
+    return View(
+        game,
+        you,
+        to_act,
+        legal_actions,
+        over,
+        winner,
+        reason,
+        events,
+        turn,
+        seats,
+        board,
+        played,
+    )
 
 
 # --- the interface every game module offers --------------------------------
 
 
 class GameModule(Protocol):
+    GAME: Game
     SLUG: str
     NAME: str
     VERSION: str
@@ -246,12 +404,12 @@ class GameModule(Protocol):
     ) -> Any: ...
     def to_act(self, state: Any) -> int: ...
     def legal_actions(self, state: Any) -> list: ...
-    def apply(self, state: Any, action: Any, inplace: bool = False) -> Any: ...
+    def apply(self, state: Any, action: Any, *, inplace: bool = False) -> Any: ...
     def parse_action(self, text: str) -> Any: ...
     def describe(self, state: Any, action: Any) -> str: ...
     def is_over(self, state: Any) -> bool: ...
     def winner(self, state: Any) -> int | None: ...
-    def view(self, state: Any, player: int) -> dict: ...
+    def view(self, state: Any, player: int) -> View: ...
     def to_json(self, state: Any) -> dict: ...
     def from_json(self, data: dict) -> Any: ...
     def score(self, state: Any, player: int) -> float: ...
@@ -261,14 +419,18 @@ class GameModule(Protocol):
     def length(self, state: Any) -> int: ...
 
 
-def check_action(game: GameModule, state: Any, action: Any) -> None:
-    """Raise EngineError unless ``action`` is among the legal actions of ``state``."""
-    if game.is_over(state):
-        raise EngineError("game_over", "The game is over.")
-    if action not in game.legal_actions(state):
-        raise EngineError(
-            "illegal_action", f"That move is not allowed now: {action.text}."
-        )
+def apply_as(
+    game: GameModule, state: Any, player: int, action: Any, *, inplace: bool = False
+) -> Any:
+    """Return ``game.apply(state, action)`` made by ``player``; refuse it out of turn."""
+    if not game.is_over(state):
+        acting = game.to_act(state)
+        if acting != player:
+            who = "Chance" if acting == CHANCE else f"Player {acting + 1}"
+            raise EngineError(
+                "not_your_turn", f"It is {who}'s move, not Player {player + 1}'s."
+            )
+    return game.apply(state, action, inplace=inplace)
 
 
 def resolve_chance(game: GameModule, state: Any, rng: Rng) -> Any:
@@ -291,13 +453,3 @@ def replay(
     for text in log:
         state = game.apply(state, game.parse_action(text), inplace=True)
     return state
-
-
-@dataclass
-class GameRecord:
-    """The result of one finished game, for simulation summaries."""
-
-    winner: int | None
-    length: int  # turns (or rounds) played
-    actions: int
-    log: list[str] = field(default_factory=list)

@@ -91,8 +91,7 @@ Running out, the cap and other edges
 Beyond the common interface: ``lineup_power(cards, colour, boosters)`` counts
 a plain line-up without a game (for the deck builder), ``power(state, seat)``
 gives the breakdown in a game, ``card_problems(card, zone)`` narrows the check
-to the line-up or the deck, ``apply(..., player=seat)`` refuses a move made
-out of turn (``not_your_turn``), and ``first_attacker`` is the M2 turn-over.
+to the line-up or the deck, and ``first_attacker`` is the M2 turn-over.
 Seats without a usable hand card are passed over in the counting window, so
 the window itself tells the other players that much; at a real table the
 pause would too.
@@ -103,17 +102,33 @@ in the white box, and card text beyond the vocabulary above.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .core import SCHEMA_VERSION, Effect, EngineError, Rng, parse_effects, seed_state
+from cards.games import GAMES
 
-SLUG = "metal-fusion"
-NAME = "Beyblade Metal Fusion"
+from .core import (
+    DERIVED,
+    DeckReads,
+    Effect,
+    EngineError,
+    Rng,
+    View,
+    checked_options,
+    envelope,
+    parse_effects,
+    seed_state,
+    state_from_json,
+    state_to_json,
+)
+
+GAME = GAMES["metal-fusion"]
+SLUG = GAME.slug
+NAME = GAME.name
 VERSION = "1"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
+MIN_PLAYERS = GAME.min_players
+MAX_PLAYERS = GAME.max_players
+SEAT_COUNTS = GAME.seat_counts
 TURN_CAP = 200
 
 COLOURS = ("red", "blue", "green", "yellow")
@@ -459,26 +474,6 @@ def _checked_cards(card: dict, zone: str, whose: str) -> None:
         )
 
 
-_SEAT_CACHE: dict[int, tuple] = {}
-
-
-def _seat_for(deck: dict, seat: int) -> _Seat:
-    """Return the seat data of ``deck``, reusing it while the deck is unchanged.
-
-    Batch simulation starts thousands of games from the same deck objects;
-    reading the cards once saves most of a short game's cost. The deep copy
-    guards against a caller changing the deck in place between games.
-    """
-    hit = _SEAT_CACHE.get(id(deck))
-    if hit is not None and hit[0] is deck and hit[1] == deck:
-        return hit[2]
-    info = _build_seat(deck, seat)
-    if len(_SEAT_CACHE) >= 32:
-        _SEAT_CACHE.clear()
-    _SEAT_CACHE[id(deck)] = (deck, copy.deepcopy(deck), info)
-    return info
-
-
 def _build_seat(deck: dict, seat: int) -> _Seat:
     who = f"Player {seat + 1}"
     if not isinstance(deck, dict) or "lineup" not in deck or "deck" not in deck:
@@ -510,6 +505,11 @@ def _build_seat(deck: dict, seat: int) -> _Seat:
             )
         seen[number] = card
     return _Seat(lineup, list(cards))
+
+
+_seats = DeckReads(
+    lambda decks: [_build_seat(deck, seat) for seat, deck in enumerate(decks)]
+)
 
 
 # --- power ------------------------------------------------------------------
@@ -594,16 +594,16 @@ class State:
     hand: list
     discard: list
     boosters: list  # per seat, per line-up slot, card indices
-    bcount: list  # per seat, boosters firing per colour
+    boosts: list = field(metadata=DERIVED)  # per seat, boosters firing per colour
     phase: str = "reveal"  # reveal, discard, window, choose, over
     attacker: int = 0
     turn: int = 0
     card: int = -1
     colour: int = -1
     defenders: list = field(default_factory=list)
-    mods: list = field(default_factory=list)
+    bonus: list = field(default_factory=list)  # per seat, effect power this battle
     keep: bool = False
-    prio: int = 0
+    window_turn: int = 0  # index among the battle's seats of the one to act
     passes: int = 0
     resume: str = "open"
     pending: list = field(default_factory=list)
@@ -611,16 +611,18 @@ class State:
     reason: str = ""
     log: list = field(default_factory=list)
     events: list = field(default_factory=list)
-    seats: list = field(default_factory=list, compare=False, repr=False)
+    seats: list = field(
+        default_factory=list, compare=False, repr=False, metadata=DERIVED
+    )
 
 
 def _copy(s: State) -> State:
     return State(
         s.seed, s.options, s.decks, s.players, s.variant, s.target, s.rng,
         [d[:] for d in s.deck], [h[:] for h in s.hand], [d[:] for d in s.discard],
-        [[b[:] for b in seat] for seat in s.boosters], [b[:] for b in s.bcount],
-        s.phase, s.attacker, s.turn, s.card, s.colour, s.defenders[:], s.mods[:],
-        s.keep, s.prio, s.passes, s.resume, [p[:] for p in s.pending], s.winner,
+        [[b[:] for b in seat] for seat in s.boosters], [b[:] for b in s.boosts],
+        s.phase, s.attacker, s.turn, s.card, s.colour, s.defenders[:], s.bonus[:],
+        s.keep, s.window_turn, s.passes, s.resume, [p[:] for p in s.pending], s.winner,
         s.reason, s.log[:], s.events[:], s.seats,
     )  # fmt: skip
 
@@ -630,26 +632,12 @@ def _player(seat: int) -> str:
 
 
 def _options(options: dict | None, players: int) -> tuple[str, int]:
-    options = options or {}
-    if not isinstance(options, dict):
-        raise EngineError("bad_options", "Options must be an object.")
-    unknown = sorted(set(options) - {"variant", "players"})
-    if unknown:
+    checked = checked_options(GAME, options)
+    if checked["players"] not in (None, players):
         raise EngineError(
-            "bad_options",
-            f"Metal Fusion has no option {', '.join(map(repr, unknown))}.",
+            "bad_options", f"{checked['players']} players need as many decks."
         )
-    variant = options.get("variant", "left")
-    if variant not in VARIANTS:
-        raise EngineError(
-            "bad_options",
-            f"Variant {variant!r} is unknown: choose 'left' (battle the player on your "
-            "left) or 'all' (battle everyone at once).",
-        )
-    if options.get("players", players) != players:
-        raise EngineError(
-            "bad_options", f"{options['players']} players need as many decks."
-        )
+    variant = checked["variant"]
     return variant, VARIANTS[variant]
 
 
@@ -686,7 +674,7 @@ def new_game(decks: Sequence[dict], options: dict | None, seed: int) -> State:
         )
     players = len(decks)
     variant, target = _options(options, players)
-    seats = [_seat_for(deck, i) for i, deck in enumerate(decks)]
+    seats = _seats(decks)
     rng = Rng(seed_state(seed, 0))
     order = []
     for _ in range(players):
@@ -705,8 +693,8 @@ def new_game(decks: Sequence[dict], options: dict | None, seed: int) -> State:
         hand=[[] for _ in range(players)],
         discard=[[] for _ in range(players)],
         boosters=[[[], [], []] for _ in range(players)],
-        bcount=[[0, 0, 0, 0] for _ in range(players)],
-        mods=[0] * players,
+        boosts=[[0, 0, 0, 0] for _ in range(players)],
+        bonus=[0] * players,
         seats=seats,
     )
     for seat, info in enumerate(seats):
@@ -762,7 +750,7 @@ def _start_turn(s: State) -> None:
     s.card = -1
     s.colour = -1
     s.defenders = []
-    s.mods = [0] * s.players
+    s.bonus = [0] * s.players
     s.keep = False
     s.pending = []
     if s.turn >= TURN_CAP:
@@ -833,7 +821,7 @@ def _apply_steps(s: State, owner: int, card: _Card, steps: tuple) -> None:
         if step.op == "add_power":
             targets = _targets(s, owner, step.target)
             for t in targets:
-                s.mods[t] += step.amount
+                s.bonus[t] += step.amount
             who = ", ".join(_player(t) for t in targets)
             s.events.append(f"{card.name} adds {step.amount:+d} to the power of {who}.")
         elif step.op == "draw":
@@ -948,17 +936,17 @@ def _plain_battle(s: State) -> bool:
     events = s.events
     events.append(c.said_reveal[a])
     k = len(defenders) + 1
-    s.resume, s.prio, s.passes = "window", 0, k
-    bcount, mods = s.bcount, s.mods
-    attack = info.base[colour] + bcount[a][colour] + mods[a]
+    s.resume, s.window_turn, s.passes = "window", 0, k
+    boosts, bonus = s.boosts, s.bonus
+    attack = info.base[colour] + boosts[a][colour] + bonus[a]
     if k == 2:
         d = defenders[0]
-        best = seats[d].base[colour] + bcount[d][colour] + mods[d]
+        best = seats[d].base[colour] + boosts[d][colour] + bonus[d]
         head, middle = _POWER_SAID[colour][a][d]
         events.append(f"{head}{attack}{middle}{best}.")
     else:
         powers = [
-            seats[d].base[colour] + bcount[d][colour] + mods[d] for d in defenders
+            seats[d].base[colour] + boosts[d][colour] + bonus[d] for d in defenders
         ]
         best = max(powers)
         said = ", ".join(
@@ -1021,7 +1009,7 @@ def _settle(s: State) -> None:
         return
     if s.resume == "open":
         s.resume = "window"
-        s.prio = 0
+        s.window_turn = 0
         s.passes = 0
     involved = [s.attacker, *s.defenders]
     k = len(involved)
@@ -1031,23 +1019,26 @@ def _settle(s: State) -> None:
             break
     else:
         # Nobody in the battle owns a hand effect: every seat passes at once.
-        s.prio = (s.prio + k - s.passes) % k if s.passes < k else s.prio
+        s.window_turn = (
+            (s.window_turn + k - s.passes) % k if s.passes < k else s.window_turn
+        )
         s.passes = max(s.passes, k)
         _compare(s, involved)
         return
     while s.passes < k:
-        if _usable(s, involved[s.prio]):
+        if _usable(s, involved[s.window_turn]):
             s.phase = "window"
             return
         s.passes += 1
-        s.prio = (s.prio + 1) % k
+        s.window_turn = (s.window_turn + 1) % k
     _compare(s, involved)
 
 
-def _fast_power(s: State, seat: int, involved: list[int]) -> int:
+def _battle_power(s: State, seat: int, involved: list[int]) -> int:
+    """Return ``power(s, seat)[0]`` for a seat in the battle, without its parts."""
     c = s.colour
     seats = s.seats
-    total = seats[seat].base[c] + s.bcount[seat][c] + s.mods[seat]
+    total = seats[seat].base[c] + s.boosts[seat][c] + s.bonus[seat]
     for owner in involved:
         steps = seats[owner].lineup_steps
         if steps:
@@ -1077,7 +1068,7 @@ def power(state: State, seat: int, colour: str | None = None) -> tuple[int, dict
     info = s.seats[seat]
     in_battle = s.card >= 0 and s.colour == c and seat in _involved(s)
     if in_battle:
-        effects = s.mods[seat]
+        effects = s.bonus[seat]
         for owner in _involved(s):
             effects += _lineup_effects(s, owner, s.seats[owner].lineup_steps, seat)
     else:
@@ -1092,7 +1083,7 @@ def power(state: State, seat: int, colour: str | None = None) -> tuple[int, dict
         "customizer": info.stats[2][c],
         "emblem": info.emblem,
         "move": info.move[c],
-        "boosters": s.bcount[seat][c],
+        "boosters": s.boosts[seat][c],
         "effects": effects,
     }
     return sum(parts.values()), parts
@@ -1100,15 +1091,8 @@ def power(state: State, seat: int, colour: str | None = None) -> tuple[int, dict
 
 def _compare(s: State, involved: list[int]) -> None:
     c = s.colour
-    seats, bcount, mods = s.seats, s.bcount, s.mods
-    steps = [seats[owner].lineup_steps for owner in involved]
-    powers = []
-    for seat in involved:
-        total = seats[seat].base[c] + bcount[seat][c] + mods[seat]
-        for owner, own_steps in zip(involved, steps, strict=True):
-            if own_steps:
-                total += _lineup_effects(s, owner, own_steps, seat)
-        powers.append(total)
+    seats = s.seats
+    powers = [_battle_power(s, seat, involved) for seat in involved]
     a = s.attacker
     if len(involved) == 2:
         said = f"{_PLAYERS[a]} {powers[0]}, {_PLAYERS[involved[1]]} {powers[1]}"
@@ -1157,7 +1141,7 @@ def to_act(state: State) -> int | None:
     if phase == "reveal" or phase == "choose":
         return s.attacker
     if phase == "window":
-        return _involved(s)[s.prio]
+        return _involved(s)[s.window_turn]
     if phase == "discard":
         return s.pending[0][0]
     return None
@@ -1172,7 +1156,7 @@ def legal_actions(state: State) -> list[Action]:
     if phase == "choose":
         return [HAND] + [BOOST[slot] for slot in _boost_slots(s)]
     if phase == "window":
-        seat = _involved(s)[s.prio]
+        seat = _involved(s)[s.window_turn]
         cards = s.seats[seat].cards
         return [_use(cards[i].number) for i in _usable(s, seat)] + [PASS]
     if phase == "discard":
@@ -1212,12 +1196,10 @@ def _refuse(s: State, action: Action) -> None:
     )
 
 
-def apply(
-    state: State, action: Action | str, inplace: bool = False, player: int | None = None
-) -> State:
+def apply(state: State, action: Action | str, *, inplace: bool = False) -> State:
     """Return the state after ``action``; refuse it with EngineError when not legal."""
     s = state
-    if action is REVEAL and inplace and player is None and s.phase == "reveal":
+    if action is REVEAL and inplace and s.phase == "reveal":
         # A simulation's commonest move: legal, nothing to copy.
         s.log.append("reveal")
         if not _plain_battle(s):
@@ -1227,11 +1209,6 @@ def apply(
         action = parse_action(action)
     if s.phase == "over":
         raise EngineError("game_over", "The game is over.")
-    if player is not None and player != to_act(s):
-        raise EngineError(
-            "not_your_turn",
-            f"It is {_player(to_act(s))}'s move, not {_player(player)}'s.",
-        )
     kind = action.kind
     phase = s.phase
     if phase == "reveal":
@@ -1246,7 +1223,7 @@ def apply(
         if kind == "pass":
             ok = action.arg is None
         elif kind == "use":
-            seat = _involved(s)[s.prio]
+            seat = _involved(s)[s.window_turn]
             index = s.seats[seat].by_number.get(action.arg, -1)
             ok = index in _usable(s, seat)
         else:
@@ -1275,7 +1252,7 @@ def apply(
         else:
             slot = SLOTS.index(action.arg)
             s.boosters[a][slot].append(s.card)
-            counts = s.bcount[a]
+            counts = s.boosts[a]
             for c in range(4):
                 counts[c] += card.boost[c]
             s.events.append(
@@ -1285,8 +1262,8 @@ def apply(
             _next_turn(s)
     elif phase == "window":
         involved = _involved(s)
-        seat = involved[s.prio]
-        s.prio = (s.prio + 1) % len(involved)
+        seat = involved[s.window_turn]
+        s.window_turn = (s.window_turn + 1) % len(involved)
         if kind == "pass":
             s.passes += 1
         else:
@@ -1367,7 +1344,7 @@ def score(state: State, player: int) -> float:
             return 1000.0
         return -1000.0 if s.winner is not None else 0.0
     info = s.seats[player]
-    mean_power = sum(info.base[c] + s.bcount[player][c] for c in range(4)) / 4
+    mean_power = sum(info.base[c] + s.boosts[player][c] for c in range(4)) / 4
     return 3.0 * len(s.hand[player]) + mean_power
 
 
@@ -1386,7 +1363,7 @@ def _booster_code(info: _Seat, index: int) -> str | None:
     return info.dicts[index].get("boosters")
 
 
-def view(state: State, player: int) -> dict:
+def view(state: State, player: int) -> View:
     """Return what ``player`` may see: others' hands as counts, no deck order."""
     s = state
     seats = []
@@ -1434,96 +1411,47 @@ def view(state: State, player: int) -> dict:
             ],
         }
     acting = to_act(s)
-    return {
-        "game": SLUG,
-        "variant": s.variant,
-        "hand_to_win": s.target,
-        "turn": s.turn,
-        "turn_cap": TURN_CAP,
-        "phase": s.phase,
-        "to_act": acting,
-        "legal": [a.text for a in legal_actions(s)] if acting == player else [],
-        "players": seats,
-        "battle": battle,
-        "over": s.phase == "over",
-        "winner": s.winner,
-        "reason": s.reason,
-        "events": s.events[:],
-        "log": s.log[:],
-    }
+    return envelope(
+        SLUG,
+        player,
+        to_act=acting,
+        legal_actions=[a.text for a in legal_actions(s)] if acting == player else [],
+        over=s.phase == "over",
+        winner=s.winner,
+        reason=s.reason,
+        events=s.events[:],
+        turn=s.turn,
+        seats=seats,
+        variant=s.variant,
+        hand_to_win=s.target,
+        turn_cap=TURN_CAP,
+        phase=s.phase,
+        battle=battle,
+        log=s.log[:],
+    )
 
 
 def to_json(state: State) -> dict:
     """Return the whole state as JSON-ready data."""
-    s = state
-    return {
-        "schema": SCHEMA_VERSION,
-        "game": SLUG,
-        "version": VERSION,
-        "seed": s.seed,
-        "options": dict(s.options),
-        "decks": s.decks,
-        "players": s.players,
-        "variant": s.variant,
-        "target": s.target,
-        "rng": s.rng,
-        "deck": [d[:] for d in s.deck],
-        "hand": [h[:] for h in s.hand],
-        "discard": [d[:] for d in s.discard],
-        "boosters": [[b[:] for b in seat] for seat in s.boosters],
-        "phase": s.phase,
-        "attacker": s.attacker,
-        "turn": s.turn,
-        "card": s.card,
-        "colour": s.colour,
-        "defenders": s.defenders[:],
-        "mods": s.mods[:],
-        "keep": s.keep,
-        "prio": s.prio,
-        "passes": s.passes,
-        "resume": s.resume,
-        "pending": [p[:] for p in s.pending],
-        "winner": s.winner,
-        "reason": s.reason,
-        "log": s.log[:],
-        "events": s.events[:],
-    }
+    return state_to_json(GAME, VERSION, state)
+
+
+def _restore(values: dict) -> State:
+    seats = _seats(values["decks"])
+    boosts = []
+    for info, piles in zip(seats, values["boosters"], strict=True):
+        counts = [0, 0, 0, 0]
+        for pile in piles:
+            for index in pile:
+                for c in range(4):
+                    counts[c] += info.cards[index].boost[c]
+        boosts.append(counts)
+    return State(**values, boosts=boosts, seats=seats)
 
 
 def from_json(data: dict) -> State:
     """Return the state stored by ``to_json``."""
-    if not isinstance(data, dict) or data.get("game") != SLUG:
-        raise EngineError("bad_state", "This is not a saved Metal Fusion game.")
-    if data.get("schema") != SCHEMA_VERSION or data.get("version") != VERSION:
-        raise EngineError(
-            "bad_state", "This saved game was made by another engine version."
-        )
-    try:
-        seats = [_seat_for(deck, i) for i, deck in enumerate(data["decks"])]
-        boosters = [[list(b) for b in seat] for seat in data["boosters"]]
-        bcount = []
-        for info, piles in zip(seats, boosters, strict=True):
-            counts = [0, 0, 0, 0]
-            for pile in piles:
-                for index in pile:
-                    for c in range(4):
-                        counts[c] += info.cards[index].boost[c]
-            bcount.append(counts)
-        return State(
-            data["seed"], dict(data["options"]), list(data["decks"]), data["players"],
-            data["variant"], data["target"], data["rng"],
-            [list(d) for d in data["deck"]], [list(h) for h in data["hand"]],
-            [list(d) for d in data["discard"]], boosters, bcount, data["phase"],
-            data["attacker"], data["turn"], data["card"], data["colour"],
-            list(data["defenders"]), list(data["mods"]), data["keep"], data["prio"],
-            data["passes"], data["resume"], [list(p) for p in data["pending"]],
-            data["winner"], data["reason"], list(data["log"]), list(data["events"]),
-            seats,
-        )  # fmt: skip
-    except (KeyError, TypeError, IndexError) as error:
-        raise EngineError(
-            "bad_state", f"The saved game is damaged ({error})."
-        ) from None
+    return state_from_json(data, GAME, VERSION, State, _restore)
 
 
 def repeated_numbers(numbers: Iterable) -> set:

@@ -143,31 +143,7 @@ def simulate_report(report: DeckReport, progress=None) -> dict:
 
 def _cards_played(game, state) -> set[str]:
     """Return the ids of seat 0's cards that the view shows as having left the hand."""
-    view = game.view(state, 0)
-    found: set[str] = set()
-
-    def walk(node, depth=0):
-        if depth > 6:
-            return
-        if isinstance(node, dict):
-            if (
-                "id" in node
-                and isinstance(node.get("id"), (int, str))
-                and node.get("owner", 0) == 0
-            ):
-                found.add(str(node["id"]))
-            for value in node.values():
-                walk(value, depth + 1)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value, depth + 1)
-
-    players = next(
-        (view[k] for k in ("players", "seats") if isinstance(view.get(k), list)), []
-    )
-    if players and isinstance(players[0], dict):
-        walk({k: v for k, v in players[0].items() if k not in ("hand", "deck")})
-    return found
+    return set(game.view(state, 0).played)
 
 
 @task()

@@ -159,8 +159,15 @@ def playtest_create(
 
 
 def load_state(pt: Playtest):
-    """Return the engine state of a stored playtest."""
-    return get_game(pt.game).from_json(pt.state)
+    """Return the engine state of a stored playtest, replayed if saved by another engine."""
+    game = get_game(pt.game)
+    try:
+        return game.from_json(pt.state)
+    except EngineError as exc:
+        if exc.code != "bad_state":
+            raise
+        # The log (seed, options, action texts) is the game; the saved form a cache.
+        return replay(game, pt.decks, pt.options, pt.seed, pt.log)
 
 
 def replay_to(pt: Playtest, step: int | None = None):
@@ -230,7 +237,7 @@ def playtest_act(*, playtest_id: int, user, action: str, version: int) -> Playte
                 status=409,
             )
         game = get_game(pt.game)
-        state = game.from_json(pt.state)
+        state = load_state(pt)
         if game.is_over(state):
             raise PlaytestError("game_over", "The game is over.")
         seat = acting_seat(pt, state)

@@ -70,7 +70,7 @@ def board_context(pt: Playtest, request=None, state=None, step=None, seat=None):
         pass_screen = shown != acting
         viewer = acting
     view = game.view(state, viewer)
-    events = view.get("events") or view.get("log_text") or []
+    events = view.events
     return {
         "pt": pt,
         "game": game,

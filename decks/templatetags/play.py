@@ -2,11 +2,14 @@
 
 from django import template
 
-from cards.games import collide_o, metal_fusion
+from cards.games import bakugan, collide_o, metal_fusion
+
+from ..engine.collision import stopper
+from ..engine.core import View
 
 register = template.Library()
 
-HIDDEN_KEYS = {"seat", "events", "log", "legal", "you"}
+HIDDEN_KEYS = {"seat", "events", "log", "legal_actions", "you"}
 LABELS = {
     "spin": "Spin pile",
     "deck": "Deck",
@@ -79,23 +82,15 @@ def zones(seat: dict) -> list[dict]:
 
 
 @register.filter
-def seats(view: dict) -> list[dict]:
+def seats(view: View) -> list[dict]:
     """Return the per-seat parts of an engine view."""
-    for key in ("players", "seats"):
-        if isinstance(view.get(key), list):
-            return view[key]
-    return []
+    return view.seats
 
 
 @register.filter
-def table_parts(view: dict) -> list[dict]:
+def table_parts(view: View) -> list[dict]:
     """Return the shared parts of an engine view (not per seat) as zone rows."""
-    shared = {
-        k: v
-        for k, v in view.items()
-        if k not in ("players", "seats", "events", "log", "legal", "game")
-    }
-    return zones(shared)
+    return zones({k: v for k, v in view.board.items() if k != "log"})
 
 
 @register.filter
@@ -116,7 +111,6 @@ def seat_name(pt, seat) -> str:
 
 # --- per-game board helpers ---------------------------------------------------
 
-COLLISION_LOOP = ("red", "yellow", "green", "blue")
 PIECES = {"L": "live", "S": "strike", "E": "empty", ".": "bare"}
 SECTION_FILLS = {c.letter: c.hex for c in collide_o.GAME.colours}
 COLOUR_WORDS = {c.letter: c.value for c in collide_o.GAME.colours}
@@ -126,9 +120,7 @@ BOOSTER_WORDS = {c.letter: c.value for c in metal_fusion.GAME.colours}
 @register.filter
 def next_colour(colour) -> str:
     """Return the Collision colour that stops ``colour`` (the next one round the bar)."""
-    if colour not in COLLISION_LOOP:
-        return ""
-    return COLLISION_LOOP[(COLLISION_LOOP.index(colour) + 1) % 4]
+    return stopper(colour) or ""
 
 
 @register.filter
@@ -239,7 +231,7 @@ def deck_card(pt, ref, seat=None):
         if ref.startswith("A"):
             return decks[int(seat)]["ability"][int(ref[1:]) - 1]
         player, item = ref.split("-")
-        zone = {"G": "gate", "B": "bakugan"}[item[0]]
+        zone = {"G": "gate", "B": bakugan.FIGURE}[item[0]]
         return decks[int(player[1:]) - 1][zone][int(item[1:]) - 1]
     except (IndexError, KeyError, TypeError, ValueError, AttributeError):
         return {}

@@ -279,7 +279,7 @@ def test_the_database_written_rows_equal_the_python_rows_for_awkward_values(clie
         battle_edge="LS.E..",
         spin_strength=6,
         not_printed=["lore", "text"],
-        effects=[{"step": "draw", "count": 2}],
+        effects=[{"op": "draw", "timing": "passive", "amount": 2}],
     )
     Card.objects.filter(pk=awkward.pk).update(
         updated_at=datetime.datetime(2024, 5, 1, 10, 11, 12, tzinfo=datetime.UTC)

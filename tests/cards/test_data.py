@@ -25,9 +25,9 @@ from cards.data import (
     card_data_parse_csv,
     card_data_validate,
 )
+from cards.effects import EFFECT_OPS, EFFECT_TARGETS, EFFECT_TIMINGS
 from cards.management.commands.convert_bakugan_csv import convert
 from cards.models import Card, CardSet
-from decks.engine.core import EFFECT_OPS, EFFECT_TARGETS, EFFECT_TIMINGS
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"

@@ -43,6 +43,23 @@ def test_an_unknown_verification_status_is_refused():
     assert "verification" in refused(build_card("bakugan", verification="sure"))
 
 
+def test_an_effect_step_outside_the_vocabulary_is_refused_on_every_write_path():
+    card = build_card(
+        "collision", kind="practice", effects=[{"op": "explode", "timing": "play"}]
+    )
+    with pytest.raises(ValidationError) as caught:
+        card.full_clean()
+    assert caught.value.message_dict == {"effects": ["Unknown effect step 'explode'."]}
+    assert caught.value.error_dict["effects"][0].code == "bad_effects"
+
+
+def test_known_effect_steps_pass_the_card_validator():
+    card = build_card(
+        "collision", kind="practice", effects=[{"op": "draw", "timing": "play"}]
+    )
+    card.full_clean()
+
+
 def test_a_card_without_a_source_is_refused():
     card = build_card("bakugan")
     card.source = ""

@@ -48,15 +48,6 @@ def collision_deck():
     )
 
 
-def test_the_stopper_is_the_next_colour_round_red_yellow_green_blue():
-    assert [stopper(c) for c in ("red", "yellow", "green", "blue")] == [
-        "yellow",
-        "green",
-        "blue",
-        "red",
-    ]
-
-
 def test_hand_odds_name_the_engines_stopper_of_every_colour():
     rows = hand_odds(COLLISION, collision_deck())["rows"]
     assert [row["colour"] for row in rows] == list(collision_engine.COLOURS)

@@ -1,14 +1,13 @@
 """Collide-O! engine: scenarios from the rules, rulings O1-O8 and E3, playouts."""
 
 import json
-import random
 from pathlib import Path
 
 import pytest
 
 from decks.engine import collide_o as co
 from decks.engine.bots import make_bot, play_out
-from decks.engine.core import EngineError, Rng, replay, seed_state
+from decks.engine.core import SCHEMA_VERSION, EngineError, Rng, replay, seed_state
 
 GOLDEN = Path(__file__).parent / "golden" / "collide-o.json"
 KINDS = [*"BYRGK", *(a + b for i, a in enumerate("BYRGK") for b in "BYRGK"[i + 1 :])]
@@ -51,7 +50,7 @@ def arrange(
     """Return a state laid out by hand: line entries are (card, turned, stamp)."""
     players = len(hands)
     data = {
-        "schema": co.SCHEMA,
+        "schema": SCHEMA_VERSION,
         "game": co.SLUG,
         "version": co.VERSION,
         "seed": seed,
@@ -135,17 +134,21 @@ def test_card_without_blue_and_yellow_in_the_same_places_cannot_be_played():
 def test_yellow_in_the_same_place_and_the_wild_stripe_can_be_played():
     state = arrange([*TABLE, "BYRGK Y G", *FILLER], line=[(0, 0, 0)], hands=[[1], [2]])
     assert texts(state) == ["play 1 right", "pass"]
-    assert co.can_extend(("R", "B", "Y"), "right", ("BYRGK", "Y", "G")) is True
 
 
-def test_can_extend_reads_the_three_drawn_cases_and_both_ends():
-    table = ("R", "B", "Y")
-    assert co.can_extend(table, "right", ("B", "Y", "G")) is True
-    assert co.can_extend(table, "right", ("Y", "B", "G")) is False
-    assert co.can_extend(table, "right", ("G", "Y", "B"), turned=True) is True
-    assert co.can_extend(table, "left", ("G", "R", "B")) is True
-    assert co.can_extend(table, "left", ("B", "R", "G")) is False
-    assert co.can_extend(table, "left", ("B", "R", "G"), turned=True) is True
+@pytest.mark.parametrize(
+    ("card", "expected"),
+    [
+        ("B Y G", ["play 1 right"]),
+        ("Y B G", []),
+        ("G Y B", ["play 1 right turned"]),
+        ("G R B", ["play 1 left"]),
+        ("B R G", ["play 1 left turned"]),
+    ],
+)
+def test_the_three_drawn_cases_fit_either_end_as_laid_or_turned(card, expected):
+    state = arrange([*TABLE, card, *FILLER], line=[(0, 0, 0)], hands=[[1], [2]])
+    assert texts(state) == [*expected, "pass"]
 
 
 # --- rulings ---------------------------------------------------------------
@@ -186,13 +189,21 @@ def test_o1_a_symmetric_card_fits_both_ways_and_both_are_listed():
     assert texts(state) == ["play 1 right", "play 1 right turned", "pass"]
 
 
-def test_o2_sections_match_when_they_share_a_colour():
-    assert co.matches("B", "B") is True
-    assert co.matches("B", "Y") is False
-    assert co.matches("BY", "YR") is True
-    assert co.matches("BY", "R") is False
-    assert co.matches("BYRGK", "K") is True
-    assert co.matches("G", "BYRGK") is True
+@pytest.mark.parametrize(
+    ("card", "fits"),
+    [
+        ("B Y G", True),
+        ("B B G", False),
+        ("BG YR G", True),
+        ("B R G", False),
+        ("BYRGK BYRGK G", True),
+        ("K Y G", False),
+    ],
+)
+def test_o2_sections_match_when_they_share_a_colour(card, fits):
+    # The right end of "R B Y" takes an inner end sharing blue, a middle yellow.
+    state = arrange([*TABLE, card, *FILLER], line=[(0, 0, 0)], hands=[[1], [2]])
+    assert ("play 1 right" in texts(state)) is fits
 
 
 def test_o3_rounds_start_one_seat_later_each_time():
@@ -684,7 +695,7 @@ def test_view_hides_other_hands_and_the_stacks():
     hidden |= set(state.set_aside)
     shown = {c["card"] for c in seen["hand"] + seen["line"] + seen["removed"]}
     assert shown & hidden == set()
-    assert json.loads(json.dumps(seen)) == seen
+    assert json.loads(json.dumps(seen.to_json())) == seen.to_json()
 
 
 def test_unknown_or_malformed_sections_block_the_pack():
@@ -705,6 +716,18 @@ def test_unknown_or_malformed_sections_block_the_pack():
         co.new_game([{"pack": [bad] + made_up_pack(20)}], {"players": 2}, seed=1)
     assert refused.value.code == "bad_deck"
     assert refused.value.message.startswith("Card Odd cannot be played: section 1")
+
+
+@pytest.mark.parametrize(("players", "cards"), [(2, 11), (3, 16), (5, 26)])
+def test_a_pack_needs_the_centre_card_and_five_for_each_player(players, cards):
+    assert co.pack_minimum(players) == cards
+    co.new_game([{"pack": made_up_pack(cards)}], {"players": players}, seed=1)
+    with pytest.raises(EngineError) as refused:
+        co.new_game([{"pack": made_up_pack(cards - 1)}], {"players": players}, 1)
+    assert refused.value.message == (
+        f"The pack has {cards - 1} cards; {players} players need at least {cards}"
+        " (the centre card and five for each player)."
+    )
 
 
 def test_bad_options_and_deck_shapes_are_refused():
@@ -763,33 +786,6 @@ def check_invariants(state, pack_size: int) -> None:
     assert co.from_json(json.loads(json.dumps(co.to_json(state)))) == state
 
 
-@pytest.mark.parametrize("chunk", range(4))
-def test_random_playouts_keep_every_invariant(chunk):
-    for seed in range(chunk * 50, chunk * 50 + 50):
-        players = 2 + seed % 4
-        options = {"players": players, "challenges": seed % 2 == 1}
-        pack = made_up_pack(1 + 5 * players + seed % 9, seed)
-        decks = [{"pack": pack}]
-        state = co.new_game(decks, options, seed)
-        bot, rng = make_bot("random", seed), Rng(seed_state(seed, 5))
-        steps = 0
-        while not co.is_over(state):
-            check_invariants(state, len(pack))
-            for action in co.legal_actions(state):
-                co.apply(state, action)
-            before = co.to_json(state)
-            for action in refused_sample(state, rng, len(pack)):
-                with pytest.raises(EngineError):
-                    co.apply(state, action)
-            assert co.to_json(state) == before
-            state = co.apply(state, bot.choose(co, state), inplace=True)
-            steps += 1
-            if steps % 10 == 0:
-                assert replay(co, decks, options, seed, state.log) == state
-        check_invariants(state, len(pack))
-        assert replay(co, decks, options, seed, state.log) == state
-
-
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 @pytest.mark.parametrize("challenges", [False, True])
 def test_full_games_end_with_a_winner_a_tie_or_a_draw(players, challenges):
@@ -821,16 +817,6 @@ def play_seeded(seed: int) -> dict:
     bots = [make_bot(kind, seed + s) for s, kind in enumerate(["random", "greedy"] * 2)]
     state = play_out(co, state, bots[:3], Rng(seed_state(seed, 7)))
     return co.to_json(state)
-
-
-def test_same_seed_same_game_even_with_global_random_disturbed():
-    random.seed(1)
-    first = play_seeded(11)
-    random.seed(2)
-    random.random()
-    second = play_seeded(11)
-    assert first == second
-    assert first["log"] != play_seeded(12)["log"]
 
 
 def test_golden_game_replays_to_the_recorded_result():
@@ -895,7 +881,7 @@ def test_no_view_ever_shows_a_hand_stack_or_set_aside_card_hidden_from_its_viewe
                     hidden.update(st.stacks[q])
                     if q != p:
                         hidden.update(st.hands[q])
-                view = co.view(st, p)
+                view = co.view(st, p).to_json()
                 assert set(values_of(view, "card")) & hidden == set()
                 text = json.dumps(view)
                 secret = {pack[c]["name"] for c in hidden - known[p]}

@@ -6,6 +6,7 @@ import pytest
 
 from cards.games import PALETTE
 from decks.engine import get_game
+from decks.engine.collision import stopper
 from decks.playtest.services import load_state, playtest_create
 from decks.templatetags.play import (
     booster_colours,
@@ -204,7 +205,7 @@ def test_collision_board_hides_the_other_hand_as_a_count(client, user, deck_for)
     client.force_login(user)
     html = client.get(f"/play/{pt.pk}/").content.decode()
     view = get_game("collision").view(load_state(pt), 0)
-    hidden = view["players"][1]["hand"]
+    hidden = view["seats"][1]["hand"]
     assert isinstance(hidden, int)
     assert html.count('<span class="meta"> hidden</span>') == 1
     assert (
@@ -213,13 +214,9 @@ def test_collision_board_hides_the_other_hand_as_a_count(client, user, deck_for)
     )
 
 
-def test_stop_colour_follows_the_loop():
-    assert [next_colour(c) for c in ("red", "yellow", "green", "blue")] == [
-        "yellow",
-        "green",
-        "blue",
-        "red",
-    ]
+def test_the_board_names_the_engines_stopper_of_each_colour():
+    colours = ("red", "yellow", "green", "blue")
+    assert [next_colour(c) for c in colours] == [stopper(c) for c in colours]
     assert next_colour(None) == ""
 
 

@@ -61,6 +61,26 @@ def test_acting_applies_the_action_and_bumps_the_version(client, user, deck_for,
     assert Playtest.objects.get(pk=body["id"]).version == 2
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_saved_by_another_engine_version_is_replayed_from_its_log(
+    client, user, deck_for, game
+):
+    client.force_login(user)
+    body = create(client, deck_for(game)).json()
+    pt = Playtest.objects.get(pk=body["id"])
+    pt.state = {**pt.state, "version": "0.0"}
+    pt.save(update_fields=["state"])
+    chosen = body["legal_actions"][0]["id"]
+    response = client.post(
+        f"/api/playtests/{body['id']}/actions/",
+        {"action": chosen, "version": 1},
+        content_type="application/json",
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["log"][: len(body["log"]) + 1] == [*body["log"], chosen]
+    assert Playtest.objects.get(pk=body["id"]).state["version"] != "0.0"
+
+
 def test_a_stale_version_is_refused_with_409_and_nothing_changes(
     client, user, deck_for
 ):

@@ -78,7 +78,7 @@ def state_payload(pt: Playtest, state=None) -> dict:
         "game": pt.game,
         "version": pt.version,
         "seed": pt.seed,
-        "view": game.view(state, viewer),
+        "view": game.view(state, viewer).to_json(),
         "legal_actions": [{"id": c.id, "label": c.label} for c in choices(pt, state)],
         "over": game.is_over(state),
         "winner": game.winner(state),

@@ -1,0 +1,353 @@
+"""The engine contract, checked for every game by one harness.
+
+Random playouts over many seeds check at every step: cards are conserved (each
+game's own count), every legal action parses from its text and applies, a
+refused action leaves the state unchanged, the JSON round trip and the replay
+of the log equal the state, and each seat's view is the typed envelope and
+names nothing that seat cannot see. Determinism holds with the global
+``random`` disturbed. The per-game files keep the scripted rulings.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+
+from decks.engine import bakugan as bk
+from decks.engine import collide_o as co
+from decks.engine import collision as cl
+from decks.engine import get_game
+from decks.engine import metal_fusion as mf
+from decks.engine.bots import make_bot
+from decks.engine.core import (
+    CHANCE,
+    EngineError,
+    Rng,
+    View,
+    replay,
+    resolve_chance,
+    seed_state,
+)
+
+from . import test_bakugan as bk_tests
+from . import test_collide_o as co_tests
+from . import test_collision as cl_tests
+from . import test_metal_fusion as mf_tests
+
+
+@dataclass(frozen=True)
+class Case:
+    """One game as the contract drives it."""
+
+    game: object
+    decks: Callable  # (players, seed) -> engine decks
+    setups: tuple  # (players, options) pairs
+    seeds: int  # playouts per set-up
+    viewed: int  # of which this many check every seat's view at every step
+    conserved: Callable  # state -> None, asserting the game's card count
+    refused: Callable  # (state, rng) -> candidate actions, some not legal
+    secrets: Callable  # (state, seat) -> {(key, value)} the seat's view must not show
+
+
+# --- collision -------------------------------------------------------------------
+
+
+def _cl_decks(players, seed):
+    return [cl_tests.practice_deck(tag, text=True) for tag in "ABCD"[:players]]
+
+
+def _cl_conserved(s):
+    assert cl_tests.all_cards(s) == list(range(len(s.cards)))
+    for p in range(s.n):
+        assert len(s.spin[p]) <= s.cards[s.blade[p]].spin
+        if s.out[p]:
+            assert s.spin[p] == []
+
+
+def _cl_secrets(s, seat):
+    hidden = {u for p in range(s.n) for u in s.deck[p] + s.spin[p]}
+    hidden.update(u for p in range(s.n) if p != seat for u in s.hand[p])
+    return {("uid", u) for u in hidden}
+
+
+# --- metal fusion ----------------------------------------------------------------
+
+
+def _mf_decks(players, seed):
+    # Half the games without the drawing Effect, which runs decks out (M6, E3).
+    decks = (mf_tests.varied_decks, mf_tests.playout_decks)[seed % 2](players)
+    for seat, one in enumerate(decks):
+        for i, raw in enumerate(one["lineup"] + one["deck"]):
+            raw["id"] = seat * 100 + i
+    return decks
+
+
+def _mf_secrets(s, seat):
+    hidden = {(q, i) for q in range(s.players) for i in s.deck[q]}
+    for q in range(s.players):
+        if q != seat:
+            hidden.update((q, i) for i in s.hand[q])
+            hidden.update((q, i) for pile in s.boosters[q] for i in pile)
+    return {("id", q * 100 + i) for q, i in hidden}
+
+
+# --- collide-o! ------------------------------------------------------------------
+
+
+def _co_decks(players, seed):
+    return [{"pack": co_tests.made_up_pack(1 + 5 * players + seed % 9, seed)}]
+
+
+def _co_conserved(state):
+    co_tests.check_invariants(state, len(state.decks[0]["pack"]))
+
+
+def _co_refused(state, rng):
+    return co_tests.refused_sample(state, rng, len(state.decks[0]["pack"]))
+
+
+def _co_secrets(state, seat):
+    hidden = set(state.set_aside)
+    for q in range(co.player_count(state)):
+        hidden.update(state.stacks[q])
+        if q != seat:
+            hidden.update(state.hands[q])
+    return {("card", c) for c in hidden}
+
+
+# --- bakugan ---------------------------------------------------------------------
+
+
+def _bk_decks(players, seed):
+    # Every gate and ability name is its card's own, so a name shown is a card shown.
+    return bk_tests.secret_decks(players)
+
+
+def _bk_refused(state, rng):
+    return [rng.choice(bk_tests.ALL_ACTIONS) for _ in range(4)]
+
+
+def _bk_secrets(state, seat):
+    return {("name", name) for name in bk_tests.hidden_names(state, seat)}
+
+
+CASES = {
+    "collision": Case(
+        cl,
+        _cl_decks,
+        ((2, {"advanced": False}), (2, {"advanced": True}), (3, {"advanced": True})),
+        20,
+        3,
+        _cl_conserved,
+        cl_tests.junk_actions,
+        _cl_secrets,
+    ),
+    "metal-fusion": Case(
+        mf,
+        _mf_decks,
+        ((2, {"variant": "left"}), (3, {"variant": "left"}), (4, {"variant": "all"})),
+        25,
+        4,
+        mf_tests._conserved,
+        lambda state, rng: [rng.choice(mf_tests.SAMPLE) for _ in range(4)],
+        _mf_secrets,
+    ),
+    "collide-o": Case(
+        co,
+        _co_decks,
+        (
+            (2, {"players": 2}),
+            (3, {"players": 3, "challenges": True}),
+            (5, {"players": 5}),
+        ),
+        40,
+        6,
+        _co_conserved,
+        _co_refused,
+        _co_secrets,
+    ),
+    "bakugan": Case(
+        bk,
+        _bk_decks,
+        ((2, {"players": 2}), (4, {"players": 4})),
+        40,
+        6,
+        bk_tests.check_conservation,
+        _bk_refused,
+        _bk_secrets,
+    ),
+}
+SETUPS = [
+    pytest.param(slug, players, options, id=f"{slug}-{players}-{i}")
+    for slug, case in CASES.items()
+    for i, (players, options) in enumerate(case.setups)
+]
+
+
+def pairs(data) -> set:
+    """Return every (key, value) of the dicts nested in ``data``."""
+    found = set()
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if isinstance(value, (int, str)):
+                found.add((key, value))
+            found |= pairs(value)
+    elif isinstance(data, list):
+        for item in data:
+            found |= pairs(item)
+    return found
+
+
+def check_view(game, state, seat, secrets):
+    """Check the envelope of one seat's view and that it hides what it must."""
+    view = game.view(state, seat)
+    assert isinstance(view, View)
+    acting = None if game.is_over(state) else game.to_act(state)
+    assert (view.game, view.you, view.over) == (game.SLUG, seat, game.is_over(state))
+    assert (view.winner, view.to_act) == (game.winner(state), acting)
+    assert view.legal_actions == (
+        [a.text for a in game.legal_actions(state)] if acting == seat else []
+    )
+    assert view.turn == game.length(state)
+    assert len(view.seats) == game.player_count(state)
+    assert all(isinstance(line, str) for line in view.events)
+    assert set(view.board).isdisjoint(
+        {"game", "you", "to_act", "legal_actions", "over", "winner", "seats"}
+    )
+    data = view.to_json()
+    assert json.loads(json.dumps(data)) == data
+    shown = pairs(view.seats) | pairs({k: v for k, v in view.board.items()})
+    assert shown & secrets == set()
+
+
+def check_step(game, case, state, replica, rng, viewed):
+    """Check every contract invariant of ``state``, leaving it unchanged."""
+    case.conserved(state)
+    data = game.to_json(state)
+    over = game.is_over(state)
+    if over or len(state.log) % 10 == 0:
+        # Through text now and then: the saved form is JSON, not just dicts.
+        assert json.loads(json.dumps(data)) == data
+    assert game.to_json(game.from_json(data)) == data
+    assert game.to_json(replica) == data
+    if viewed or game.is_over(state):
+        for seat in range(game.player_count(state)):
+            check_view(game, state, seat, case.secrets(state, seat))
+    if game.is_over(state):
+        assert game.legal_actions(state) == []
+        return
+    legal = game.legal_actions(state)
+    assert legal and len(set(legal)) == len(legal)
+    assert game.legal_actions(state) == legal  # deterministic
+    for action in legal:
+        assert game.parse_action(action.text) == action
+        game.apply(state, action)
+    for action in case.refused(state, rng):
+        if action not in legal:
+            with pytest.raises(EngineError):
+                game.apply(state, action)
+    assert game.to_json(state) == data
+
+
+def playout(game, case, decks, options, seed, viewed):
+    """Play one random game, checking the contract after every action."""
+    state = game.new_game(decks, options, seed)
+    replica = game.new_game(decks, options, seed)
+    bots = [make_bot("random", seed * 10 + s) for s in range(5)]
+    rng, chance = Rng(seed_state(seed, 99)), Rng(seed_state(seed, 9))
+    check_step(game, case, state, replica, rng, viewed)
+    while not game.is_over(state):
+        seat = game.to_act(state)
+        if seat == CHANCE:
+            action = resolve_chance(game, state, chance)
+        else:
+            action = bots[seat].choose(game, state)
+        state = game.apply(state, action, inplace=True)
+        replica = game.apply(replica, game.parse_action(state.log[-1]), inplace=True)
+        check_step(game, case, state, replica, rng, viewed)
+    final = replay(game, decks, options, seed, state.log)
+    assert game.to_json(final) == game.to_json(state)
+    return state
+
+
+@pytest.mark.parametrize(("slug", "players", "options"), SETUPS)
+def test_random_playouts_keep_the_contract_at_every_step(slug, players, options):
+    case, game = CASES[slug], get_game(slug)
+    for seed in range(case.seeds):
+        decks = case.decks(players, seed)
+        state = playout(game, case, decks, options, seed, seed < case.viewed)
+        assert game.is_over(state)
+        assert game.length(state) <= game.TURN_CAP
+
+
+@pytest.mark.parametrize("slug", CASES)
+def test_the_same_seed_plays_the_same_game_with_the_global_random_disturbed(slug):
+    case, game = CASES[slug], get_game(slug)
+    players, options = case.setups[-1]
+    results = []
+    for disturbance in (1, 2):
+        random.seed(disturbance)
+        random.random()
+        state = game.new_game(case.decks(players, 3), options, 3)
+        bots = [make_bot("greedy" if s % 2 else "random", 3 + s) for s in range(5)]
+        chance = Rng(seed_state(3, 9))
+        while not game.is_over(state):
+            seat = game.to_act(state)
+            action = (
+                resolve_chance(game, state, chance)
+                if seat == CHANCE
+                else bots[seat].choose(game, state)
+            )
+            state = game.apply(state, action, inplace=True)
+        results.append(game.to_json(state))
+    assert results[0] == results[1]
+    assert len(results[0]["log"]) > 5
+
+
+@pytest.mark.parametrize("slug", CASES)
+def test_a_saved_game_of_another_kind_or_version_is_refused(slug):
+    game = get_game(slug)
+    case = CASES[slug]
+    players, options = case.setups[0]
+    data = game.to_json(game.new_game(case.decks(players, 0), options, 0))
+    for stamp, message in (
+        ({"game": "chess"}, f"This is not a saved {game.GAME.short_name} game."),
+        ({"schema": 99}, "Unknown saved-game schema 99."),
+        (
+            {"version": "0.0"},
+            f"This saved game was made by engine version '0.0'; this is "
+            f"{game.VERSION}.",
+        ),
+    ):
+        with pytest.raises(EngineError) as refused:
+            game.from_json({**data, **stamp})
+        assert (refused.value.code, refused.value.message) == ("bad_state", message)
+
+
+@pytest.mark.parametrize("slug", CASES)
+def test_unknown_options_are_refused_naming_the_option(slug):
+    game = get_game(slug)
+    case = CASES[slug]
+    players, options = case.setups[0]
+    with pytest.raises(EngineError) as refused:
+        game.new_game(case.decks(players, 0), {**options, "colour": "red"}, 0)
+    assert (refused.value.code, refused.value.message) == (
+        "bad_options",
+        f"{game.GAME.short_name} has no option 'colour'.",
+    )
+
+
+@pytest.mark.parametrize("slug", CASES)
+def test_name_slug_and_seat_counts_come_from_the_registry(slug):
+    from cards.games import GAMES
+
+    game = get_game(slug)
+    assert (game.SLUG, game.NAME) == (slug, GAMES[slug].name)
+    assert (game.MIN_PLAYERS, game.MAX_PLAYERS) == (
+        GAMES[slug].min_players,
+        GAMES[slug].max_players,
+    )
