@@ -9,13 +9,14 @@ LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 CONTRACTS = (
     "The apps run one way: decks above collection above cards",
     "The engine imports no Django and no app but the pure game registry",
-    "The game registry imports no Django and no other part of the site",
+    "The game registry and the effect vocabulary import no Django and no other "
+    "part of the site",
 )
 
 
 def _lint(config: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [str(LINT_IMPORTS), "--config", str(config), "--no-cache"],
+        [str(LINT_IMPORTS), str(config), "--no-cache"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -27,8 +28,9 @@ def test_every_import_contract_is_kept():
     result = _lint(ROOT / ".importlinter")
 
     assert result.returncode == 0, result.stdout + result.stderr
+    report = " ".join(result.stdout.split())  # long names wrap over two lines
     for name in CONTRACTS:
-        assert f"{name} KEPT" in result.stdout
+        assert f"{name} KEPT" in report
     assert f"Contracts: {len(CONTRACTS)} kept, 0 broken." in result.stdout
 
 
