@@ -489,21 +489,21 @@ def _build_seat(deck: dict, seat: int) -> _Seat:
         )
     for card in lineup:
         _checked_cards(card, "lineup", f"{who}'s")
-    seen: dict[int, dict] = {}
     for card in cards:
         if not isinstance(card, dict):
             raise EngineError(
                 "bad_deck", f"{who}'s deck holds something that is not a card."
             )
         _checked_cards(card, "deck", f"{who}'s")
-        number = card["number"]
-        if number in seen:
-            raise EngineError(
-                "bad_deck",
-                f"{who}'s deck holds two cards numbered {number} ({_name(seen[number])} "
-                f"and {_name(card)}); a deck may not repeat a card number (ruling M1).",
-            )
-        seen[number] = card
+    repeated = repeated_numbers(card["number"] for card in cards)
+    if repeated:
+        number = next(c["number"] for c in cards if c["number"] in repeated)
+        first, second = [c for c in cards if c["number"] == number][:2]
+        raise EngineError(
+            "bad_deck",
+            f"{who}'s deck holds two cards numbered {number} ({_name(first)} "
+            f"and {_name(second)}); a deck may not repeat a card number (ruling M1).",
+        )
     return _Seat(lineup, list(cards))
 
 
