@@ -9,6 +9,7 @@ from cards.choices import SetKind
 from cards.models import Card
 
 from .rules import rules_module
+from .services import deck_create
 
 
 def _practice(game_slug: str):
@@ -42,8 +43,6 @@ def sample_deck(
     is_public: bool = False,
 ):
     """Create and return a legal sample deck of ``game_slug`` for ``owner``."""
-    from .services import deck_create
-
     return deck_create(
         owner=owner,
         game=game_slug,

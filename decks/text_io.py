@@ -15,6 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from cards.games import GAMES
+from cards.models import Card
 
 from .choices import MAX_QUANTITY, Zone, default_zone, zones_for
 
@@ -80,8 +81,6 @@ class CardIndex:
 
     @classmethod
     def for_game(cls, game_slug: str, user=None):
-        from cards.models import Card
-
         cards = (
             Card.objects.visible_to(user)
             .filter(card_set__game__slug=game_slug)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from cards.games import GAMES
 from cards.models import Card
 
+from ..models import Deck
 from ..samples import sample_entries
 from .adapter import PlaytestError, deck_entries, engine_decks
 
@@ -15,8 +16,6 @@ class DeckSpecError(ValueError):
 
 def deck_from_spec(game_slug: str, spec: str) -> tuple[str, list]:
     """Return (name, entries) for a deck id or ``sample[:N]`` (a practice sample)."""
-    from ..models import Deck
-
     if spec.startswith("sample"):
         _, _, variant = spec.partition(":")
         try:

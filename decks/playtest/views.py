@@ -13,8 +13,10 @@ from cards.games import GAMES
 
 from ..engine import get_game
 from ..engine.core import CHANCE
+from ..models import Deck
 from .adapter import blocked_cards, deck_entries, entries_to_engine
 from .models import DeckReport, Playtest
+from .reports import deck_report_start
 from .services import (
     PlaytestError,
     acting_seat,
@@ -37,8 +39,6 @@ def _int(value, default=None):
 
 
 def _visible_deck(user, pk):
-    from ..models import Deck
-
     deck = (
         Deck.objects.visible_to(user)
         .filter(pk=_int(pk, -1))
@@ -102,8 +102,6 @@ def playtest_list(request):
 
 def start_context(user, deck) -> dict:
     """Return what the start form needs: the game's engine, seat range, other decks, blockers."""
-    from ..models import Deck
-
     game = get_game(deck.game.slug)
     others = (
         Deck.objects.visible_to(user)
@@ -267,8 +265,6 @@ def playtest_shared(request, token):
 @login_required
 @require_POST
 def report_new(request):
-    from .reports import deck_report_start
-
     deck = _visible_deck(request.user, request.POST.get("deck"))
     opponent = (
         _visible_deck(request.user, request.POST["opponent_deck"])

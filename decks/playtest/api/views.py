@@ -9,9 +9,12 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from ...engine import get_game
+from ...engine.core import CHANCE
+from ...models import Deck
 from ..models import Playtest
 from ..services import (
     PlaytestError,
+    acting_seat,
     choices,
     load_state,
     playtest_act,
@@ -66,9 +69,6 @@ class PlaytestStateSerializer(serializers.Serializer):
 
 def state_payload(pt: Playtest, state=None) -> dict:
     """Return the API's view of a playtest for the player to act."""
-    from ...engine.core import CHANCE
-    from ..services import acting_seat
-
     game = get_game(pt.game)
     state = load_state(pt) if state is None else state
     seat = acting_seat(pt, state)
@@ -134,8 +134,6 @@ class PlaytestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         request=PlaytestCreateSerializer, responses={201: PlaytestStateSerializer}
     )
     def create(self, request):
-        from ...models import Deck
-
         data = PlaytestCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
