@@ -6,12 +6,16 @@ against the OpenAPI schema). Each one is public, the signed-in user's own space
 owner-only (``owner``: it names an object of one user), moderator-only, or
 reached by an unguessable share token. Owner-only endpoints are requested
 anonymously, by another user and by the owner with every method; the first two
-must be refused (404, 403, 405, or a redirect to log in) and change nothing.
+must be refused with the exact code recorded in ``isolation_codes.json`` (404,
+403, 405, or a redirect to log in) and change nothing.
 Every unsafe request without a CSRF token is refused.
 """
 
 import hashlib
+import json
+import os
 import re
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -355,10 +359,25 @@ def request(client, method, url):
     )
 
 
-def refused(response) -> bool:
-    if response.status_code == 302:
-        return response["Location"].startswith("/accounts/login/")
-    return response.status_code in (401, 403, 404, 405)
+# The exact answer of every refused request, by endpoint, who asks and method:
+# 302 (to the log-in page), 403, 404 or 405. Regenerate it with
+# ISOLATION_RECORD=1 after a deliberate change, and read the diff.
+CODES_FILE = Path(__file__).with_name("isolation_codes.json")
+RECORD = os.environ.get("ISOLATION_RECORD") == "1"
+CODES = json.loads(CODES_FILE.read_text()) if CODES_FILE.exists() else {}
+REFUSALS = {302, 403, 404, 405}
+
+
+def refused(response, name: str, who: str, method: str) -> bool:
+    """Return whether the answer refuses, with the exact code recorded for it."""
+    code = response.status_code
+    if code == 302 and not response["Location"].startswith("/accounts/login/"):
+        return False
+    key = f"{name} {who} {method}"
+    if RECORD:
+        CODES[key] = code
+        CODES_FILE.write_text(json.dumps(dict(sorted(CODES.items())), indent=1) + "\n")
+    return code in REFUSALS and CODES.get(key) == code
 
 
 @pytest.fixture
@@ -380,7 +399,12 @@ def test_owner_only_endpoints_refuse_others_and_change_nothing(
         before = snapshot()
         for method in METHODS:
             response = request(client, method, url)
-            assert refused(response), (who, method, url, response.status_code)
+            assert refused(response, name, who, method), (
+                who,
+                method,
+                url,
+                response.status_code,
+            )
             assert snapshot() == before, (who, method, url)
     client.force_login(scenario.owner)
     for method in METHODS:
@@ -404,7 +428,12 @@ def test_moderator_endpoints_refuse_anonymous_and_ordinary_users(
         before = snapshot()
         for method in METHODS:
             response = request(client, method, url)
-            assert refused(response), (who, method, url, response.status_code)
+            assert refused(response, name, who, method), (
+                who,
+                method,
+                url,
+                response.status_code,
+            )
             assert snapshot() == before, (who, method, url)
 
 
@@ -417,7 +446,11 @@ def test_self_endpoints_refuse_anonymous_and_never_show_another_users_rows(
     before = snapshot()
     for method in METHODS:
         response = request(client, method, url)
-        assert refused(response), ("anonymous", method, url, response.status_code)
+        assert refused(response, name, "anonymous", method), (
+            method,
+            url,
+            response.status_code,
+        )
         assert snapshot() == before
     client.force_login(other_user)
     response = client.get(url)
