@@ -514,7 +514,8 @@ class State:
     winner_seat: int | None = None
     reason: str = ""
     log: list = marked("list", factory=list)
-    events: list = marked("list", factory=list)
+    # What happened, in words: not saved, a replay of the log reproduces it.
+    events: list = marked("list", factory=list, derived=True)
     static: _Static | None = derived(None)
 
 
@@ -1486,7 +1487,7 @@ def _restore(values: dict) -> State:
     state = new_game(values["decks"], values["options"], values["seed"])
     for name in ("decks", "options", "seed"):
         del values[name]
-    state.__dict__.update(values)
+    state.__dict__.update(values, events=[])  # events are not saved
     return state
 
 

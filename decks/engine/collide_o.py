@@ -267,7 +267,8 @@ class State:
     pending: list = marked("list")
     reason: str
     log: list = marked("list")
-    events: list = marked("list")
+    # What happened, in words: not saved, a replay of the log reproduces it.
+    events: list = marked("list", factory=list, derived=True)
     # Derived from the options and the pack on load:
     players: int = derived(0)
     challenges: bool = derived(False)

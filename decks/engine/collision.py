@@ -502,7 +502,8 @@ class State:
     winner: int | None = None
     reason: str = ""
     log: list = marked("list", None)
-    events: list = marked("list", None)
+    # What happened, in words: not saved, a replay of the log reproduces it.
+    events: list = marked("list", factory=list, derived=True)
     cached: tuple | None = derived(None, "fresh")  # (len(log), legal actions)
 
 

@@ -52,7 +52,7 @@ from cards.games import Game
 CHANCE = -1
 # The saved form's layout; ``saved`` stamps it with the game and engine version,
 # ``check_saved`` refuses any other (a saved game is then replayed from its log).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 class EngineError(Exception):

@@ -612,7 +612,8 @@ class State:
     winner: int | None = None
     reason: str = ""
     log: list = marked("list", factory=list)
-    events: list = marked("list", factory=list)
+    # What happened, in words: not saved, a replay of the log reproduces it.
+    events: list = marked("list", factory=list, derived=True)
     seats: list = marked(factory=list, derived=True)
 
 

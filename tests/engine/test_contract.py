@@ -3,7 +3,8 @@
 Random playouts over many seeds check at every step: cards are conserved (each
 game's own count), every legal action parses from its text and applies, a
 refused action leaves the state unchanged, the JSON round trip and the replay
-of the log equal the state, the marked copy equals a deep copy, and each seat's view is the typed envelope and
+of the log equal the state (the replay with its event text, which the saved
+form leaves out), the marked copy equals a deep copy, and each seat's view is the typed envelope and
 names nothing that seat cannot see. Determinism holds with the global
 ``random`` disturbed. The per-game files keep the scripted rulings.
 """
@@ -274,6 +275,9 @@ def playout(game, case, decks, options, seed, viewed):
         check_step(game, case, state, replica, rng, viewed)
     final = replay(game, decks, options, seed, state.log)
     assert game.to_json(final) == game.to_json(state)
+    # The event text is left out of the saved form: the replay gives it back.
+    assert "events" not in game.to_json(state)
+    assert final.events == state.events != []
     return state
 
 
