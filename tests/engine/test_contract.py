@@ -34,6 +34,7 @@ from decks.engine.core import (
     plain,
     replay,
     resolve_chance,
+    saved_names,
     seed_state,
 )
 
@@ -206,6 +207,20 @@ def pairs(data) -> set:
     return found
 
 
+def typed(value):
+    """Return ``value`` with each list, tuple, Rng and record named by its type."""
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [typed(item) for item in value])
+    if isinstance(value, Rng):
+        return ("Rng", value.state)
+    if is_dataclass(value):
+        return (
+            type(value).__name__,
+            typed([getattr(value, n) for n in saved_names(type(value))]),
+        )
+    return value
+
+
 def check_view(game, state, seat, secrets):
     """Check the envelope of one seat's view and that it hides what it must."""
     view = game.view(state, seat)
@@ -236,7 +251,10 @@ def check_step(game, case, state, replica, rng, viewed):
     if over or len(state.log) % 10 == 0:
         # Through text now and then: the saved form is JSON, not just dicts.
         assert json.loads(json.dumps(data)) == data
-    assert game.to_json(game.from_json(data)) == data
+    loaded = game.from_json(data)
+    assert game.to_json(loaded) == data
+    for name in saved_names(type(state)):  # lists, tuples and Rngs as they were
+        assert typed(getattr(loaded, name)) == typed(getattr(state, name)), name
     assert game.to_json(replica) == data
     if viewed or game.is_over(state):
         for seat in range(game.player_count(state)):
