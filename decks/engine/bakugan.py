@@ -120,13 +120,15 @@ from cards.games import GAMES
 
 from .core import (
     CHANCE,
-    DERIVED,
     DeckReads,
     EngineError,
     Rng,
     View,
     checked_options,
+    copy_state,
+    derived,
     envelope,
+    marked,
     parse_effects,
     seed_state,
     state_from_json,
@@ -459,69 +461,14 @@ class Battle:
     gate: int
     attacker: int
     defender: int
-    steps: list = field(default_factory=list)  # (owner, is_gate, op, amount, targets)
-    after: list = field(default_factory=list)  # (owner, is_gate, op, target, attr)
+    # (owner, is_gate, op, amount, targets)
+    steps: list = marked("tuples", factory=list)
+    after: list = marked("tuples", factory=list)  # (owner, is_gate, op, target, attr)
     cancelled: bool = False
     decided: bool = False
     winner: int = -1  # Bakugan code; -1 none
-    removed: list = field(default_factory=list)
-    powers: list = field(default_factory=list)  # final [attacker, defender]
-
-    def copy(self) -> Battle:
-        return Battle(
-            self.gate,
-            self.attacker,
-            self.defender,
-            self.steps[:],
-            self.after[:],
-            self.cancelled,
-            self.decided,
-            self.winner,
-            self.removed[:],
-            self.powers[:],
-        )
-
-    def to_json(self) -> dict:
-        return {
-            "gate": self.gate,
-            "attacker": self.attacker,
-            "defender": self.defender,
-            "steps": [[o, g, op, a, list(t)] for o, g, op, a, t in self.steps],
-            "after": [list(x) for x in self.after],
-            "cancelled": self.cancelled,
-            "decided": self.decided,
-            "winner": self.winner,
-            "removed": self.removed[:],
-            "powers": self.powers[:],
-        }
-
-    @classmethod
-    def from_json(cls, data: dict) -> Battle:
-        return cls(
-            data["gate"],
-            data["attacker"],
-            data["defender"],
-            [(o, g, op, a, tuple(t)) for o, g, op, a, t in data["steps"]],
-            [tuple(x) for x in data["after"]],
-            data["cancelled"],
-            data["decided"],
-            data["winner"],
-            list(data["removed"]),
-            list(data["powers"]),
-        )
-
-
-# Per-seat lists of lists, duplicated by a copy.
-_LIST2 = (
-    "unused",
-    "used",
-    "removed",
-    "gate_hand",
-    "won",
-    "ability_hand",
-    "abilities_used",
-    "pending",
-)
+    removed: list = marked("list", factory=list)
+    powers: list = marked("list", factory=list)  # final [attacker, defender]
 
 
 @dataclass
@@ -531,61 +478,45 @@ class State:
     seed: int
     options: dict
     decks: list
-    n: int = field(metadata=DERIVED)
-    table: bool = field(metadata=DERIVED)
-    land_odds: float = field(metadata=DERIVED)  # chance a solo roll lands on a gate
-    first: int = field(metadata=DERIVED)
+    n: int = marked(derived=True)
+    table: bool = marked(derived=True)
+    # chance a solo roll lands on a gate
+    land_odds: float = marked(derived=True)
+    first: int = marked(derived=True)
     rng: int
-    unused: list  # per seat: Bakugan indices ready to roll
-    used: list  # per seat: Bakugan indices in the used pile
-    removed: list  # per seat: Bakugan indices out of the game (B12)
-    gate_hand: list  # per seat: gate indices not yet placed
-    won: list  # per seat: gate codes in the used pile
-    ability_hand: list  # per seat: unused ability indices
-    abilities_used: list  # per seat: used ability indices
-    pending: list  # per seat: abilities held for a battle this turn
-    field_gates: list  # gates in play (codes), in placement order
-    field_open: list  # 1 when that gate has been opened
-    field_bakugan: list  # Bakugan code standing on that gate, -1 when empty
-    queue: list  # seats still to place a gate
-    opened: list = field(default_factory=list)  # gate codes ever opened
+    unused: list = marked("rows")  # per seat: Bakugan indices ready to roll
+    used: list = marked("rows")  # per seat: Bakugan indices in the used pile
+    removed: list = marked("rows")  # per seat: Bakugan indices out of the game (B12)
+    gate_hand: list = marked("rows")  # per seat: gate indices not yet placed
+    won: list = marked("rows")  # per seat: gate codes in the used pile
+    ability_hand: list = marked("rows")  # per seat: unused ability indices
+    abilities_used: list = marked("rows")  # per seat: used ability indices
+    pending: list = marked("rows")  # per seat: abilities held for a battle this turn
+    field_gates: list = marked("list")  # gates in play (codes), in placement order
+    field_open: list = marked("list")  # 1 when that gate has been opened
+    # Bakugan code standing on that gate, -1 when empty
+    field_bakugan: list = marked("list")
+    queue: list = marked("list")  # seats still to place a gate
+    opened: list = marked("list", factory=list)  # gate codes ever opened
     phase: str = "place"
     turn_player: int = 0
     turns: int = 0
     rolling: int = -1  # Bakugan code in hand, rolled or about to be
     landed: int = -1  # gate code the roll landed on; -1 for a miss
     window_kind: str = ""  # the ability window open now ("" when none)
-    window_seats: list = field(default_factory=list)  # who may answer, in order
+    # who may answer, in order
+    window_seats: list = marked("list", factory=list)
     window_turn: int = 0  # index in window_seats of the seat to answer
     window_passes: int = 0  # passes in a row; all passing closes it
     window_then: str = ""  # the phase that follows the window
-    battle: Battle | None = None
+    battle: Battle | None = marked("record", None, record=Battle)
     over: bool = False
     winner_seat: int | None = None
     reason: str = ""
-    log: list = field(default_factory=list)
-    events: list = field(default_factory=list)
-    static: _Static | None = field(
-        default=None, compare=False, repr=False, metadata=DERIVED
-    )
-
-    def copy(self) -> State:
-        new = State.__new__(State)
-        d = new.__dict__
-        d.update(self.__dict__)
-        for name in _LIST2:
-            d[name] = [x[:] for x in self.__dict__[name]]
-        d["field_gates"], d["field_open"], d["field_bakugan"] = (
-            self.field_gates[:],
-            self.field_open[:],
-            self.field_bakugan[:],
-        )
-        d["queue"], d["window_seats"] = self.queue[:], self.window_seats[:]
-        d["opened"] = self.opened[:]
-        d["log"], d["events"] = self.log[:], self.events[:]
-        if self.battle is not None:
-            d["battle"] = self.battle.copy()
-        return new
+    log: list = marked("list", factory=list)
+    # What happened, in words: not saved, a replay of the log reproduces it.
+    events: list = marked("list", factory=list, derived=True)
+    static: _Static | None = derived(None)
 
 
 def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
@@ -805,7 +736,7 @@ def apply(state: State, action: Action, *, inplace: bool = False) -> State:
     if not _is_legal(state, action):
         raise EngineError("illegal_action", _why_illegal(state, action))
     if not inplace:
-        state = state.copy()
+        state = copy_state(state)
     state.log.append(action.text)
     _HANDLERS[kind](state, action)
     return state
@@ -1554,11 +1485,9 @@ def to_json(state: State) -> dict:
 def _restore(values: dict) -> State:
     # A new game from the same decks, options and seed rebuilds what is derived.
     state = new_game(values["decks"], values["options"], values["seed"])
-    battle = values.pop("battle")
     for name in ("decks", "options", "seed"):
         del values[name]
-    state.__dict__.update(values)
-    state.battle = Battle.from_json(battle) if battle is not None else None
+    state.__dict__.update(values, events=[])  # events are not saved
     return state
 
 

@@ -83,8 +83,10 @@ from .core import (
     Rng,
     View,
     checked_options,
+    copy_state,
     derived,
     envelope,
+    marked,
     seed_state,
     state_from_json,
     state_to_json,
@@ -237,13 +239,15 @@ class State:
     options: dict
     decks: list
     rng: int
-    line: list  # (card, turned, stamp) left to right; a higher stamp lies on top
-    hands: list  # per seat, in draw order
-    stacks: list  # per seat, bottom first: draws come off the end
-    set_aside: list  # bottom first: replacements come off the end
-    removed: list
-    limits: list
-    barred: list  # per seat: bit 1 awaits a play on the left, bit 2 on the right
+    # (card, turned, stamp) left to right; a higher stamp lies on top
+    line: list = marked("tuples")
+    hands: list = marked("rows")  # per seat, in draw order
+    stacks: list = marked("rows")  # per seat, bottom first: draws come off the end
+    set_aside: list = marked("list")  # bottom first: replacements come off the end
+    removed: list = marked("list")
+    limits: list = marked("list")
+    # per seat: bit 1 awaits a play on the left, bit 2 on the right
+    barred: list = marked("list")
     rounds: int  # rounds completed
     step: int  # seats that have acted in the current round
     start: int  # first seat of the current round
@@ -258,11 +262,13 @@ class State:
     open_seen: int  # seats that have acted since it was played, as bits
     dirty: bool  # the line, a hand or a bar changed since the last O4 check
     over: bool
-    winners: list
-    pending: list  # O5 winners waiting for their last card's challenge window
+    winners: list = marked("list")
+    # O5 winners waiting for their last card's challenge window
+    pending: list = marked("list")
     reason: str
-    log: list
-    events: list
+    log: list = marked("list")
+    # What happened, in words: not saved, a replay of the log reproduces it.
+    events: list = marked("list", factory=list, derived=True)
     # Derived from the options and the pack on load:
     players: int = derived(0)
     challenges: bool = derived(False)
@@ -274,23 +280,6 @@ class State:
     left_fit: tuple = derived()
     right_fit: tuple = derived()
     choices: list = derived()  # of ``seat``
-
-
-def _copy(st: State) -> State:
-    new = object.__new__(State)
-    new.__dict__.update(st.__dict__)
-    new.hands = [h[:] for h in st.hands]
-    new.stacks = [s[:] for s in st.stacks]
-    new.line = st.line[:]
-    new.set_aside = st.set_aside[:]
-    new.removed = st.removed[:]
-    new.limits = st.limits[:]
-    new.barred = st.barred[:]
-    new.winners = st.winners[:]
-    new.pending = st.pending[:]
-    new.log = st.log[:]
-    new.events = st.events[:]
-    return new
 
 
 def _build_tables(pack: list) -> tuple[list, list, dict, list]:
@@ -845,7 +834,7 @@ def apply(state: State, action, *, inplace: bool = False) -> State:
                 break  # the common case: an action just taken from legal_actions
         else:
             _check(state, action)
-    st = state if inplace else _copy(state)
+    st = state if inplace else copy_state(state)
     seat = st.seat
     who = _WHO[seat]
     kind = type(action)
@@ -1057,7 +1046,6 @@ def _restore(values: dict) -> State:
     pack, tables = _pack(values["decks"])
     values["options"] = _options(values["options"])
     values["decks"] = [{"pack": pack}]
-    values["line"] = [tuple(entry) for entry in values["line"]]
     st = State(**values)
     _derive(st, tables)
     return st

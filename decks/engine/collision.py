@@ -102,19 +102,21 @@ Edge cases
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import product
 
 from cards.games import GAMES
 
 from .core import (
-    DERIVED,
     DeckReads,
     EngineError,
     Rng,
     View,
     checked_options,
+    copy_state,
+    derived,
     envelope,
+    marked,
     parse_effects,
     seed_state,
     state_from_json,
@@ -470,21 +472,21 @@ def _number(word: str) -> int:
 class State:
     """A Collision game in progress; zones hold card uids, tops at the end."""
 
-    cards: list = field(metadata=DERIVED)  # the card table, read from the decks
+    cards: list = marked(derived=True)  # the card table, read from the decks
     seed: int
     options: dict
     decks: list
-    n: int = field(metadata=DERIVED)
-    advanced: bool = field(metadata=DERIVED)
-    rng: Rng
-    blade: list = field(metadata=DERIVED)
-    deck: list
-    hand: list
-    spin: list
-    discard: list
-    pile: list
-    characters: list
-    out: list
+    n: int = marked(derived=True)
+    advanced: bool = marked(derived=True)
+    rng: Rng = marked("rng")
+    blade: list = marked(derived=True)
+    deck: list = marked("rows")
+    hand: list = marked("rows")
+    spin: list = marked("rows")
+    discard: list = marked("rows")
+    pile: list = marked("rows")
+    characters: list = marked("rows")
+    out: list = marked("list")
     first: int = 0
     turn: int = 1
     turn_player: int = 0
@@ -495,50 +497,14 @@ class State:
     defender: int = -1
     responder: int = -1
     battle: int = 0  # 0 none, 1 running, 2 settled (win text pending)
-    queue: list = None
-    choice: tuple | None = None
+    queue: list = marked("tuples", None)
+    choice: tuple | None = marked("frozen", None)
     winner: int | None = None
     reason: str = ""
-    log: list = None
-    events: list = None
-    # (len(log), legal actions), never copied
-    cached: tuple | None = field(default=None, metadata=DERIVED)
-
-    def copy(self) -> State:
-        """Return an independent copy (the card table is shared: it never changes)."""
-        return State(
-            self.cards,
-            self.seed,
-            self.options,
-            self.decks,
-            self.n,
-            self.advanced,
-            Rng(self.rng.state),
-            self.blade,
-            [z[:] for z in self.deck],
-            [z[:] for z in self.hand],
-            [z[:] for z in self.spin],
-            [z[:] for z in self.discard],
-            [z[:] for z in self.pile],
-            [z[:] for z in self.characters],
-            self.out[:],
-            self.first,
-            self.turn,
-            self.turn_player,
-            self.chosen_opponent,
-            self.phase,
-            self.then,
-            self.attacker,
-            self.defender,
-            self.responder,
-            self.battle,
-            self.queue[:],
-            self.choice,
-            self.winner,
-            self.reason,
-            self.log[:],
-            self.events[:],
-        )
+    log: list = marked("list", None)
+    # What happened, in words: not saved, a replay of the log reproduces it.
+    events: list = marked("list", factory=list, derived=True)
+    cached: tuple | None = derived(None, "fresh")  # (len(log), legal actions)
 
 
 def _options(options) -> tuple[bool, object]:
@@ -1104,7 +1070,7 @@ def apply(state: State, action: Action, *, inplace: bool = False) -> State:
         legal = _legal(state)
     if action not in legal:
         raise _refusal(state, action)
-    s = state if inplace else state.copy()
+    s = state if inplace else copy_state(state)
     s.log.append(action.text)
     kind = action.kind
     if kind == "stop":
@@ -1396,11 +1362,6 @@ def to_json(state: State) -> dict:
 def _restore(values: dict) -> State:
     advanced, _ = _options(values["options"])
     cards, blades, _ = _build(values["decks"])
-    choice = values["choice"]
-    values["rng"] = Rng(values["rng"])
-    values["queue"] = [tuple(item) for item in values["queue"]]
-    if choice is not None:
-        values["choice"] = (*choice[:4], tuple(choice[4]), choice[5])
     return State(cards=cards, n=len(blades), advanced=advanced, blade=blades, **values)
 
 

@@ -20,11 +20,13 @@ this package offers the same module-level interface (see ``GameModule``):
 
 What the games share lives here: ``GAME`` (each module's registry entry,
 ``cards.games``) gives its slug, name and seat counts, and its options are
-checked once by ``checked_options`` from the registry's ``Option`` specs. The
-saved form is ``state_to_json`` / ``state_from_json``: a State dataclass's
-fields, less those marked ``DERIVED`` (rebuilt on load), stamped by ``saved``
-with schema, game and engine version, which ``check_saved`` checks (a saved
-game it refuses is replayed from its log). ``DeckReads`` is the one cache of
+checked once by ``checked_options`` from the registry's ``Option`` specs. A
+State dataclass marks each field (``marked``, ``derived``): how deep a copy goes
+(``copy_state``, compiled once per class), the type JSON loses (tuples, ``Rng``,
+a nested record), and whether it is derived (rebuilt on load). The saved form is
+``state_to_json`` / ``state_from_json``: the fields not derived, stamped by
+``saved`` with schema, game and engine version, which ``check_saved`` checks
+(a saved game it refuses is replayed from its log). ``DeckReads`` is the one cache of
 deck reads; ``envelope`` builds the one ``View`` type every game returns.
 
 Randomness comes only from ``Rng``, whose whole state is one integer carried in
@@ -39,7 +41,8 @@ import json
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from copy import deepcopy
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass
+from functools import partial
 from typing import Any, Protocol
 
 from cards.effects import Effect, EffectError
@@ -49,7 +52,7 @@ from cards.games import Game
 CHANCE = -1
 # The saved form's layout; ``saved`` stamps it with the game and engine version,
 # ``check_saved`` refuses any other (a saved game is then replayed from its log).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 class EngineError(Exception):
@@ -209,15 +212,56 @@ def checked_options(game: Game, options: Any) -> dict:
         raise EngineError("bad_options", str(error)) from None
 
 
-# A State field marked ``field(metadata=DERIVED)`` is rebuilt on load (from the
-# decks and options, or a cache) and left out of the saved form.
-DERIVED = {"derived": True}
+# A State field's metadata says how it is copied and loaded (its "shape"), and
+# whether it is derived: rebuilt on load (from the decks and options, or a
+# cache) and left out of the saved form. An unmarked field is shared by copies
+# and loaded as it is saved: a number, a text, or data never changed in place.
+#
+#   list    a flat list of values, copied one level down
+#   rows    a list of lists (one per seat), copied two levels down
+#   grid    a list of lists of lists, copied three levels down
+#   tuples  a list of tuples, copied one level down, its items tuples again on load
+#   frozen  a tuple (or None), shared, a tuple again on load (nested ones too)
+#   rng     an ``Rng``, copied as a new one, saved as its state
+#   fresh   a cache a copy starts without (its default)
+#   record  a nested State-like dataclass (``record=``), copied and loaded by its
+#           own markings; None stays None
+_COPIES = {
+    "list": "{v}[:]",
+    "rows": "[x[:] for x in {v}]",
+    "grid": "[[y[:] for y in x] for x in {v}]",
+    "tuples": "{v}[:]",
+    "rng": "Rng({v}.state)",
+}
+_SHAPES = {*_COPIES, "shared", "frozen", "fresh", "record"}
 _SAVED_NAMES: dict[type, tuple[str, ...]] = {}
+_COPIERS: dict[type, Callable[[Any], Any]] = {}
+_LOADS: dict[type, tuple[tuple[str, Callable[[Any], Any]], ...]] = {}
 
 
-def derived(default: Any = None) -> Any:
+def marked(
+    shape: str = "shared",
+    default: Any = MISSING,
+    *,
+    factory: Any = MISSING,
+    record: type | None = None,
+    derived: bool = False,
+) -> Any:
+    """Return a State field of ``shape`` (see above); a derived one is not compared."""
+    if shape not in _SHAPES or (shape == "record") != (record is not None):
+        raise ValueError(f"Unknown state field shape {shape!r}.")
+    return field(
+        default=default,
+        default_factory=factory,
+        compare=not derived,
+        repr=not derived,
+        metadata={"shape": shape, "record": record, "derived": derived},
+    )
+
+
+def derived(default: Any = None, shape: str = "shared") -> Any:
     """Return a State field left out of the saved form and of comparisons."""
-    return field(default=default, compare=False, repr=False, metadata=DERIVED)
+    return marked(shape, default, derived=True)
 
 
 def saved_names(cls: type) -> tuple[str, ...]:
@@ -229,11 +273,94 @@ def saved_names(cls: type) -> tuple[str, ...]:
     return names
 
 
+def copier(cls: type) -> Callable[[Any], Any]:
+    """Return the copy function of a State dataclass, built once from its markings.
+
+    The function's source is written from the field list and compiled: as fast
+    as a copy written by hand, which matters, as bots copy at every move.
+    """
+    made = _COPIERS.get(cls)
+    if made is not None:
+        return made
+    space: dict[str, Any] = {"Rng": Rng, "new": object.__new__, "cls": cls}
+    lines = ["def copy(s):", "    d = s.__dict__.copy()"]
+    for f in fields(cls):
+        shape, name = f.metadata.get("shape", "shared"), f.name
+        if shape in _COPIES:
+            copied = _COPIES[shape].format(v=f"d[{name!r}]")
+            lines.append(f"    d[{name!r}] = {copied}")
+        elif shape == "fresh":
+            if f.default is MISSING:
+                raise ValueError(f"The cache {name!r} needs a default.")
+            space[f"fresh_{name}"] = f.default
+            lines.append(f"    d[{name!r}] = fresh_{name}")
+        elif shape == "record":
+            space[f"copy_{name}"] = copier(f.metadata["record"])
+            lines += [
+                f"    v = d[{name!r}]",
+                "    if v is not None:",
+                f"        d[{name!r}] = copy_{name}(v)",
+            ]
+    lines += ["    n = new(cls)", "    n.__dict__ = d", "    return n"]
+    exec("\n".join(lines), space)  # noqa: S102 - source built from field names
+    made = _COPIERS[cls] = space["copy"]
+    return made
+
+
+def copy_state(state: Any) -> Any:
+    """Return an independent copy of a State, each field copied as deep as marked."""
+    try:
+        return _COPIERS[type(state)](state)
+    except KeyError:
+        return copier(type(state))(state)
+
+
+def frozen(value: Any) -> Any:
+    """Return ``value`` with every list in it turned into a tuple."""
+    if isinstance(value, (list, tuple)):
+        return tuple(frozen(item) for item in value)
+    return value
+
+
+def _loads(cls: type) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    """Return (name, conversion) for the saved fields of ``cls`` that JSON changes."""
+    made = _LOADS.get(cls)
+    if made is None:
+        loads = {"tuples": _tuples, "frozen": frozen, "rng": Rng}
+        made = _LOADS[cls] = tuple(
+            (
+                f.name,
+                partial(_record, f.metadata["record"])
+                if f.metadata["record"]
+                else loads[f.metadata["shape"]],
+            )
+            for f in fields(cls)
+            if not f.metadata.get("derived")
+            and f.metadata.get("shape") in ("tuples", "frozen", "rng", "record")
+        )
+    return made
+
+
+def _tuples(values: list) -> list:
+    return [frozen(value) for value in values]
+
+
+def _record(cls: type, values: dict | None) -> Any:
+    return None if values is None else cls(**converted(cls, values))
+
+
+def converted(cls: type, values: dict) -> dict:
+    """Return the JSON ``values`` of ``cls``'s saved fields in the types it marks."""
+    for name, convert in _loads(cls):
+        values[name] = convert(values[name])
+    return values
+
+
 def _json_default(value: Any) -> Any:
     if isinstance(value, Rng):
         return value.state
-    if hasattr(value, "to_json"):
-        return value.to_json()
+    if is_dataclass(value):  # a record: its saved fields
+        return {name: getattr(value, name) for name in saved_names(type(value))}
     raise TypeError(f"{type(value).__name__} is not part of a saved state.")
 
 
@@ -256,8 +383,8 @@ def state_from_json(
 ) -> Any:
     """Return ``restore(values)`` for the saved fields of ``cls``; refuse a bad form.
 
-    ``restore`` turns the JSON values back into the game's types and rebuilds
-    the derived fields.
+    The values come in the types the fields mark (``converted``); ``restore``
+    rebuilds the derived fields.
     """
     check_saved(data, game, version)
     try:
@@ -265,7 +392,7 @@ def state_from_json(
         # Fresh lists, so the state never shares one with ``data``.
         values = plain({name: data[name] for name in names if name != "decks"})
         values["decks"] = data["decks"]
-        return restore(values)
+        return restore(converted(cls, values))
     except (KeyError, TypeError, IndexError, ValueError, AttributeError) as error:
         raise EngineError(
             "bad_state", f"The saved game is damaged ({error})."

@@ -108,14 +108,15 @@ from dataclasses import dataclass, field
 from cards.games import GAMES
 
 from .core import (
-    DERIVED,
     DeckReads,
     Effect,
     EngineError,
     Rng,
     View,
     checked_options,
+    copy_state,
     envelope,
+    marked,
     parse_effects,
     seed_state,
     state_from_json,
@@ -590,41 +591,30 @@ class State:
     variant: str
     target: int
     rng: int
-    deck: list  # per seat, card indices; the top card is the last
-    hand: list
-    discard: list
-    boosters: list  # per seat, per line-up slot, card indices
-    boosts: list = field(metadata=DERIVED)  # per seat, boosters firing per colour
+    deck: list = marked("rows")  # per seat, card indices; the top card is the last
+    hand: list = marked("rows")
+    discard: list = marked("rows")
+    boosters: list = marked("grid")  # per seat, per line-up slot, card indices
+    # per seat, boosters firing per colour
+    boosts: list = marked("rows", derived=True)
     phase: str = "reveal"  # reveal, discard, window, choose, over
     attacker: int = 0
     turn: int = 0
     card: int = -1
     colour: int = -1
-    defenders: list = field(default_factory=list)
-    bonus: list = field(default_factory=list)  # per seat, effect power this battle
+    defenders: list = marked("list", factory=list)
+    bonus: list = marked("list", factory=list)  # per seat, effect power this battle
     keep: bool = False
     window_turn: int = 0  # index among the battle's seats of the one to act
     passes: int = 0
     resume: str = "open"
-    pending: list = field(default_factory=list)
+    pending: list = marked("rows", factory=list)
     winner: int | None = None
     reason: str = ""
-    log: list = field(default_factory=list)
-    events: list = field(default_factory=list)
-    seats: list = field(
-        default_factory=list, compare=False, repr=False, metadata=DERIVED
-    )
-
-
-def _copy(s: State) -> State:
-    return State(
-        s.seed, s.options, s.decks, s.players, s.variant, s.target, s.rng,
-        [d[:] for d in s.deck], [h[:] for h in s.hand], [d[:] for d in s.discard],
-        [[b[:] for b in seat] for seat in s.boosters], [b[:] for b in s.boosts],
-        s.phase, s.attacker, s.turn, s.card, s.colour, s.defenders[:], s.bonus[:],
-        s.keep, s.window_turn, s.passes, s.resume, [p[:] for p in s.pending], s.winner,
-        s.reason, s.log[:], s.events[:], s.seats,
-    )  # fmt: skip
+    log: list = marked("list", factory=list)
+    # What happened, in words: not saved, a replay of the log reproduces it.
+    events: list = marked("list", factory=list, derived=True)
+    seats: list = marked(factory=list, derived=True)
 
 
 def _player(seat: int) -> str:
@@ -1237,7 +1227,7 @@ def apply(state: State, action: Action | str, *, inplace: bool = False) -> State
     if not ok:
         _refuse(s, action)
     if not inplace:
-        s = _copy(s)
+        s = copy_state(s)
     s.log.append(action.text)
     if phase == "reveal":
         if not _plain_battle(s):

@@ -3,17 +3,19 @@
 Random playouts over many seeds check at every step: cards are conserved (each
 game's own count), every legal action parses from its text and applies, a
 refused action leaves the state unchanged, the JSON round trip and the replay
-of the log equal the state, and each seat's view is the typed envelope and
+of the log equal the state (the replay with its event text, which the saved
+form leaves out), the marked copy equals a deep copy, and each seat's view is the typed envelope and
 names nothing that seat cannot see. Determinism holds with the global
 ``random`` disturbed. The per-game files keep the scripted rulings.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 
 import pytest
 
@@ -28,8 +30,11 @@ from decks.engine.core import (
     EngineError,
     Rng,
     View,
+    copy_state,
+    plain,
     replay,
     resolve_chance,
+    saved_names,
     seed_state,
 )
 
@@ -202,6 +207,20 @@ def pairs(data) -> set:
     return found
 
 
+def typed(value):
+    """Return ``value`` with each list, tuple, Rng and record named by its type."""
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [typed(item) for item in value])
+    if isinstance(value, Rng):
+        return ("Rng", value.state)
+    if is_dataclass(value):
+        return (
+            type(value).__name__,
+            typed([getattr(value, n) for n in saved_names(type(value))]),
+        )
+    return value
+
+
 def check_view(game, state, seat, secrets):
     """Check the envelope of one seat's view and that it hides what it must."""
     view = game.view(state, seat)
@@ -232,7 +251,10 @@ def check_step(game, case, state, replica, rng, viewed):
     if over or len(state.log) % 10 == 0:
         # Through text now and then: the saved form is JSON, not just dicts.
         assert json.loads(json.dumps(data)) == data
-    assert game.to_json(game.from_json(data)) == data
+    loaded = game.from_json(data)
+    assert game.to_json(loaded) == data
+    for name in saved_names(type(state)):  # lists, tuples and Rngs as they were
+        assert typed(getattr(loaded, name)) == typed(getattr(state, name)), name
     assert game.to_json(replica) == data
     if viewed or game.is_over(state):
         for seat in range(game.player_count(state)):
@@ -271,6 +293,9 @@ def playout(game, case, decks, options, seed, viewed):
         check_step(game, case, state, replica, rng, viewed)
     final = replay(game, decks, options, seed, state.log)
     assert game.to_json(final) == game.to_json(state)
+    # The event text is left out of the saved form: the replay gives it back.
+    assert "events" not in game.to_json(state)
+    assert final.events == state.events != []
     return state
 
 
@@ -351,3 +376,70 @@ def test_name_slug_and_seat_counts_come_from_the_registry(slug):
         GAMES[slug].min_players,
         GAMES[slug].max_players,
     )
+
+
+def containers(value, found: dict) -> dict:
+    """Return ``found`` with every list, dict, Rng and record in ``value``, by id."""
+    if isinstance(value, (list, dict, Rng)) or is_dataclass(value):
+        found[id(value)] = value
+    items = value.values() if isinstance(value, dict) else value
+    if isinstance(value, (list, tuple, dict)):
+        for item in items:
+            containers(item, found)
+    elif is_dataclass(value):
+        for f in fields(value):
+            containers(getattr(value, f.name), found)
+    return found
+
+
+def check_copy(state):
+    """Check ``copy_state`` field by field against a deep copy of ``state``."""
+    kept = [getattr(state, f.name) for f in fields(state) if is_shared(f)]
+    # The shared tables kept out of the deep copy too: they are the slow part.
+    copied = copy_state(state)
+    deep = copy.deepcopy(state, {id(value): value for value in kept})
+    for f in fields(state):
+        shape, name = f.metadata.get("shape", "shared"), f.name
+        mine = getattr(copied, name)
+        if shape == "fresh":
+            assert mine == f.default, name
+            continue
+        if is_shared(f):
+            assert mine is getattr(state, name), name
+            continue
+        assert plain({name: mine}) == plain({name: getattr(deep, name)}), name
+        if shape in ("shared", "frozen"):  # unmarked: immutable values only
+            assert containers(mine, {}) == {}, name
+        else:
+            shared = containers(mine, {}).keys() & containers(getattr(state, name), {})
+            assert shared == set(), name
+    return copied, deep
+
+
+def is_shared(f) -> bool:
+    """Return whether copies share the field's value: read-only tables, by design."""
+    unmarked = f.metadata.get("shape", "shared") == "shared"
+    return unmarked and (f.metadata.get("derived") or f.name in ("options", "decks"))
+
+
+@pytest.mark.parametrize("slug", CASES)
+def test_the_marked_copy_equals_a_deep_copy_and_shares_nothing_it_may_change(slug):
+    case, game = CASES[slug], get_game(slug)
+    for seed, (players, options) in enumerate(case.setups):
+        state = game.new_game(case.decks(players, seed), options, seed)
+        bots = [make_bot("random", seed * 10 + s) for s in range(5)]
+        chance = Rng(seed_state(seed, 9))
+        while not game.is_over(state):
+            copied, deep = check_copy(state)
+            before = game.to_json(state)
+            seat = game.to_act(state)
+            if seat == CHANCE:
+                action = resolve_chance(game, state, chance)
+            else:
+                action = bots[seat].choose(game, state)
+            # Played on, the copy stays the deep copy's twin; the original is left.
+            game.apply(copied, action, inplace=True)
+            game.apply(deep, action, inplace=True)
+            assert game.to_json(copied) == game.to_json(deep)
+            assert game.to_json(state) == before
+            state = game.apply(state, action, inplace=True)
