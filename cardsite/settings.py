@@ -159,6 +159,11 @@ STORAGES = {
     },
 }
 
+# Reverse proxies in front of the site that append the client's address to
+# X-Forwarded-For (one TLS proxy: 1). 0 trusts only REMOTE_ADDR, since a client
+# can write any X-Forwarded-For it likes.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "cards:home"
 LOGOUT_REDIRECT_URL = "cards:home"
@@ -168,8 +173,9 @@ EMAIL_BACKEND = env_str(
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # Session only: every sign-in then passes the log-in form and its limit
+        # (HTTP Basic would take unlimited password guesses on every request).
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.IsAuthenticatedOrReadOnly"
