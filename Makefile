@@ -59,6 +59,7 @@ STATIC_MANIFEST := staticfiles/staticfiles.json
 serve: setup $(STATIC_MANIFEST)
 	@test -n "$$SECRET_KEY" || test -s $(SECRET_KEY_FILE) || (umask 077 && \
 		$(PYTHON) -c "import secrets; print(secrets.token_urlsafe(64))" > $(SECRET_KEY_FILE))
+	@test ! -f $(SECRET_KEY_FILE) || chmod 600 $(SECRET_KEY_FILE)
 	export CARDSITE_PRODUCTION=1 SECRET_KEY="$${SECRET_KEY:-$$(cat $(SECRET_KEY_FILE))}"; \
 	$(PYTHON) manage.py check --deploy --fail-level WARNING && \
 	exec $(BIN)/gunicorn cardsite.wsgi:application --config cardsite/gunicorn.conf.py \
