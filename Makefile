@@ -51,15 +51,24 @@ data: migrate
 worker: setup
 	$(PYTHON) manage.py db_worker --queue-name '*'
 
-# Production settings behind gunicorn. SECRET_KEY comes from the environment, or
-# from .secret-key (made once, never committed). Plain HTTP on loopback: put a TLS
-# proxy in front (it sets X-Forwarded-Proto) and set SECURE_SSL_REDIRECT=1.
-serve: setup
-	test -n "$$SECRET_KEY" || test -s .secret-key || $(PYTHON) -c "import secrets; print(secrets.token_urlsafe(64))" > .secret-key
-	export CARDSITE_PRODUCTION=1 SECRET_KEY="$${SECRET_KEY:-$$(cat .secret-key)}" SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}"; \
-	$(PYTHON) manage.py collectstatic --no-input -v 0 && \
+# Production settings behind gunicorn, with a TLS proxy in front (README,
+# "Deployment"). SECRET_KEY comes from the environment, or from
+# $(SECRET_KEY_FILE) (made once, readable by its owner only, never committed).
+SECRET_KEY_FILE ?= .secret-key
+STATIC_MANIFEST := staticfiles/staticfiles.json
+serve: setup $(STATIC_MANIFEST)
+	@test -n "$$SECRET_KEY" || test -s $(SECRET_KEY_FILE) || (umask 077 && \
+		$(PYTHON) -c "import secrets; print(secrets.token_urlsafe(64))" > $(SECRET_KEY_FILE))
+	@test ! -f $(SECRET_KEY_FILE) || chmod 600 $(SECRET_KEY_FILE)
+	export CARDSITE_PRODUCTION=1 SECRET_KEY="$${SECRET_KEY:-$$(cat $(SECRET_KEY_FILE))}"; \
 	$(PYTHON) manage.py check --deploy --fail-level WARNING && \
-	exec $(BIN)/gunicorn cardsite.wsgi:application --bind $(HOST):$(PORT) --workers $${WORKERS:-3} --access-logfile -
+	exec $(BIN)/gunicorn cardsite.wsgi:application --config cardsite/gunicorn.conf.py \
+		--bind $(HOST):$(PORT) --workers $${WORKERS:-3} --access-logfile -
+
+# Collecting and compressing the static files takes minutes: only when they change.
+$(STATIC_MANIFEST): requirements.txt $(shell find static -type f) | venv
+	CARDSITE_PRODUCTION=1 SECRET_KEY="$$($(PYTHON) -c "import secrets; print(secrets.token_urlsafe(64))")" \
+		$(PYTHON) manage.py collectstatic --no-input -v 0
 
 bench: setup
 	$(PYTHON) manage.py bench

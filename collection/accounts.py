@@ -1,29 +1,41 @@
-"""Accounts: sign-up, and a log-in that cools off after repeated failures.
+"""Accounts: sign-up, password reset, and a log-in that cools off after failures.
 
-Failed log-ins are stored in the database (``LoginAttempt``) so every server
-process sees the same count. Five failures for one username within fifteen
-minutes refuse that username until the oldest of them leaves the window; the
-same holds per client address with a higher limit, since several people may
-share one address. Nothing is locked for good: the refusal ends by itself.
+Every way to sign in goes through the log-in form (the API takes the session
+only), so one limit covers them all. Failed log-ins are stored in the database
+(``LoginAttempt``) so every server process sees the same count. Five failures
+for one username from one client address within fifteen minutes refuse that
+username from that address; twenty failures from one address refuse that
+address. A stranger guessing elsewhere therefore cannot lock the owner out, and
+a successful password reset lifts the username's refusals. Sign-ups and
+password-reset e-mails are limited per address the same way
+(``AccountRequest``). Nothing is locked for good: a refusal ends by itself.
 """
 
+import ipaddress
 from datetime import timedelta
 
 from django import forms
+from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import (
+    LoginView,
+    PasswordResetConfirmView,
+    PasswordResetView,
+)
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect
 from django.urls import reverse_lazy
 from django.utils import timezone
 from django.views.generic import CreateView
 
-from .models import LoginAttempt
+from .choices import AccountRequestKind
+from .models import AccountRequest, LoginAttempt
 
 USERNAME_LIMIT = 5
 ADDRESS_LIMIT = 20
+REQUEST_LIMITS = {AccountRequestKind.SIGN_UP: 10, AccountRequestKind.PASSWORD_RESET: 5}
 WINDOW = timedelta(minutes=15)
 
 
@@ -32,36 +44,55 @@ def clock():
     return timezone.now()
 
 
+def _address(value: str) -> str | None:
+    try:
+        return str(ipaddress.ip_address(value.strip()))
+    except ValueError:
+        return None
+
+
 def client_address(request) -> str | None:
-    """Return the client's address as the server saw it."""
-    # X-Forwarded-For is written by the client unless a trusted proxy rewrites
-    # it, so trusting it would let anyone pick a fresh address per attempt.
-    return request.META.get("REMOTE_ADDR") or None
+    """Return the client's address: REMOTE_ADDR, or the entry a trusted proxy added."""
+    # A client writes any X-Forwarded-For it likes; only the entries the trusted
+    # proxies appended (the last TRUSTED_PROXY_COUNT) are true, and the first of
+    # those is the address the outermost proxy saw.
+    proxies = settings.TRUSTED_PROXY_COUNT
+    if proxies:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+        if len(forwarded) >= proxies:
+            address = _address(forwarded[-proxies])
+            if address:
+                return address
+    return _address(request.META.get("REMOTE_ADDR") or "")
 
 
 def normalise_username(username: str) -> str:
     return (username or "").strip().lower()[:150]
 
 
-def login_cool_off(*, username: str, address: str | None) -> timedelta | None:
-    """Return how long log-ins for this username or address stay refused, or None."""
-    now = clock()
-    since = now - WINDOW
-    recent = LoginAttempt.objects.filter(created_at__gt=since)
-    waits = []
-    checks = [(recent.filter(username=normalise_username(username)), USERNAME_LIMIT)]
-    if address:
-        checks.append((recent.filter(ip_address=address), ADDRESS_LIMIT))
-    for attempts, limit in checks:
-        if attempts.count() >= limit:
-            # The refusal lasts until enough failures have left the window.
-            times = list(
-                attempts.order_by("-created_at").values_list("created_at", flat=True)
-            )
-            waits.append(times[limit - 1] + WINDOW - now)
-    if not waits:
+def _wait(attempts, limit: int, now) -> timedelta | None:
+    if attempts.count() < limit:
         return None
-    return max(waits)
+    # The refusal lasts until enough of them have left the window.
+    times = list(attempts.order_by("-created_at").values_list("created_at", flat=True))
+    return times[limit - 1] + WINDOW - now
+
+
+def login_cool_off(*, username: str, address: str | None) -> timedelta | None:
+    """Return how long log-ins for this username from this address stay refused."""
+    now = clock()
+    recent = LoginAttempt.objects.filter(created_at__gt=now - WINDOW)
+    waits = [
+        _wait(
+            recent.filter(username=normalise_username(username), ip_address=address),
+            USERNAME_LIMIT,
+            now,
+        )
+    ]
+    if address:
+        waits.append(_wait(recent.filter(ip_address=address), ADDRESS_LIMIT, now))
+    waits = [wait for wait in waits if wait is not None]
+    return max(waits) if waits else None
 
 
 def login_record_failure(*, username: str, address: str | None) -> None:
@@ -76,10 +107,36 @@ def login_record_success(*, username: str) -> None:
     LoginAttempt.objects.filter(username=normalise_username(username)).delete()
 
 
-def login_attempts_prune() -> int:
-    """Delete failures older than the window; return how many went."""
-    deleted, _ = LoginAttempt.objects.filter(created_at__lte=clock() - WINDOW).delete()
+def login_lift_cool_off(*, username: str) -> int:
+    """Forget every failure for the username (its owner has proved who they are)."""
+    deleted, _ = LoginAttempt.objects.filter(
+        username=normalise_username(username)
+    ).delete()
     return deleted
+
+
+def login_attempts_prune() -> int:
+    """Delete failures and requests older than the window; return how many went."""
+    before = clock() - WINDOW
+    deleted, _ = LoginAttempt.objects.filter(created_at__lte=before).delete()
+    requests, _ = AccountRequest.objects.filter(created_at__lte=before).delete()
+    return deleted + requests
+
+
+def account_request_wait(
+    *, kind: AccountRequestKind, address: str | None
+) -> timedelta | None:
+    """Return how long this address must wait before another request of this kind."""
+    now = clock()
+    recent = AccountRequest.objects.filter(
+        kind=kind, ip_address=address, created_at__gt=now - WINDOW
+    )
+    return _wait(recent, REQUEST_LIMITS[kind], now)
+
+
+def account_request_record(*, kind: AccountRequestKind, address: str | None) -> None:
+    """Store one sign-up or password-reset request."""
+    AccountRequest.objects.create(kind=kind, ip_address=address, created_at=clock())
 
 
 def describe_wait(wait: timedelta) -> str:
@@ -91,6 +148,15 @@ COOLING_OFF = (
     "Too many failed log-in attempts. For your account's safety, log-ins "
     "are paused for %(wait)s; try again after that, or reset your password."
 )
+TOO_MANY_REQUESTS = {
+    AccountRequestKind.SIGN_UP: (
+        "Too many accounts were made from your address just now; try again in %(wait)s."
+    ),
+    AccountRequestKind.PASSWORD_RESET: (
+        "Too many password-reset e-mails were asked for from your address just "
+        "now; try again in %(wait)s."
+    ),
+}
 
 
 class RateLimitMixin:
@@ -143,6 +209,45 @@ class RateLimitedLoginView(LoginView):
         return super().form_valid(form)
 
 
+class AddressLimitMixin:
+    """Refuse a valid form with 429 once its address has made too many requests."""
+
+    request_kind: AccountRequestKind
+
+    def form_valid(self, form):
+        address = client_address(self.request)
+        wait = account_request_wait(kind=self.request_kind, address=address)
+        if wait is not None:
+            form.add_error(
+                None,
+                ValidationError(
+                    TOO_MANY_REQUESTS[self.request_kind],
+                    code="too_many_requests",
+                    params={"wait": describe_wait(wait)},
+                ),
+            )
+            response = self.form_invalid(form)
+            response.status_code = 429
+            return response
+        account_request_record(kind=self.request_kind, address=address)
+        return super().form_valid(form)
+
+
+class RateLimitedPasswordResetView(AddressLimitMixin, PasswordResetView):
+    """Send a password-reset e-mail, a few per address per window."""
+
+    request_kind = AccountRequestKind.PASSWORD_RESET
+
+
+class LockLiftingPasswordResetConfirmView(PasswordResetConfirmView):
+    """Set the new password and lift the username's log-in cool-off."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        login_lift_cool_off(username=form.user.get_username())
+        return response
+
+
 class SignUpForm(UserCreationForm):
     email = forms.EmailField(
         required=False, help_text="Optional; needed only to reset a forgotten password."
@@ -153,12 +258,13 @@ class SignUpForm(UserCreationForm):
         fields = ("username", "email")
 
 
-class SignUpView(CreateView):
-    """Create an account, then log the new user in."""
+class SignUpView(AddressLimitMixin, CreateView):
+    """Create an account, then log the new user in; a few per address per window."""
 
     form_class = SignUpForm
     template_name = "registration/signup.html"
     success_url = reverse_lazy("collection:home")
+    request_kind = AccountRequestKind.SIGN_UP
 
     def dispatch(self, request, *args, **kwargs):
         if request.user.is_authenticated:
@@ -167,9 +273,10 @@ class SignUpView(CreateView):
 
     def form_valid(self, form):
         response = super().form_valid(form)
-        login(
-            self.request,
-            self.object,
-            backend="django.contrib.auth.backends.ModelBackend",
-        )
+        if self.object is not None:  # None when the address limit refused it
+            login(
+                self.request,
+                self.object,
+                backend="django.contrib.auth.backends.ModelBackend",
+            )
         return response

@@ -4,7 +4,13 @@ from django.contrib import admin
 
 from . import services
 from .accounts import RateLimitedAdminAuthenticationForm
-from .models import CollectionEntry, ImportPreview, LoginAttempt, ShareLink
+from .models import (
+    AccountRequest,
+    CollectionEntry,
+    ImportPreview,
+    LoginAttempt,
+    ShareLink,
+)
 
 # The admin's log-in counts toward, and obeys, the same failed log-in limits.
 admin.site.login_form = RateLimitedAdminAuthenticationForm
@@ -67,3 +73,10 @@ class ImportPreviewAdmin(admin.ModelAdmin):
 class LoginAttemptAdmin(admin.ModelAdmin):
     list_display = ["username", "ip_address", "created_at"]
     search_fields = ["username", "ip_address"]
+
+
+@admin.register(AccountRequest)
+class AccountRequestAdmin(admin.ModelAdmin):
+    list_display = ["kind", "ip_address", "created_at"]
+    list_filter = ["kind"]
+    search_fields = ["ip_address"]

@@ -58,3 +58,8 @@ class CardStatus(models.TextChoices):
 class ImportMode(models.TextChoices):
     ADD = "add", "Add to my collection"
     REPLACE = "replace", "Replace my collection with the file"
+
+
+class AccountRequestKind(models.TextChoices):
+    SIGN_UP = "sign-up", "Sign-up"
+    PASSWORD_RESET = "password-reset", "Password reset e-mail"

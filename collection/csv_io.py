@@ -102,7 +102,20 @@ CONDITION_ABBREVIATIONS = {
     "pr": "poor",
 }
 FIELD_COLUMNS = {"wanted_quantity": "wanted", "trade_quantity": "for_trade"}
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# Spreadsheets in East Asian locales also start a formula with the full-width
+# forms of these signs (U+FF1D, U+FF0B, U+FF0D, U+FF20).
+FORMULA_STARTS = (
+    "=",
+    "+",
+    "-",
+    "@",
+    "\t",
+    "\r",
+    "\uff1d",
+    "\uff0b",
+    "\uff0d",
+    "\uff20",
+)
 
 
 @dataclass

@@ -17,7 +17,15 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from .choices import Condition, Finish, GradingCompany, ImportMode, Language, ShareKind
+from .choices import (
+    AccountRequestKind,
+    Condition,
+    Finish,
+    GradingCompany,
+    ImportMode,
+    Language,
+    ShareKind,
+)
 
 MAX_COPIES = 999_999
 GRADE_MIN = Decimal("1")
@@ -258,3 +266,23 @@ class LoginAttempt(models.Model):
 
     def __str__(self):
         return f"Failed log-in for {self.username!r} from {self.ip_address}"
+
+
+class AccountRequest(models.Model):
+    """A sign-up or password-reset request, kept for the per-address limit's window."""
+
+    kind = models.CharField(max_length=20, choices=AccountRequestKind.choices)
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(
+                fields=["kind", "ip_address", "created_at"],
+                name="account_request_window",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} from {self.ip_address}"

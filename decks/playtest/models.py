@@ -72,6 +72,11 @@ class Playtest(models.Model):
     def get_absolute_url(self):
         return reverse("play:detail", kwargs={"pk": self.pk})
 
+    def may_branch(self, user) -> bool:
+        """Return whether ``user`` may start a new game from a step of this one."""
+        # A share link shows the replay to anyone; only the owner plays it on.
+        return bool(user and user.is_authenticated and user.pk == self.owner_id)
+
 
 class DeckReport(models.Model):
     """A batch of bot games of one deck against another (or a mirror), run by a task worker."""

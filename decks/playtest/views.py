@@ -234,7 +234,9 @@ def playtest_undo_view(request, pk):
 @login_required
 @require_POST
 def playtest_branch_view(request, pk):
-    pt = _own(request, pk)
+    pt = get_object_or_404(Playtest, pk=_int(pk, -1))
+    if not pt.may_branch(request.user):
+        raise Http404("No such game.")
     step = _int(request.POST.get("step"), 0 if request.POST.get("restart") else None)
     try:
         new = playtest_branch(playtest=pt, user=request.user, step=step)
@@ -259,6 +261,7 @@ def playtest_shared(request, token):
     state = replay_to(pt, step)
     context = board_context(pt, state=state, step=step, seat=0)
     context["share_url"] = reverse("play:shared", kwargs={"token": token})
+    context["may_branch"] = pt.may_branch(request.user)
     return render(request, "play/shared.html", context)
 
 

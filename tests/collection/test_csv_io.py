@@ -216,6 +216,19 @@ def test_export_neutralises_formula_cells(client, user, cards):
     assert ",'=HYPERLINK(1)\r\n" in body
 
 
+@pytest.mark.django_db
+def test_export_neutralises_a_full_width_equals_sign_like_an_equals_sign(
+    client, user, cards
+):
+    services.collection_entry_create(
+        user=user, card=cards.dragoon, quantity=1, notes="\uff1dHYPERLINK(1)"
+    )
+    client.force_login(user)
+    body = client.get("/collection/export.csv").content.decode("utf-8")
+    assert ",'\uff1dHYPERLINK(1)\r\n" in body
+    assert csv_io.unneutralise("'\uff1dHYPERLINK(1)") == "\uff1dHYPERLINK(1)"
+
+
 # -- Preview, apply, round trip ------------------------------------------------
 
 

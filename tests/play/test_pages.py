@@ -181,3 +181,29 @@ def test_another_users_board_urls_answer_404(client, user, other_user, deck_for,
     assert response.status_code == 404
     assert Playtest.objects.count() == 1
     assert Playtest.objects.get(pk=pt.pk).version == pt.version
+
+
+@pytest.mark.django_db
+def test_a_shared_replay_offers_branch_from_here_only_to_who_may_branch(
+    client, user, other_user, deck_for
+):
+    from decks.playtest.services import playtest_share
+
+    pt = playtest_create(
+        owner=user, deck=deck_for("collision"), opponent="random", seed=2
+    )
+    playtest_share(playtest=pt, on=True)
+    pt.refresh_from_db()
+    url = f"/play/shared/{pt.share_token}/?step=1"
+    branch = f"/play/{pt.pk}/branch/"
+    assert b"Branch from here" not in client.get(url).content
+    client.force_login(other_user)
+    assert b"Branch from here" not in client.get(url).content
+    assert client.post(branch, {"step": 1}).status_code == 404
+    client.force_login(user)
+    assert b"Branch from here" in client.get(url).content
+    response = client.post(branch, {"step": 1})
+    new = Playtest.objects.exclude(pk=pt.pk).get()
+    assert response["Location"] == f"/play/{new.pk}/"
+    assert new.log[:1] == pt.log[:1]
+    assert new.parent_id == pt.pk

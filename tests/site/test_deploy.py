@@ -1,9 +1,14 @@
-"""Production settings pass Django's deployment checks."""
+"""Production settings pass Django's deployment checks; `make serve` starts as documented."""
 
+import http.client
 import os
 import secrets
+import signal
+import socket
+import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,3 +75,86 @@ def test_production_settings_turn_debug_off_and_cookies_secure():
     assert result.stdout.split() == ["False", "True", "True", "600", "True"], (
         result.stderr
     )
+
+
+def test_deploy_check_accepts_a_proxy_that_redirects_plain_http_itself():
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=production_env(SECURE_SSL_REDIRECT="0"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _get(port, path, **headers):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        response.read()
+        return response
+    finally:
+        connection.close()
+
+
+def test_make_serve_as_documented_starts_behind_a_tls_proxy(tmp_path):
+    env = production_env(WORKERS="1", SQLITE_PATH=str(tmp_path / "db.sqlite3"))
+    for name in (
+        "SECRET_KEY",
+        "ALLOWED_HOSTS",
+        "SECURE_SSL_REDIRECT",
+        "SECURE_COOKIES",
+    ):
+        env.pop(name, None)
+    key_file = tmp_path / "secret-key"
+    port = _free_port()
+    log = tmp_path / "serve.log"
+    # Set-up (venv, migrate, cards) and the minutes-long collectstatic are not
+    # what is tested: -o takes them as done.
+    command = ["make", "-o", "setup", "-o", "staticfiles/staticfiles.json", "serve"]
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            [*command, f"PORT={port}", f"SECRET_KEY_FILE={key_file}"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert server.poll() is None, log.read_text()
+            try:
+                through_proxy = _get(
+                    port, "/api/ping/", **{"X-Forwarded-Proto": "https"}
+                )
+                break
+            except OSError:
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.5)
+        assert through_proxy.status == 200
+        assert through_proxy.headers.get_all("Server") is None
+        plain = _get(port, "/api/ping/")
+        assert plain.status == 301
+        assert plain.headers["Location"] == f"https://127.0.0.1:{port}/api/ping/"
+        assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+def test_the_development_server_does_not_name_itself(live_server):
+    host, port = live_server.url.removeprefix("http://").split(":")
+    response = _get(int(port), "/api/ping/")
+    assert response.status == 200
+    assert response.headers.get_all("Server") == ["cardsite"]
