@@ -60,12 +60,28 @@ def collection_entry_create(*, user, card, **fields) -> CollectionEntry:
 
 @transaction.atomic
 def collection_entry_update(*, entry: CollectionEntry, **fields) -> CollectionEntry:
-    """Change the given fields of one entry."""
+    """Change the given fields of one entry, and no other.
+
+    The entry is read again under its row lock, so a change made since
+    ``entry`` was read (a one-click +1, another edit) is kept, not overwritten
+    with the old copy's values.
+    """
+    unknown = set(fields) - set(EDITABLE_FIELDS)
+    if unknown:
+        raise TypeError(f"Unknown entry fields: {', '.join(sorted(unknown))}")
+    try:
+        locked = CollectionEntry.objects.select_for_update().get(
+            pk=entry.pk, user_id=entry.user_id
+        )
+    except CollectionEntry.DoesNotExist:
+        raise ValidationError(
+            "This entry was deleted in the meantime.", code="entry_gone"
+        ) from None
     for name, value in fields.items():
-        if name not in EDITABLE_FIELDS:
-            raise TypeError(f"Unknown entry field: {name}")
-        setattr(entry, name, value)
-    return collection_entry_save(entry=entry)
+        setattr(locked, name, value)
+    locked.full_clean()
+    locked.save(update_fields=[*fields, "updated_at"])
+    return locked
 
 
 @transaction.atomic
