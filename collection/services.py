@@ -313,6 +313,13 @@ def collection_import_apply(*, user, preview: ImportPreview) -> dict:
     if preview.user_id != user.pk:
         raise ValidationError("This import belongs to someone else.", code="not_owner")
     with transaction.atomic():
+        # Lock the entries the plan reads: a one-click change landing between
+        # the plan and its writes would otherwise be overwritten (PostgreSQL).
+        list(
+            CollectionEntry.objects.select_for_update()
+            .filter(user=user)
+            .values_list("pk", flat=True)
+        )
         changes = import_plan(user=user, rows=preview.rows, mode=preview.mode)
         if changes == preview.changes:
             return _apply_changes(user=user, preview=preview, changes=changes)

@@ -1,7 +1,6 @@
 """My collection, the one-click widget, missing cards, sharing and graded population."""
 
 from decimal import Decimal
-from html.parser import HTMLParser
 
 import pytest
 from django.db import connection
@@ -11,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from collection import selectors, services
 from collection.models import CollectionEntry, ShareLink
+from tests.html_forms import form_values
 
 
 def _widget(client, card, change):
@@ -249,47 +249,16 @@ def test_entry_form_shows_the_duplicate_message(client, user, cards):
     assert CollectionEntry.objects.count() == 1
 
 
-class _FormValues(HTMLParser):
-    """Collect the values an entry form page would send back unchanged."""
-
-    def __init__(self):
-        super().__init__()
-        self.values, self._select, self._textarea = {}, None, None
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "input" and attrs.get("name") not in (None, "csrfmiddlewaretoken"):
-            self.values[attrs["name"]] = attrs.get("value") or ""
-        elif tag == "select":
-            self._select = attrs["name"]
-            self.values.setdefault(self._select, "")
-        elif tag == "option" and self._select and "selected" in attrs:
-            self.values[self._select] = attrs.get("value") or ""
-        elif tag == "textarea":
-            self._textarea = attrs["name"]
-            self.values[self._textarea] = ""
-
-    def handle_endtag(self, tag):
-        if tag == "select":
-            self._select = None
-        elif tag == "textarea":
-            self._textarea = None
-
-    def handle_data(self, data):
-        if self._textarea:
-            self.values[self._textarea] += data.strip()
-
-
 @pytest.mark.django_db
 def test_entry_form_keeps_a_copy_added_while_the_page_was_open(client, user, cards):
     entry = services.collection_entry_create(user=user, card=cards.tyson, quantity=1)
     client.force_login(user)
-    page = _FormValues()
-    page.feed(client.get(f"/collection/entries/{entry.pk}/").content.decode())
-    assert page.values["quantity"] == "1"
+    page = client.get(f"/collection/entries/{entry.pk}/")
+    shown = form_values(page.content.decode())
+    assert (shown["quantity"], shown["initial-quantity"]) == ("1", "1")
     services.collection_change_quantity(user=user, card=cards.tyson, owned_delta=1)
     response = client.post(
-        f"/collection/entries/{entry.pk}/", {**page.values, "notes": "foil corner"}
+        f"/collection/entries/{entry.pk}/", {**shown, "notes": "foil corner"}
     )
     assert response.status_code == 302
     entry.refresh_from_db()
