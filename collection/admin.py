@@ -41,7 +41,7 @@ class CollectionEntryAdmin(admin.ModelAdmin):
         return field
 
     def save_model(self, request, obj, form, change):
-        """Save the entry as the pages and the API do: a change writes its fields only."""
+        """Save the entry as the pages and the API do; a change writes its fields."""
         if not change:
             services.collection_entry_save(entry=obj)
             return
