@@ -70,7 +70,7 @@ def collection_entry_update(*, entry: CollectionEntry, **fields) -> CollectionEn
     if unknown:
         raise TypeError(f"Unknown entry fields: {', '.join(sorted(unknown))}")
     try:
-        locked = CollectionEntry.objects.select_for_update().get(
+        locked = CollectionEntry.objects.select_for_update(of=("self",)).get(
             pk=entry.pk, user_id=entry.user_id
         )
     except CollectionEntry.DoesNotExist:
@@ -91,7 +91,10 @@ def collection_entry_delete(*, entry: CollectionEntry) -> None:
 
 
 def _pick_entry(*, user, card, field: str, removing: bool, variant: dict | None):
-    entries = CollectionEntry.objects.select_for_update().filter(user=user, card=card)
+    # The default ordering joins the card and its set; lock the entries alone.
+    entries = CollectionEntry.objects.select_for_update(of=("self",)).filter(
+        user=user, card=card
+    )
     if variant is not None:
         return entries.filter(**_variant_lookup(variant)).first()
     default = entries.filter(**_variant_lookup(DEFAULT_VARIANT)).first()
@@ -318,6 +321,7 @@ def collection_import_apply(*, user, preview: ImportPreview) -> dict:
         list(
             CollectionEntry.objects.select_for_update()
             .filter(user=user)
+            .order_by()
             .values_list("pk", flat=True)
         )
         changes = import_plan(user=user, rows=preview.rows, mode=preview.mode)

@@ -135,7 +135,7 @@ def _lock(deck: Deck) -> Deck:
     """
     try:
         return (
-            Deck.objects.select_for_update()
+            Deck.objects.select_for_update(of=("self",))
             .select_related("game", "owner")
             .get(pk=deck.pk)
         )
