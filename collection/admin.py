@@ -34,9 +34,26 @@ class CollectionEntryAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "card__name"]
     raw_id_fields = ["user", "card"]
 
+    def get_readonly_fields(self, request, obj=None):
+        # An entry's owner and card stay, as on the pages and in the API.
+        return ["user", "card"] if obj is not None else []
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if field is not None:
+            # The page sends back the values it showed, so ``changed_data``
+            # names the fields changed here, not those changed since by others.
+            field.show_hidden_initial = True
+        return field
+
     def save_model(self, request, obj, form, change):
-        """Save the entry as the pages and the API do."""
-        services.collection_entry_save(entry=obj)
+        """Save the entry as the pages and the API do; a change writes its fields."""
+        if not change:
+            services.collection_entry_save(entry=obj)
+            return
+        changed = {name: form.cleaned_data[name] for name in form.changed_data}
+        services.collection_entry_update(entry=obj, **changed)
+        obj.refresh_from_db()
 
     def delete_model(self, request, obj):
         """Delete the entry as the pages and the API do."""

@@ -26,6 +26,13 @@ class EntryForm(forms.ModelForm):
         labels = {"wanted_quantity": "Wanted", "trade_quantity": "For trade"}
         widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The page sends back the values it showed, so ``changed_data`` names
+        # the fields this person changed, not those changed since by others.
+        for field in self.fields.values():
+            field.show_hidden_initial = True
+
 
 class ImportFileForm(forms.Form):
     file = forms.FileField(

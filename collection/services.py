@@ -60,12 +60,28 @@ def collection_entry_create(*, user, card, **fields) -> CollectionEntry:
 
 @transaction.atomic
 def collection_entry_update(*, entry: CollectionEntry, **fields) -> CollectionEntry:
-    """Change the given fields of one entry."""
+    """Change the given fields of one entry, and no other.
+
+    The entry is read again under its row lock, so a change made since
+    ``entry`` was read (a one-click +1, another edit) is kept, not overwritten
+    with the old copy's values.
+    """
+    unknown = set(fields) - set(EDITABLE_FIELDS)
+    if unknown:
+        raise TypeError(f"Unknown entry fields: {', '.join(sorted(unknown))}")
+    try:
+        locked = CollectionEntry.objects.select_for_update(of=("self",)).get(
+            pk=entry.pk, user_id=entry.user_id
+        )
+    except CollectionEntry.DoesNotExist:
+        raise ValidationError(
+            "This entry was deleted in the meantime.", code="entry_gone"
+        ) from None
     for name, value in fields.items():
-        if name not in EDITABLE_FIELDS:
-            raise TypeError(f"Unknown entry field: {name}")
-        setattr(entry, name, value)
-    return collection_entry_save(entry=entry)
+        setattr(locked, name, value)
+    locked.full_clean()
+    locked.save(update_fields=[*fields, "updated_at"])
+    return locked
 
 
 @transaction.atomic
@@ -75,7 +91,10 @@ def collection_entry_delete(*, entry: CollectionEntry) -> None:
 
 
 def _pick_entry(*, user, card, field: str, removing: bool, variant: dict | None):
-    entries = CollectionEntry.objects.select_for_update().filter(user=user, card=card)
+    # The default ordering joins the card and its set; lock the entries alone.
+    entries = CollectionEntry.objects.select_for_update(of=("self",)).filter(
+        user=user, card=card
+    )
     if variant is not None:
         return entries.filter(**_variant_lookup(variant)).first()
     default = entries.filter(**_variant_lookup(DEFAULT_VARIANT)).first()
@@ -297,6 +316,14 @@ def collection_import_apply(*, user, preview: ImportPreview) -> dict:
     if preview.user_id != user.pk:
         raise ValidationError("This import belongs to someone else.", code="not_owner")
     with transaction.atomic():
+        # Lock the entries the plan reads: a one-click change landing between
+        # the plan and its writes would otherwise be overwritten (PostgreSQL).
+        list(
+            CollectionEntry.objects.select_for_update()
+            .filter(user=user)
+            .order_by()
+            .values_list("pk", flat=True)
+        )
         changes = import_plan(user=user, rows=preview.rows, mode=preview.mode)
         if changes == preview.changes:
             return _apply_changes(user=user, preview=preview, changes=changes)

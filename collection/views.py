@@ -147,7 +147,8 @@ def _save_entry(request, form, *, entry=None, card=None):
             return services.collection_entry_create(
                 user=request.user, card=card, **form.cleaned_data
             )
-        return services.collection_entry_update(entry=entry, **form.cleaned_data)
+        changed = {name: form.cleaned_data[name] for name in form.changed_data}
+        return services.collection_entry_update(entry=entry, **changed)
     except ValidationError as exc:
         for field, errors in exc.message_dict.items():
             form.add_error(field if field in form.fields else None, errors)

@@ -126,6 +126,25 @@ def deck_entries_check(*, deck: Deck, entries: Iterable[dict]) -> list[DeckEntry
     return list(merged.values())
 
 
+def _lock(deck: Deck) -> Deck:
+    """Return the deck read again under its row lock.
+
+    Every write to a deck starts here, so writes to one deck queue one behind
+    the other: none works from a copy read before another's change, and
+    version numbers never collide.
+    """
+    try:
+        return (
+            Deck.objects.select_for_update(of=("self",))
+            .select_related("game", "owner")
+            .get(pk=deck.pk)
+        )
+    except Deck.DoesNotExist:
+        raise ValidationError(
+            "This deck was deleted in the meantime.", code="deck_gone"
+        ) from None
+
+
 def _save_entries(*, deck: Deck, entries: list[DeckEntry]) -> None:
     deck.entries.all().delete()
     for entry in entries:
@@ -138,6 +157,8 @@ def _save_entries(*, deck: Deck, entries: list[DeckEntry]) -> None:
 @transaction.atomic
 def deck_save(*, deck: Deck, entries: Iterable[dict] | None = None) -> Deck:
     """Save a new or changed deck, its entries when given, and its next version."""
+    if deck.pk is not None:
+        _lock(deck)
     deck.full_clean()
     deck.save()
     if entries is not None:
@@ -174,14 +195,22 @@ def deck_update(
     is_public: bool | None = None,
     entries: Iterable[dict] | None = None,
 ) -> Deck:
-    """Change a deck's name, notes, visibility and (when given) all its entries."""
-    if name is not None:
-        deck.name = name
-    if notes is not None:
-        deck.notes = notes
-    if is_public is not None:
-        deck.is_public = is_public
-    return deck_save(deck=deck, entries=entries)
+    """Change a deck's name, notes, visibility and (when given) all its entries.
+
+    Only the fields given are written, to the deck as it is now.
+    """
+    locked = _lock(deck)
+    given = {"name": name, "notes": notes, "is_public": is_public}
+    changed = {field: value for field, value in given.items() if value is not None}
+    for field, value in changed.items():
+        setattr(locked, field, value)
+    locked.full_clean()
+    locked.save(update_fields=[*changed, "updated_at"])
+    if entries is not None:
+        checked = deck_entries_check(deck=locked, entries=entries)
+        _save_entries(deck=locked, entries=checked)
+    deck_version_record(deck=locked)
+    return locked
 
 
 @transaction.atomic
@@ -199,6 +228,7 @@ def deck_add_card(
     quantity, error = _quantity(quantity, "Adding")
     if error:
         raise ValidationError({"quantity": error}, code="bad_quantity")
+    deck = _lock(deck)
     entry = deck.entries.filter(card=card, zone=zone).first()
     if entry is None:
         entry = DeckEntry(deck=deck, card=card, zone=zone, quantity=quantity)
@@ -216,9 +246,9 @@ def deck_card_check(*, deck: Deck, card: Card) -> None:
 @transaction.atomic
 def deck_entry_save(*, entry: DeckEntry) -> DeckEntry:
     """Save one new or changed entry of a deck, and the deck's next version."""
+    deck = _lock(entry.deck)
     # full_clean checks the quantity and the card's game and zone (DeckEntry.clean).
     entry.full_clean()
-    deck = entry.deck
     deck_card_check(deck=deck, card=entry.card)
     entry.save()
     deck.save(update_fields=["updated_at"])
@@ -229,7 +259,7 @@ def deck_entry_save(*, entry: DeckEntry) -> DeckEntry:
 @transaction.atomic
 def deck_entry_delete(*, entry: DeckEntry) -> None:
     """Delete one entry of a deck, and keep the deck's next version."""
-    deck = entry.deck
+    deck = _lock(entry.deck)
     entry.delete()
     deck.save(update_fields=["updated_at"])
     deck_version_record(deck=deck)
@@ -241,6 +271,7 @@ def deck_remove_card(*, deck: Deck, card: Card, zone: str, quantity: int = 1) ->
     quantity, error = _quantity(quantity, "Removing")
     if error:
         raise ValidationError({"quantity": error}, code="bad_quantity")
+    deck = _lock(deck)
     entry = deck.entries.filter(card=card, zone=zone).first()
     if entry is None:
         raise ValidationError(

@@ -448,14 +448,15 @@ def _require_owner(user, card_set: CardSet) -> None:
 def custom_set_update(
     *, user, card_set: CardSet, name: str, is_public: bool, notes: str = ""
 ) -> CardSet:
-    """Rename a custom set or change who may see it."""
+    """Rename a custom set or change who may see it; its other fields stay as stored."""
     _require_owner(user, card_set)
-    card_set.name = (name or "").strip()
-    card_set.is_public = is_public
-    card_set.notes = notes
-    card_set.full_clean()
-    card_set.save()
-    return card_set
+    locked = CardSet.objects.select_for_update().get(pk=card_set.pk)
+    locked.name = (name or "").strip()
+    locked.is_public = is_public
+    locked.notes = notes
+    locked.full_clean()
+    locked.save(update_fields=["name", "is_public", "notes"])
+    return locked
 
 
 def _next_key(card_set: CardSet) -> str:

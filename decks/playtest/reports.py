@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import math
 import statistics
+from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 from django_tasks import task
 
 from cards.games import GAMES
@@ -22,6 +25,11 @@ from .adapter import PlaytestError, engine_decks
 from .models import DeckReport
 
 MAX_GAMES = 5000
+# Reports one user may have waiting for or running on the worker at once.
+MAX_UNFINISHED = 3
+# A report unfinished this long after it started lost its worker (killed, say);
+# it stops counting, so a crash never bars its owner from reports for good.
+UNFINISHED_FOR_AT_MOST = timedelta(hours=1)
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -62,6 +70,21 @@ def deck_report_start(
     decks = engine_decks(slug, seat_decks, players=players)
     options = {"players": players} if shared else {}
     with transaction.atomic():
+        # The owner's row lock queues one user's starts, so two at once cannot
+        # both pass the count below.
+        get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+        unfinished = DeckReport.objects.filter(
+            owner=owner,
+            status__in=[DeckReport.Status.QUEUED, DeckReport.Status.RUNNING],
+            created_at__gte=timezone.now() - UNFINISHED_FOR_AT_MOST,
+        ).count()
+        if unfinished >= MAX_UNFINISHED:
+            raise PlaytestError(
+                "too_many_reports",
+                f"At most {MAX_UNFINISHED} of your reports wait or run at once; "
+                "start another when one of them has finished.",
+                status=429,
+            )
         report = DeckReport.objects.create(
             owner=owner,
             deck=deck,

@@ -16,7 +16,7 @@ from ..engine.core import CHANCE
 from ..models import Deck
 from .adapter import blocked_cards, deck_entries, entries_to_engine
 from .models import DeckReport, Playtest
-from .reports import deck_report_start
+from .reports import MAX_GAMES, deck_report_start
 from .services import (
     PlaytestError,
     acting_seat,
@@ -118,6 +118,7 @@ def start_context(user, deck) -> dict:
         "other_decks": others,
         "players_range": GAMES[deck.game.slug].seat_counts,
         "blocked": blocked,
+        "max_report_games": MAX_GAMES,
     }
 
 

@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from collection import selectors, services
 from collection.models import CollectionEntry, ShareLink
+from tests.html_forms import form_values
 
 
 def _widget(client, card, change):
@@ -246,6 +247,22 @@ def test_entry_form_shows_the_duplicate_message(client, user, cards):
     assert response.status_code == 200
     assert "You already have an entry for this card" in response.content.decode()
     assert CollectionEntry.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_entry_form_keeps_a_copy_added_while_the_page_was_open(client, user, cards):
+    entry = services.collection_entry_create(user=user, card=cards.tyson, quantity=1)
+    client.force_login(user)
+    page = client.get(f"/collection/entries/{entry.pk}/")
+    shown = form_values(page.content.decode())
+    assert (shown["quantity"], shown["initial-quantity"]) == ("1", "1")
+    services.collection_change_quantity(user=user, card=cards.tyson, owned_delta=1)
+    response = client.post(
+        f"/collection/entries/{entry.pk}/", {**shown, "notes": "foil corner"}
+    )
+    assert response.status_code == 302
+    entry.refresh_from_db()
+    assert (entry.quantity, entry.notes) == (2, "foil corner")
 
 
 @pytest.mark.django_db

@@ -5,7 +5,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from cards.community import services as community
 from cards.data import card_data_load, card_data_parse
-from cards.models import Card, CardChange, CardSubmission
+from cards.models import Card, CardChange, CardSet, CardSubmission
 from collection.selectors import set_completion
 from tests.factories import make_entry, make_set
 
@@ -287,3 +287,22 @@ def test_help_wanted_skips_custom_sets_and_practice_by_default(user, gate):
         "bonus_darkus",
         "bonus_ventus",
     ]
+
+
+@pytest.mark.django_db
+def test_a_custom_set_update_from_an_old_copy_keeps_the_fields_it_does_not_change(
+    user,
+):
+    custom = community.custom_set_create(user=user, game="bakugan", name="Mine")
+    old_copy = CardSet.objects.get(pk=custom.pk)
+    CardSet.objects.filter(pk=custom.pk).update(year="2009", sort_order=7)
+    community.custom_set_update(
+        user=user, card_set=old_copy, name="Proxies", is_public=True
+    )
+    custom.refresh_from_db()
+    assert (custom.name, custom.is_public, custom.year, custom.sort_order) == (
+        "Proxies",
+        True,
+        "2009",
+        7,
+    )

@@ -8,6 +8,7 @@ from cards.models import Card, CardChange, CardSet, Game
 from collection.models import CollectionEntry, ImportPreview
 from decks.models import Deck, DeckEntry
 from decks.services import deck_create
+from tests.html_forms import form_values
 
 GAME = "collision"
 
@@ -263,3 +264,19 @@ def test_admin_deleting_an_import_preview_discards_it(staff_client, user, cards)
 
     assert response.status_code == 302
     assert not ImportPreview.objects.exists()
+
+
+def test_admin_change_of_an_entry_keeps_a_copy_added_while_the_page_was_open(
+    staff_client, user, cards
+):
+    entry = CollectionEntry.objects.create(user=user, card=cards[0], quantity=1)
+    url = f"/admin/collection/collectionentry/{entry.pk}/change/"
+    shown = form_values(staff_client.get(url).content.decode())
+    assert (shown["quantity"], shown["initial-quantity"]) == ("1", "1")
+    CollectionEntry.objects.filter(pk=entry.pk).update(quantity=2)
+
+    response = staff_client.post(url, {**shown, "notes": "corner dent"})
+
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    entry.refresh_from_db()
+    assert (entry.quantity, entry.notes) == (2, "corner dent")
