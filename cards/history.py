@@ -9,7 +9,7 @@ from django.db import transaction
 
 from .models import Card, CardChange
 
-_NOT_DATA = {"id", "card_set", "created_at", "updated_at"}
+_NOT_DATA = {"id", "card_set", "file_values", "created_at", "updated_at"}
 CARD_DATA_FIELDS = tuple(
     f.name for f in Card._meta.concrete_fields if f.name not in _NOT_DATA
 )

@@ -295,6 +295,13 @@ class Card(models.Model):
     bonus_darkus = _int(SIGNED)
     bonus_ventus = _int(SIGNED)
 
+    file_values = models.JSONField(
+        default=dict,
+        editable=False,
+        help_text="What the card's data file said, by field, when it was last "
+        "loaded; a load changes only the fields the file changed since.",
+    )
+
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
