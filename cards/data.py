@@ -566,12 +566,9 @@ def _history_row(card: Card, change: CardChange, source_label: str, user):
             for d in change.disputes
         )
         source = f"{source} disagrees with reviewed values, not applied: {disputed}"
-    row = card_history_row(card=card, user=user, source=source, old=old)
-    if row is None and change.disputes:
-        row = CardChangeRow(card=card, created=False, changes=[], source=source,
-                            user=user if user is not None and user.is_authenticated
-                            else None)  # fmt: skip
-    return row
+    return card_history_row(
+        card=card, user=user, source=source, old=old, unchanged=bool(change.disputes)
+    )
 
 
 # --- export ------------------------------------------------------------------

@@ -43,10 +43,15 @@ def card_history_row(
     old: dict | None,
     new: dict | None = None,
     submission=None,
+    unchanged: bool = False,
 ) -> CardChange | None:
-    """Return the unsaved history row of ``card`` since ``old`` (None if unchanged)."""
+    """Return the unsaved history row of ``card`` since ``old``.
+
+    None if nothing changed, unless ``unchanged`` asks for a row anyway (a
+    dispute recorded in ``source``, say).
+    """
     changes = values_diff(old, new if new is not None else card_values(card))
-    if old is not None and not changes:
+    if old is not None and not changes and not unchanged:
         return None
     return CardChange(
         card=card,

@@ -189,3 +189,28 @@ def test_a_moderators_import_previews_the_dispute_and_keeps_the_correction(
     ]
     assert b"Kept: corrected since the file was last loaded" in preview.content
     assert (_card().bonus_aquos, _card().verification) == (70, "disputed")
+
+
+def test_a_second_dispute_on_a_disputed_card_is_still_recorded(
+    tmp_path, user, moderator
+):
+    path = _write(tmp_path / "bakugan.json")
+    _load(path)
+    _accept(user, moderator, bonus_aquos=70, bonus_pyrus=110)
+    _load(_write(path, bonus_aquos=60))
+
+    out = _load(_write(path, bonus_aquos=60, bonus_pyrus=130))
+
+    card = _card()
+    assert (card.bonus_aquos, card.bonus_pyrus, card.verification) == (
+        70,
+        110,
+        "disputed",
+    )
+    assert out.startswith(f"{path}: 0 created, 0 updated, 1 unchanged, 1 disputed\n")
+    latest = CardChange.objects.filter(card=card).first()
+    assert (latest.changes, latest.source) == (
+        [],
+        f"{path} disagrees with reviewed values, not applied: bonus_pyrus (kept 110, "
+        "the file says 130)",
+    )
