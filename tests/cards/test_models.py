@@ -391,3 +391,15 @@ def test_text_longer_than_a_card_prints_is_refused_with_a_message(field, limit):
     }
     setattr(card, field, "x" * limit)
     card.full_clean()
+
+
+def test_set_notes_longer_than_the_limit_are_refused_with_a_message():
+    card_set = build_card("bakugan", key="1").card_set
+    card_set.notes = "x" * 2_001
+
+    with pytest.raises(ValidationError) as caught:
+        card_set.full_clean()
+
+    assert caught.value.message_dict == {
+        "notes": ["Keep this to 2,000 characters (it has 2,001)."]
+    }
