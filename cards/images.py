@@ -174,6 +174,7 @@ def _wrap(d, text: str, f, width: int, max_lines: int) -> list[str]:
 
 def _longest_fit(d, words: list[str], f, width: int) -> str:
     """Return the most of ``words`` (at least the start of the first) that fits."""
+    words = [words[0][:MAX_LINE_CHARS], *words[1:]]
     lo, hi = 0, len(words)
     while lo < hi:
         mid = (lo + hi + 1) // 2
@@ -183,7 +184,7 @@ def _longest_fit(d, words: list[str], f, width: int) -> str:
             hi = mid - 1
     if lo:
         return " ".join(words[:lo])
-    word = words[0][:MAX_LINE_CHARS]
+    word = words[0]
     lo, hi = 1, len(word)
     while lo < hi:
         mid = (lo + hi + 1) // 2
