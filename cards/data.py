@@ -4,6 +4,12 @@ The primary format is versioned JSON, one file per game (``fixtures/README.md``
 describes it); CSV carries the cards of existing sets, one row per card. A field
 absent from a card record is null (unknown); export writes every field of the
 game explicitly, in a stable order, so export then load is lossless.
+
+A load changes only what the file changed since it was last loaded: each card
+keeps what its file said (``Card.file_values``), and a field edited since (a
+moderator-accepted correction, say) keeps its edited value. A file that then
+changes such a field is reported as a dispute, recorded in the card's history
+and its verification, never applied.
 """
 
 import csv
@@ -14,7 +20,7 @@ from dataclasses import dataclass, field
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models, transaction
 
-from .choices import SetKind
+from .choices import SetKind, Verification
 from .games import COMMON_FIELDS, GAMES
 from .history import CARD_DATA_FIELDS, card_history_row
 from .models import Card, CardSet, Game
@@ -83,6 +89,28 @@ class FieldChange:
 
 
 @dataclass(frozen=True)
+class Dispute:
+    """A field the file changed that was edited since: the edit is kept."""
+
+    set_slug: str
+    key: str
+    field: str
+    kept: object
+    file: object
+
+    def __str__(self) -> str:
+        return (
+            f"{self.set_slug}/{self.key} {self.field}: kept the reviewed value "
+            f"{_short(self.kept)}; the file says {_short(self.file)}"
+        )
+
+
+def _short(value) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+@dataclass(frozen=True)
 class CardChange:
     """A new or changed record; ``key`` is None for the set's own fields."""
 
@@ -90,6 +118,7 @@ class CardChange:
     key: str | None
     created: bool
     changes: tuple[FieldChange, ...] = ()
+    disputes: tuple[Dispute, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -99,13 +128,22 @@ class LoadResult:
     unchanged: int
     sets_created: int = 0
     sets_updated: int = 0
+    disputes: tuple[Dispute, ...] = ()
+
+
+@dataclass
+class _PlannedCard:
+    card: Card
+    change: CardChange | None
+    # The file's values changed while the card's did not.
+    file_values_changed: bool = False
 
 
 @dataclass
 class _Plan:
     problems: list[Problem] = field(default_factory=list)
     sets: list[tuple[CardSet, CardChange | None]] = field(default_factory=list)
-    cards: list[tuple[Card, CardChange | None]] = field(default_factory=list)
+    cards: list[_PlannedCard] = field(default_factory=list)
 
 
 # --- fields ------------------------------------------------------------------
@@ -298,7 +336,9 @@ def _assign(instance, raw: dict, names, where: dict) -> list[Problem]:
     return problems
 
 
-def _change(set_slug, key, old: dict | None, new: dict) -> CardChange | None:
+def _change(
+    set_slug, key, old: dict | None, new: dict, disputes=()
+) -> CardChange | None:
     if old is None:
         return CardChange(set_slug, key, created=True)
     changes = tuple(
@@ -306,7 +346,63 @@ def _change(set_slug, key, old: dict | None, new: dict) -> CardChange | None:
         for name in new
         if old[name] != new[name]
     )
-    return CardChange(set_slug, key, False, changes) if changes else None
+    if not changes and not disputes:
+        return None
+    return CardChange(set_slug, key, False, changes, tuple(disputes))
+
+
+_UNKNOWN = object()
+
+
+def _reviewed_fields(card_set: CardSet) -> dict[int, dict[str, object]]:
+    """Return, per card of ``card_set``, the fields last changed by submissions.
+
+    Cards loaded before ``file_values`` was kept have no record of what their
+    file said; for them, accepted corrections in the history mark the field,
+    and the value before the first of them is what the file said.
+    """
+    reviewed: dict[int, dict[str, object]] = {}
+    rows = (
+        CardChangeRow.objects.filter(card__card_set=card_set)
+        .order_by("created_at", "pk")
+        .values_list("card_id", "submission_id", "changes")
+    )
+    for card_id, submission_id, changes in rows:
+        fields = reviewed.setdefault(card_id, {})
+        for change in changes:
+            if submission_id is None:
+                fields.pop(change["field"], None)
+            else:
+                fields.setdefault(change["field"], change["old"])
+    return reviewed
+
+
+def _keep_edits(card: Card, current: dict, file_says: dict, reviewed) -> list:
+    """Put back on ``card`` each value edited since the file last said otherwise.
+
+    ``reviewed()`` gives ``_reviewed_fields`` of the card's set. Return the
+    disputes: fields the file changed although they were edited.
+    """
+    disputes = []
+    for name, new in file_says.items():
+        if new == current[name]:
+            continue
+        said = card.file_values.get(name, _UNKNOWN)
+        if said is _UNKNOWN:
+            said = reviewed().get(card.pk, {}).get(name, _UNKNOWN)
+            edited = said is not _UNKNOWN
+        else:
+            edited = current[name] != _canonical(name, said)
+        if not edited:
+            continue  # the file's change applies
+        setattr(card, name, current[name])
+        if new != _canonical(name, said):
+            disputes.append(
+                Dispute(card.card_set.slug, card.key, name, current[name], new)
+            )
+    if any(d.field != "verification" for d in disputes):
+        card.verification = Verification.DISPUTED
+    return disputes
 
 
 def _plan(data: CardData, game: str | None) -> _Plan:
@@ -359,6 +455,13 @@ def _plan_cards(plan: _Plan, records, card_set, in_db: dict) -> list[Problem]:
     problems = []
     seen = set()
     slug = card_set.slug
+    found = []
+
+    def reviewed() -> dict[int, set[str]]:
+        if not found:
+            found.append(_reviewed_fields(card_set))
+        return found[0]
+
     for index, raw in enumerate(records):
         key = raw.get("key") if isinstance(raw.get("key"), str) else None
         where = {"set_slug": slug, "key": key, "index": index}
@@ -373,6 +476,12 @@ def _plan_cards(plan: _Plan, records, card_set, in_db: dict) -> list[Problem]:
         card = existing or Card(card_set=card_set)
         old = _values(existing, CARD_DATA_FIELDS) if existing else None
         problems += _assign(card, raw, CARD_DATA_FIELDS, where)
+        file_says = _values(card, CARD_DATA_FIELDS)
+        disputes = []
+        if existing is not None:
+            disputes = _keep_edits(card, old, file_says, reviewed)
+        file_values_changed = card.file_values != file_says
+        card.file_values = file_says
         exclude = ["card_set"] if card_set.pk is None else None
         try:
             card.full_clean(
@@ -381,7 +490,8 @@ def _plan_cards(plan: _Plan, records, card_set, in_db: dict) -> list[Problem]:
         except ValidationError as error:
             problems += _clean_problems(error, where)
         new = _values(card, CARD_DATA_FIELDS)
-        plan.cards.append((card, _change(slug, key, old, new)))
+        change = _change(slug, key, old, new, disputes)
+        plan.cards.append(_PlannedCard(card, change, file_values_changed))
     return problems
 
 
@@ -395,7 +505,9 @@ def card_data_diff(*, data: CardData, game: str | None = None) -> list[CardChang
     plan = _plan(data, game)
     if plan.problems:
         raise CardDataError(plan.problems)
-    return [change for _, change in plan.sets + plan.cards if change is not None]
+    changes = [change for _, change in plan.sets]
+    changes += [planned.change for planned in plan.cards]
+    return [change for change in changes if change is not None]
 
 
 # --- load --------------------------------------------------------------------
@@ -407,7 +519,9 @@ def card_data_load(
 ) -> LoadResult:
     """Upsert the sets and cards of ``data``; load nothing if anything is wrong.
 
-    Each new or changed card gets one history row naming ``source_label``.
+    Only what the file changed since it was last loaded is applied; a field
+    edited since keeps its value and is returned as a dispute. Each new,
+    changed or disputed card gets one history row naming ``source_label``.
     """
     plan = _plan(data, game)
     if plan.problems:
@@ -419,17 +533,24 @@ def card_data_load(
             sets_updated += not change.created
             card_set.save()
     created = updated = unchanged = 0
-    history = []
-    for card, change in plan.cards:
-        if change is None:
+    history, disputes = [], []
+    for planned in plan.cards:
+        card, change = planned.card, planned.change
+        if change is None or not (change.created or change.changes):
             unchanged += 1
-            continue
-        created += change.created
-        updated += not change.created
-        card.save()
-        history.append(_history_row(card, change, source_label, user))
+            if planned.file_values_changed:
+                Card.objects.filter(pk=card.pk).update(file_values=card.file_values)
+        else:
+            created += change.created
+            updated += not change.created
+            card.save()
+        if change is not None:
+            disputes += change.disputes
+            history.append(_history_row(card, change, source_label, user))
     CardChangeRow.objects.bulk_create([row for row in history if row is not None])
-    return LoadResult(created, updated, unchanged, sets_created, sets_updated)
+    return LoadResult(
+        created, updated, unchanged, sets_created, sets_updated, tuple(disputes)
+    )
 
 
 def _history_row(card: Card, change: CardChange, source_label: str, user):
@@ -438,8 +559,15 @@ def _history_row(card: Card, change: CardChange, source_label: str, user):
     if not change.created:
         old = {name: getattr(card, name) for name in CARD_DATA_FIELDS}
         old.update({c.field: c.old for c in change.changes})
+    source = source_label or "Data file"
+    if change.disputes:
+        disputed = "; ".join(
+            f"{d.field} (kept {_short(d.kept)}, the file says {_short(d.file)})"
+            for d in change.disputes
+        )
+        source = f"{source} disagrees with reviewed values, not applied: {disputed}"
     return card_history_row(
-        card=card, user=user, source=source_label or "Data file", old=old
+        card=card, user=user, source=source, old=old, unchanged=bool(change.disputes)
     )
 
 

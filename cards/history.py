@@ -9,7 +9,7 @@ from django.db import transaction
 
 from .models import Card, CardChange
 
-_NOT_DATA = {"id", "card_set", "created_at", "updated_at"}
+_NOT_DATA = {"id", "card_set", "file_values", "created_at", "updated_at"}
 CARD_DATA_FIELDS = tuple(
     f.name for f in Card._meta.concrete_fields if f.name not in _NOT_DATA
 )
@@ -43,10 +43,15 @@ def card_history_row(
     old: dict | None,
     new: dict | None = None,
     submission=None,
+    unchanged: bool = False,
 ) -> CardChange | None:
-    """Return the unsaved history row of ``card`` since ``old`` (None if unchanged)."""
+    """Return the unsaved history row of ``card`` since ``old``.
+
+    None if nothing changed, unless ``unchanged`` asks for a row anyway (a
+    dispute recorded in ``source``, say).
+    """
     changes = values_diff(old, new if new is not None else card_values(card))
-    if old is not None and not changes:
+    if old is not None and not changes and not unchanged:
         return None
     return CardChange(
         card=card,

@@ -137,23 +137,62 @@ def _fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+# More characters than one line of the 13 px face font holds.
+MAX_LINE_CHARS = 100
+
+
 def _draw_text(d, text: str, origin, width: int, max_lines: int) -> None:
     x, y = origin
-    f = font(13)
-    lines, line = [], ""
-    for word in text.split():
-        trial = f"{line} {word}".strip()
-        if d.textlength(trial, font=f) > width and line:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    if line:
+    for i, line in enumerate(_wrap(d, text, font(13), width, max_lines)):
+        d.text((x, y + i * 17), line, fill=INK, font=font(13))
+
+
+def _wrap(d, text: str, f, width: int, max_lines: int) -> list[str]:
+    """Return at most ``max_lines`` lines of ``text`` that fit ``width``.
+
+    Only the text that can fit is looked at, and each line is found by bisection,
+    so the work is bounded by ``max_lines`` whatever the text's length.
+    """
+    words = text[: max_lines * MAX_LINE_CHARS].split()
+    lines, start = [], 0
+    while start < len(words) and len(lines) < max_lines:
+        end, chars = start + 1, len(words[start])
+        while end < len(words) and chars + 1 + len(words[end]) <= MAX_LINE_CHARS:
+            chars += 1 + len(words[end])
+            end += 1
+        line = _longest_fit(d, words[start:end], f, width)
         lines.append(line)
-    for i, line in enumerate(lines[:max_lines]):
-        if i == max_lines - 1 and len(lines) > max_lines:
-            line = _fit(line, len(line) - 1)
-        d.text((x, y + i * 17), line, fill=INK, font=f)
+        if len(line) < len(words[start]):
+            words[start] = words[start][len(line) :]  # a word wider than a line
+        else:
+            start += len(line.split())
+    cut = start < len(words) or len(text) > max_lines * MAX_LINE_CHARS
+    if cut and lines:
+        lines[-1] = _fit(lines[-1], len(lines[-1]) - 1)
+    return lines
+
+
+def _longest_fit(d, words: list[str], f, width: int) -> str:
+    """Return the most of ``words`` (at least the start of the first) that fits."""
+    words = [words[0][:MAX_LINE_CHARS], *words[1:]]
+    lo, hi = 0, len(words)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if d.textlength(" ".join(words[:mid]), font=f) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    if lo:
+        return " ".join(words[:lo])
+    word = words[0]
+    lo, hi = 1, len(word)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if d.textlength(word[:mid], font=f) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return word[:lo]
 
 
 def _draw_battle_edge(card, d, top: int) -> None:

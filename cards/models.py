@@ -77,6 +77,10 @@ class Game(models.Model):
         return games.get(self.slug)
 
 
+# The longest set notes in the data files are a quarter of this.
+SET_TEXT_LIMIT = 2_000
+
+
 class CardSetManager(models.Manager.from_queryset(CardSetQuerySet)):
     def get_by_natural_key(self, game_slug, slug):
         return self.get(game__slug=game_slug, slug=slug)
@@ -147,6 +151,16 @@ class CardSet(models.Model):
         }[self.kind]
 
     def clean(self):
+        for name in ("source", "notes"):
+            value = getattr(self, name)
+            if len(value) > SET_TEXT_LIMIT:
+                raise ValidationError(
+                    {
+                        name: f"Keep this to {SET_TEXT_LIMIT:,} characters (it has "
+                        f"{len(value):,})."
+                    },
+                    code="too_long",
+                )
         if self.kind == SetKind.CUSTOM and self.owner_id is None:
             raise ValidationError(
                 {"owner": "A custom set needs an owner."}, code="custom_without_owner"
@@ -294,6 +308,13 @@ class Card(models.Model):
     bonus_haos = _int(SIGNED)
     bonus_darkus = _int(SIGNED)
     bonus_ventus = _int(SIGNED)
+
+    file_values = models.JSONField(
+        default=dict,
+        editable=False,
+        help_text="What the card's data file said, by field, when it was last "
+        "loaded; a load changes only the fields the file changed since.",
+    )
 
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -26,9 +26,24 @@ def field_applies(card, field: str) -> bool:
     return field in (kind.fields if kind else game.fields)
 
 
+# The most a printed card holds in each free-text field, with room to spare (the
+# longest in the data files is under a quarter of it). The other text fields
+# are bounded by their ``max_length``.
+TEXT_LIMITS = {"text": 2_000, "lore": 1_000, "source": 2_000}
+
+
 def validate_card(card) -> dict:
     """Return the field errors of ``card`` under its game's rules (empty when valid)."""
     errors = Errors()
+    for field, limit in TEXT_LIMITS.items():
+        value = getattr(card, field)
+        if isinstance(value, str) and len(value) > limit:
+            errors.add(
+                field,
+                f"Keep this to {limit:,} characters (it has {len(value):,}); no "
+                "printed card holds more.",
+                "too_long",
+            )
     if isinstance(card.effects, list):
         try:
             parse_effects(card.effects)

@@ -98,7 +98,7 @@ class SubmissionForm(CardFieldsForm):
             label="Scan or photo of the card (optional)",
             help_text=(
                 f"PNG, JPEG or WebP, up to {scans.MAX_BYTES // 1_048_576} MB and "
-                f"{scans.MAX_PIXELS // 1_000_000} megapixels. It is shown on the card "
+                f"{scans.LIMIT_TEXT}. It is shown on the card "
                 "page once a moderator accepts it."
             ),
             widget=forms.ClearableFileInput(

@@ -2,9 +2,9 @@
 
 Nothing a user uploads is kept as sent. The format is decided by the content
 (magic bytes, then Pillow's own detection must agree), the byte count is checked
-before anything is decoded, the pixel count before the pixels are loaded, and
-the picture is re-encoded from its pixels alone (no EXIF, no ICC, no comments)
-under a generated name. The user's file name is never used.
+before anything is decoded, the dimensions the header declares before the pixels
+are loaded, and the picture is re-encoded from its pixels alone (no EXIF, no
+ICC, no comments) under a generated name. The user's file name is never used.
 """
 
 import io
@@ -21,7 +21,13 @@ from PIL import Image, ImageOps
 from ..models import ReviewStatus, Scan
 
 MAX_BYTES = 5 * 1024 * 1024
-MAX_PIXELS = 40_000_000
+# A card scanned at 600 dpi is about 1,500 x 2,100 pixels; these leave room for
+# a margin and either orientation, and no more: decoding costs width x height x 4
+# bytes, whatever the file's size.
+MAX_SIDE_SHORT = 2_400
+MAX_SIDE_LONG = 3_400
+MAX_PIXELS = MAX_SIDE_SHORT * MAX_SIDE_LONG
+LIMIT_TEXT = f"{MAX_SIDE_SHORT:,} x {MAX_SIDE_LONG:,} pixels"
 MAX_PENDING_SCANS = 20
 MAX_PENDING_BYTES = 50 * 1024 * 1024
 THUMBNAIL_SIZE = (240, 336)
@@ -68,13 +74,16 @@ def _sniff(head: bytes) -> str | None:
 
 def _clean_copy(image: Image.Image, image_format: str) -> Image.Image:
     # Turn the picture the way the camera meant, then keep only the pixels.
-    image = ImageOps.exif_transpose(image)
-    if image_format == "JPEG" or image.mode not in ("RGB", "RGBA"):
-        has_alpha = image_format != "JPEG" and (
-            image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
-        )
-        image = image.convert("RGBA" if has_alpha else "RGB")
-    return Image.frombytes(image.mode, image.size, image.tobytes())
+    # Each step makes one new image and drops the last, so at most two copies of
+    # the pixels are alive at once.
+    ImageOps.exif_transpose(image, in_place=True)
+    has_alpha = image_format != "JPEG" and (
+        image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
+    )
+    mode = "RGBA" if has_alpha else "RGB"
+    clean = image.convert(mode) if image.mode != mode else image.copy()
+    clean.info = {}
+    return clean
 
 
 def _encode(image: Image.Image, image_format: str) -> bytes:
@@ -117,10 +126,12 @@ def scan_check(*, upload) -> CheckedScan:
                         "bad_format",
                     )
                 width, height = image.size
-                if width * height > MAX_PIXELS:
+                short, long = sorted((width, height))
+                if short > MAX_SIDE_SHORT or long > MAX_SIDE_LONG:
                     raise _refuse(
-                        f"The image is {width} x {height} pixels; the limit is "
-                        f"{MAX_PIXELS // 1_000_000} megapixels.",
+                        f"The image is {width:,} x {height:,} pixels; the limit is "
+                        f"{LIMIT_TEXT} (a card scanned at 600 dpi is about "
+                        "1,500 x 2,100).",
                         "too_many_pixels",
                     )
                 image.load()
@@ -129,8 +140,7 @@ def scan_check(*, upload) -> CheckedScan:
             raise
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
             raise _refuse(
-                f"The image has too many pixels; the limit is "
-                f"{MAX_PIXELS // 1_000_000} megapixels.",
+                f"The image has too many pixels; the limit is {LIMIT_TEXT}.",
                 "too_many_pixels",
             ) from None
         except Exception:

@@ -226,6 +226,11 @@ def card_submission_create(
     checked = None
     if scan is not None:
         try:
+            # The quota is checked before the upload is decoded, and again
+            # with the re-encoded size.
+            scans.scan_quota_check(
+                user=user, adding_bytes=getattr(scan, "size", None) or 0
+            )
             checked = scans.scan_check(upload=scan)
             scans.scan_quota_check(user=user, adding_bytes=len(checked.data))
         except ValidationError as error:

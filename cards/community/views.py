@@ -479,5 +479,6 @@ def data_import_preview(request, token):
             "changed_cards": changed_cards[:PREVIEW_ROWS_SHOWN],
             "new_count": len(new_cards),
             "changed_count": len(changed_cards),
+            "disputes": [d for c in changed_cards for d in c.disputes],
         },
     )

@@ -5,11 +5,11 @@ from datetime import timedelta
 
 import pytest
 from django.core.files.base import ContentFile
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from cards import images
 from cards.models import Card
-from tests.factories import CO, MF, B, C, make_card
+from tests.factories import CO, MF, B, C, build_card, make_card
 
 pytestmark = pytest.mark.django_db
 
@@ -150,3 +150,76 @@ def test_an_unreadable_scan_falls_back_to_the_drawn_face(client, monkeypatch):
     response = client.get(f"/cards/{card.pk}/image.png")
     assert response.status_code == 200
     assert Image.open(io.BytesIO(body(response))).size == images.SIZES["full"]
+
+
+class Counted:
+    """Count the calls of a real ImageDraw method (it still runs)."""
+
+    def __init__(self, monkeypatch, name: str):
+        self.calls = []
+        real = getattr(ImageDraw.ImageDraw, name)
+
+        def counted(draw, text, *args, **kwargs):
+            self.calls.append(text)
+            return real(draw, text, *args, **kwargs)
+
+        monkeypatch.setattr(ImageDraw.ImageDraw, name, counted)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Gate card. " * 181, id="longest-allowed-text"),
+        pytest.param("Gate card. " * 190_000, id="2.1-mb-text"),
+        pytest.param("X" * 2_000, id="one-long-word"),
+    ],
+)
+def test_drawing_the_longest_text_measures_only_what_fits(monkeypatch, text):
+    card = build_card(B, key="1", card_type="ability", text=text, source="test")
+    measured = Counted(monkeypatch, "textlength")
+
+    images.draw_card(card)
+
+    # Each of the 8 lines is found by bisection over at most 100 characters.
+    assert len(measured.calls) <= 8 * 7
+    assert max(len(text) for text in measured.calls) <= images.MAX_LINE_CHARS
+    lines = images._wrap(
+        ImageDraw.Draw(Image.new("RGB", (1, 1))), text, images.font(13), 308, 8
+    )
+    assert len(lines) == 8
+    assert lines[-1].endswith("…")
+
+
+def test_the_longest_allowed_text_is_valid_and_drawn_in_eight_lines(monkeypatch):
+    card = make_card(B, card_type="ability", text="Gate card. " * 181)
+    drawn = []
+    real = ImageDraw.ImageDraw.text
+
+    def text(draw, xy, line, *args, **kwargs):
+        drawn.append((xy, line))
+        return real(draw, xy, line, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+
+    images.draw_card(card)
+
+    body_lines = [line for (x, y), line in drawn if y in range(360, 360 + 8 * 17, 17)]
+    assert len(body_lines) == 8
+    assert body_lines[0] == "Gate card. Gate card. Gate card. Gate card. Gate"
+    assert body_lines[-1].endswith("…")
+
+
+def test_a_face_is_drawn_once_and_served_from_the_cache(client, monkeypatch):
+    card = make_card(C, **GAMES[C])
+    draws = []
+    real = images.draw_card
+    monkeypatch.setattr(images, "draw_card", lambda c: draws.append(c.pk) or real(c))
+
+    first = client.get(f"/cards/{card.pk}/image.png")
+    again = client.get(f"/cards/{card.pk}/image.png")
+    thumb = client.get(f"/cards/{card.pk}/image.png?size=thumb")
+    thumb_again = client.get(f"/cards/{card.pk}/image.png?size=thumb")
+
+    assert [r.status_code for r in (first, again, thumb, thumb_again)] == [200] * 4
+    assert body(first) == body(again)
+    assert draws == [card.pk, card.pk]  # once per size

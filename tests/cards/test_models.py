@@ -373,3 +373,33 @@ def test_a_null_character_in_any_text_field_is_refused_naming_the_field():
     assert caught.value.message_dict["name"] == [
         "Text may not contain null characters."
     ]
+
+
+@pytest.mark.parametrize("field, limit", [("text", 2_000), ("lore", 1_000),
+                                          ("source", 2_000)])  # fmt: skip
+def test_text_longer_than_a_card_prints_is_refused_with_a_message(field, limit):
+    card = build_card("bakugan", key="1", **{field: "x" * (limit + 1)})
+
+    with pytest.raises(ValidationError) as caught:
+        card.full_clean()
+
+    assert caught.value.message_dict == {
+        field: [
+            f"Keep this to {limit:,} characters (it has {limit + 1:,}); no printed "
+            "card holds more."
+        ]
+    }
+    setattr(card, field, "x" * limit)
+    card.full_clean()
+
+
+def test_set_notes_longer_than_the_limit_are_refused_with_a_message():
+    card_set = build_card("bakugan", key="1").card_set
+    card_set.notes = "x" * 2_001
+
+    with pytest.raises(ValidationError) as caught:
+        card_set.full_clean()
+
+    assert caught.value.message_dict == {
+        "notes": ["Keep this to 2,000 characters (it has 2,001)."]
+    }

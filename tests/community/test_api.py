@@ -213,3 +213,24 @@ def test_history_of_a_private_custom_card_is_404_to_others(client, user, other_u
     assert client.get(f"/api/cards/{card.pk}/history/").status_code == 404
     client.force_login(user)
     assert client.get(f"/api/cards/{card.pk}/history/").json()["count"] == 1
+
+
+@pytest.mark.django_db
+def test_post_text_longer_than_a_card_prints_is_refused(client, user, gate):
+    client.force_login(user)
+
+    response = client.post(
+        URL,
+        {"card": gate.pk, "game": "bakugan", "fields": {"text": "x" * 2_100_000},
+         "source": "my own copy"},
+        content_type="application/json",
+    )  # fmt: skip
+
+    assert response.status_code == 400
+    assert response.json() == {
+        "text": [
+            "Keep this to 2,000 characters (it has 2,100,000); no printed card holds "
+            "more."
+        ]
+    }
+    assert CardSubmission.objects.count() == 0

@@ -368,3 +368,23 @@ def test_pending_scan_is_seen_by_uploader_and_moderators_only(
     community.card_submission_accept(submission=submission, moderator=moderator)
     client.logout()
     assert client.get(url).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_custom_card_with_text_longer_than_a_card_prints_is_refused(client, user):
+    client.force_login(user)
+    card_set = community.custom_set_create(user=user, game="bakugan", name="Mine")
+
+    response = client.post(
+        f"/community/custom/sets/{card_set.pk}/new/",
+        {"name": "Long", "card_type": "ability", "text": "word " * 420,
+         "not_printed": "[]", "effects": "[]"},
+    )  # fmt: skip
+
+    assert response.status_code == 200
+    assert response.context["form"].errors == {
+        "text": [
+            "Keep this to 2,000 characters (it has 2,099); no printed card holds more."
+        ]
+    }
+    assert not Card.objects.filter(card_set=card_set).exists()

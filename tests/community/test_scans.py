@@ -2,11 +2,15 @@
 
 import io
 import json
+import os
 import struct
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
@@ -71,14 +75,22 @@ BAD_UPLOADS = [
     pytest.param(
         "bomb.png",
         _png_header_only(100_000, 100_000),
-        "The image has too many pixels; the limit is 40 megapixels.",
+        "The image has too many pixels; the limit is 2,400 x 3,400 pixels.",
         id="header-claims-ten-gigapixels",
     ),
     pytest.param(
         "big.png",
-        _png_header_only(8_000, 6_000),
-        "The image is 8000 x 6000 pixels; the limit is 40 megapixels.",
-        id="header-claims-48-megapixels",
+        _png_header_only(6_000, 6_600),
+        "The image is 6,000 x 6,600 pixels; the limit is 2,400 x 3,400 pixels (a "
+        "card scanned at 600 dpi is about 1,500 x 2,100).",
+        id="header-claims-40-megapixels",
+    ),
+    pytest.param(
+        "long.png",
+        _png_header_only(2_000, 3_500),
+        "The image is 2,000 x 3,500 pixels; the limit is 2,400 x 3,400 pixels (a "
+        "card scanned at 600 dpi is about 1,500 x 2,100).",
+        id="long-side-too-long",
     ),
     pytest.param(
         "cut.jpg",
@@ -260,3 +272,121 @@ def test_card_picture_is_the_accepted_scan(client, user, moderator, gate, media_
 
     picture = Image.open(io.BytesIO(b"".join(response.streaming_content)))
     assert picture.convert("RGB").getpixel((5, 5)) == (200, 30, 30)
+
+
+def _png_one_bit(width: int, height: int) -> bytes:
+    """Return a real, fully decodable white 1-bit PNG: a few KB for many pixels."""
+    ihdr = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
+    # White, so the decoded pages are written (calloc'ed zeros would not be).
+    row = b"\x00" + b"\xff" * ((width + 7) // 8)
+    idat = zlib.compress(row * height, 9)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _chunk(b"IHDR", ihdr)
+        + _chunk(b"IDAT", idat)
+        + _chunk(b"IEND", b"")
+    )
+
+
+def _grey_jpeg(width: int, height: int) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("L", (width, height), 128).save(buffer, format="JPEG", quality=20)
+    return buffer.getvalue()
+
+
+# Checks one upload in a fresh interpreter and prints how far the peak resident
+# memory rose over the check (Pillow's pixel buffers are not seen by tracemalloc).
+_PEAK_SCRIPT = """
+import resource, sys
+import django
+django.setup()
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
+from cards.community import scans
+data = open(sys.argv[1], "rb").read()
+upload = SimpleUploadedFile("scan", data)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+try:
+    scans.scan_check(upload=upload)
+    outcome = "accepted"
+except ValidationError as error:
+    outcome = error.message_dict["scan"][0]
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print((after - before) // 1024)
+print(outcome)
+"""
+
+
+def _peak_mb(tmp_path, data: bytes) -> tuple[int, str]:
+    path = tmp_path / "upload"
+    path.write_bytes(data)
+    result = subprocess.run(
+        [sys.executable, "-c", _PEAK_SCRIPT, str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "cardsite.settings"},
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    peak, outcome = result.stdout.strip().splitlines()
+    return int(peak), outcome
+
+
+REFUSED_BY_SIZE = (
+    "The image is 6,000 x 6,600 pixels; the limit is 2,400 x 3,400 pixels (a card "
+    "scanned at 600 dpi is about 1,500 x 2,100)."
+)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(lambda: _png_one_bit(6_000, 6_600), id="5-kb-png"),
+        pytest.param(lambda: _grey_jpeg(6_000, 6_600), id="half-mb-jpeg"),
+    ],
+)
+def test_a_hostile_upload_is_refused_before_it_costs_memory(tmp_path, make):
+    # Decoding either of these (under the old 40-megapixel limit) peaked at
+    # 465 MB and 580 MB.
+    data = make()
+    assert len(data) < 1_000_000
+
+    peak, outcome = _peak_mb(tmp_path, data)
+
+    assert outcome == REFUSED_BY_SIZE
+    assert peak < 50
+
+
+def test_the_largest_allowed_scan_costs_bounded_memory(tmp_path):
+    peak, outcome = _peak_mb(
+        tmp_path, _png_one_bit(scans.MAX_SIDE_SHORT, scans.MAX_SIDE_LONG)
+    )
+
+    assert outcome == "accepted"
+    # Decoded (1 byte a pixel) and converted to RGB (3): 33 MB of pixels.
+    assert peak < 80
+
+
+@pytest.mark.django_db
+def test_the_quota_is_checked_before_the_upload_is_decoded(
+    user, gate, media_root, monkeypatch
+):
+    monkeypatch.setattr(scans, "MAX_PENDING_SCANS", 0)
+
+    with pytest.raises(ValidationError) as info:
+        community.card_submission_create(
+            user=user,
+            game="bakugan",
+            card=gate,
+            fields={},
+            source="scan",
+            scan=SimpleUploadedFile("cut.jpg", _jpeg_with_exif()[:300]),
+        )
+
+    assert info.value.message_dict == {
+        "scan": [
+            "You have 0 scans waiting for review; the limit is 0. Upload more once "
+            "some are reviewed."
+        ]
+    }
+    assert Scan.objects.count() == 0

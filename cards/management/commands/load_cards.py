@@ -1,4 +1,9 @@
-"""Load card data files (default: every fixtures/*.json), all or nothing."""
+"""Load card data files (default: every fixtures/*.json), all or nothing.
+
+A load changes only what each file changed since it was last loaded; a field
+corrected since keeps its value, and each file value that disagrees with one is
+listed as disputed.
+"""
 
 from pathlib import Path
 
@@ -35,10 +40,14 @@ class Command(BaseCommand):
                 except CardDataError as error:
                     problems += [f"{path}: {problem}" for problem in error.problems]
                 else:
+                    disputed = (
+                        f", {len(result.disputes)} disputed" if result.disputes else ""
+                    )
                     lines.append(
                         f"{path}: {result.created} created, {result.updated} updated, "
-                        f"{result.unchanged} unchanged"
+                        f"{result.unchanged} unchanged{disputed}"
                     )
+                    lines += [f"{path}: disputed: {d}" for d in result.disputes]
             if problems:
                 transaction.set_rollback(True)
         if problems:
