@@ -54,8 +54,10 @@ def owner_required(view):
 
 
 def _safe_next(request, fallback: str) -> str:
+    """Return ``next`` if it is a path on this site, else ``fallback``."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(
+    # A bare word ("abc") is no path: redirect() would try it as a URL name.
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return target
@@ -340,6 +342,9 @@ def import_preview(request, token):
             # Adding the file to the collection can break a rule (too many copies).
             messages.error(request, "Nothing was imported: " + " ".join(exc.messages))
             return redirect(preview.get_absolute_url())
+        except services.PreviewGone:
+            messages.info(request, "This import was already applied or discarded.")
+            return redirect("collection:entries")
         except services.StalePreview:
             messages.warning(
                 request,

@@ -307,7 +307,11 @@ def deck_delete(request, pk):
 def deck_clone(request, pk):
     """Copy a deck the user can see into a new private deck of theirs."""
     deck = _visible_deck(request, pk)
-    copy = services.deck_clone(deck=deck, owner=request.user)
+    try:
+        copy = services.deck_clone(deck=deck, owner=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect(deck)
     messages.success(request, f"Copied into “{copy.name}”.")
     return redirect(copy)
 

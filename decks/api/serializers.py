@@ -3,6 +3,7 @@
 from rest_framework import serializers
 
 from cards.choices import GameSlug
+from cards.safejson import MAX_INT
 
 from ..choices import MAX_ENTRIES, MAX_QUANTITY, Zone
 from ..models import Deck, DeckEntry
@@ -10,7 +11,7 @@ from ..rules import is_legal, validate_deck
 
 
 class EntrySerializer(serializers.Serializer):
-    card = serializers.IntegerField(min_value=1)
+    card = serializers.IntegerField(min_value=1, max_value=MAX_INT)
     quantity = serializers.IntegerField(min_value=1, max_value=MAX_QUANTITY)
     zone = serializers.ChoiceField(choices=Zone.choices)
 
