@@ -33,6 +33,7 @@ from collection.services import (
 )
 from decks.models import Deck
 from decks.playtest.models import DeckReport
+from decks.services import deck_add_card
 from tests.site.test_isolation import CLASSES, Scenario, snapshot, url_names
 from tests.utils import full_strength
 
@@ -258,7 +259,7 @@ def test_cloning_a_deck_with_a_card_the_cloner_cannot_see_is_refused(
     card = custom_card_create(
         user=user, card_set=private, fields={"title": "Secret", "card_type": "action"}
     )
-    deck.entries.create(card=card, zone="deck", quantity=1)
+    deck_add_card(deck=deck, card=card)
     client.raise_request_exception = False
     client.force_login(other_user)
     response = client.post(reverse("decks:clone", kwargs={"pk": deck.pk}), follow=True)
