@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models, transaction
 
+from . import safejson
 from .choices import SetKind, Verification
 from .games import COMMON_FIELDS, GAMES
 from .history import CARD_DATA_FIELDS, card_history_row
@@ -266,9 +267,10 @@ def card_data_dumps(data: dict) -> str:
 def card_data_parse(*, text: str) -> CardData:
     """Return the data file in ``text``; raise CardDataError on a structure error."""
     try:
-        raw = json.loads(text)
+        raw = safejson.loads(text)
     except json.JSONDecodeError as error:
-        raise CardDataError([Problem(f"Not valid JSON: {error}.")]) from error
+        message = str(error).rstrip(".")
+        raise CardDataError([Problem(f"Not valid JSON: {message}.")]) from error
     problems = []
     if not isinstance(raw, dict):
         raise CardDataError([Problem("The file must hold one JSON object.")])
@@ -627,7 +629,7 @@ def _csv_value(model_field: models.Field, cell: str):
             return cell  # reported as a wrong type by validation
     if expected is list:
         try:
-            return json.loads(cell)
+            return safejson.loads(cell)
         except json.JSONDecodeError:
             return cell
     return cell

@@ -104,3 +104,57 @@ def card_neighbours(card: Card) -> dict:
         "position": index + 1,
         "set_size": len(ids),
     }
+
+
+# -- Private custom cards ------------------------------------------------------
+
+PRIVATE_CARD_NAME = "a private custom card"
+PRIVATE_SET_NAME = "a private custom set"
+
+
+def hidden_card_ids(user, card_ids) -> set[int]:
+    """Return the ids among ``card_ids`` of cards ``user`` may not see.
+
+    ``Card.objects.visible_to`` decides, as it does for every list and search.
+    """
+    ids = set(card_ids)
+    if not ids:
+        return set()
+    visible = Card.objects.visible_to(user).filter(pk__in=ids)
+    return ids - set(visible.values_list("pk", flat=True))
+
+
+def private_stand_in(card: Card) -> Card:
+    """Return an unsaved card that shows nothing of ``card`` but its id and game."""
+    card_set = CardSet(
+        kind=SetKind.CUSTOM,
+        name=PRIVATE_SET_NAME,
+        slug="",
+        game=card.card_set.game,
+        is_public=False,
+    )
+    stand_in = Card(pk=card.pk, card_set=card_set, key="", name=PRIVATE_CARD_NAME)
+    stand_in.is_private_stand_in = True
+    return stand_in
+
+
+def hide_private_cards(rows, user, *, attr: str = "card") -> set[int]:
+    """Swap each row's card that ``user`` may not see for its stand-in; return their ids.
+
+    Rows are entries (a deck's, a collection's) holding a card in ``attr``.
+    """
+    rows = list(rows)
+    hidden = hidden_card_ids(user, {getattr(row, f"{attr}_id") for row in rows})
+    for row in rows:
+        if getattr(row, f"{attr}_id") in hidden:
+            setattr(row, attr, private_stand_in(getattr(row, attr)))
+    return hidden
+
+
+def hide_private_names(snapshot: list[dict], user) -> list[dict]:
+    """Return a stored list of ``{"card": id, "name": ...}`` rows with hidden names replaced."""
+    hidden = hidden_card_ids(user, {row["card"] for row in snapshot if "card" in row})
+    return [
+        {**row, "name": PRIVATE_CARD_NAME} if row.get("card") in hidden else row
+        for row in snapshot
+    ]

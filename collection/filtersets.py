@@ -4,8 +4,9 @@ import django_filters as filters
 from django.db.models import Q
 
 from cards.choices import GameSlug
-from cards.filtersets import CardFilterSet
+from cards.filtersets import CardFilterSet, WholeNumberFilter
 from cards.models import Card
+from cards.safejson import MAX_INT
 from cards.search import parse_query
 
 from .choices import Condition, Finish, GradingCompany, Language
@@ -29,7 +30,7 @@ class CollectionEntryFilterSet(filters.FilterSet):
         field_name="card__card_set__game__slug", choices=GameSlug.choices
     )
     set = filters.CharFilter(field_name="card__card_set__slug", label="Set slug")
-    card = filters.NumberFilter(field_name="card_id")
+    card = WholeNumberFilter(field_name="card_id", min_value=1, max_value=MAX_INT)
     condition = filters.MultipleChoiceFilter(choices=Condition.choices)
     finish = filters.ChoiceFilter(choices=Finish.choices)
     language = filters.ChoiceFilter(choices=Language.choices)

@@ -307,15 +307,23 @@ class StalePreview(Exception):
     """The collection changed after the preview was made."""
 
 
+class PreviewGone(Exception):
+    """The preview was already applied or discarded (another tab, a double click)."""
+
+
 def collection_import_apply(*, user, preview: ImportPreview) -> dict:
     """Apply a previewed import whole, or nothing; return counts by action.
 
     Raises StalePreview (with the preview updated to the new changes) when the
-    collection changed after the preview was made.
+    collection changed after the preview was made, and PreviewGone when another
+    request applied or discarded it first.
     """
     if preview.user_id != user.pk:
         raise ValidationError("This import belongs to someone else.", code="not_owner")
     with transaction.atomic():
+        # The row lock makes a second apply of one preview wait, then find it gone.
+        if not ImportPreview.objects.select_for_update().filter(pk=preview.pk).exists():
+            raise PreviewGone
         # Lock the entries the plan reads: a one-click change landing between
         # the plan and its writes would otherwise be overwritten (PostgreSQL).
         list(

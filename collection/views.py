@@ -54,8 +54,10 @@ def owner_required(view):
 
 
 def _safe_next(request, fallback: str) -> str:
+    """Return ``next`` if it is a path on this site, else ``fallback``."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(
+    # A bare word ("abc") is no path: redirect() would try it as a URL name.
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         return target
@@ -127,6 +129,9 @@ def entries(request):
     filterset = CollectionEntryFilterSet(request.GET or None, queryset=queryset)
     rows = filterset.qs if filterset.is_valid() else queryset.none()
     page = Paginator(rows, 100).get_page(request.GET.get("page"))
+    # A card whose set its owner made private shows as a stand-in.
+    page.object_list = list(page.object_list)
+    card_selectors.hide_private_cards(page.object_list, request.user)
     query = request.GET.copy()
     query.pop("page", None)
     return render(
@@ -341,6 +346,9 @@ def import_preview(request, token):
             # Adding the file to the collection can break a rule (too many copies).
             messages.error(request, "Nothing was imported: " + " ".join(exc.messages))
             return redirect(preview.get_absolute_url())
+        except services.PreviewGone:
+            messages.info(request, "This import was already applied or discarded.")
+            return redirect("collection:entries")
         except services.StalePreview:
             messages.warning(
                 request,
@@ -374,7 +382,8 @@ def import_preview(request, token):
 @require_http_methods(["GET", "HEAD"])
 def export(request):
     """Download my collection as CSV."""
-    entries = selectors.entries_of(user=request.user)
+    entries = list(selectors.entries_of(user=request.user))
+    card_selectors.hide_private_cards(entries, request.user)
     out = io.StringIO()
     csv_io.write_csv(entries, out)
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
@@ -438,4 +447,6 @@ def shared(request, token):
     link = get_object_or_404(selectors.share_link_by_token(token))
     rows = selectors.entries_for_share(link=link)
     page = Paginator(rows, 200).get_page(request.GET.get("page"))
+    page.object_list = list(page.object_list)
+    card_selectors.hide_private_cards(page.object_list, request.user)
     return render(request, "collection/shared.html", {"link": link, "page": page})

@@ -3,6 +3,7 @@
 from django import forms
 
 from cards.models import Game
+from cards.safejson import MAX_INT
 
 from .choices import MAX_QUANTITY, Zone
 from .models import Deck
@@ -25,7 +26,7 @@ class DeckSettingsForm(forms.ModelForm):
 
 
 class EntryForm(forms.Form):
-    card = forms.IntegerField(min_value=1)
+    card = forms.IntegerField(min_value=1, max_value=MAX_INT)
     zone = forms.ChoiceField(choices=Zone.choices, required=False)
     quantity = forms.IntegerField(min_value=1, max_value=MAX_QUANTITY, initial=1)
 

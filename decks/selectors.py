@@ -1,8 +1,11 @@
 """Reads over decks with parameters: the decks a user may see, entries, editor cards."""
 
+import dataclasses
+
 from django.db.models import Sum
 
 from cards.models import Card
+from cards.selectors import PRIVATE_CARD_NAME, hide_private_cards
 from collection.selectors import counts_for_cards, owned_card_ids
 
 from .models import Deck, DeckVersion
@@ -71,3 +74,23 @@ def collection_counts(user, card_ids) -> dict[int, tuple[int, int]]:
     if not user.is_authenticated or not card_ids:
         return {}
     return counts_for_cards(user=user, card_ids=card_ids)
+
+
+def hide_private(entries: list, problems: list, user) -> tuple[list, list]:
+    """Show the cards ``user`` may not see as stand-ins, in the entries and the problems.
+
+    The rules check the real cards (a deck's legality is the same for every
+    reader); only what is shown of a hidden card changes.
+    """
+    real = {e.card_id: e.card.display_name for e in entries}
+    hidden = hide_private_cards(entries, user)
+    names = sorted({real[pk] for pk in hidden}, key=len, reverse=True)
+    if not names:
+        return entries, problems
+    shown = []
+    for problem in problems:
+        message = problem.message
+        for name in names:
+            message = message.replace(name, PRIVATE_CARD_NAME)
+        shown.append(dataclasses.replace(problem, message=message))
+    return entries, shown

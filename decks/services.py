@@ -287,7 +287,17 @@ def deck_remove_card(*, deck: Deck, card: Card, zone: str, quantity: int = 1) ->
 
 @transaction.atomic
 def deck_clone(*, deck: Deck, owner, name: str | None = None) -> Deck:
-    """Copy a deck, entries included, as a new private deck of ``owner``."""
+    """Copy a deck, entries included, as a new private deck of ``owner``.
+
+    A deck holding a card that ``owner`` may not see (someone's private custom
+    card) is refused whole: a copy without it would not be the same deck.
+    """
+    if deck.entries.exclude(card__in=Card.objects.visible_to(owner)).exists():
+        raise ValidationError(
+            "This deck holds a private custom card you cannot see, so it cannot "
+            "be copied.",
+            code="private_card",
+        )
     entries = [
         {"card": e.card_id, "zone": e.zone, "quantity": e.quantity}
         for e in deck.entries.all()

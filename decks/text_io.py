@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from cards.games import GAMES
 from cards.models import Card
+from cards.selectors import PRIVATE_CARD_NAME, hide_private_cards
 
 from .choices import MAX_QUANTITY, Zone, default_zone, zones_for
 
@@ -214,10 +215,14 @@ def _error(number: int, raw: str, message: str, suggestions=()) -> LineError:
     return LineError(number, raw, text, list(suggestions))
 
 
-def export_decklist(deck, *, index=None) -> str:
-    """Return the deck as text, one heading per zone, that imports back the same."""
+def export_decklist(deck, *, reader=None, index=None) -> str:
+    """Return the deck as text, one heading per zone, that imports back the same.
+
+    A card ``reader`` (the owner when None) may not see is written as a stand-in.
+    """
     index = index or CardIndex.for_game(deck.game.slug, deck.owner)
-    entries = list(deck.entries.select_related("card__card_set"))
+    entries = list(deck.entries.select_related("card__card_set__game"))
+    hidden = hide_private_cards(entries, deck.owner if reader is None else reader)
     labels = dict(Zone.choices)
     blocks = []
     for zone in zones_for(deck.game.slug):
@@ -228,6 +233,10 @@ def export_decklist(deck, *, index=None) -> str:
             key=lambda e: (e.card.number is None, e.card.number or 0, e.card.key)
         )
         lines = [f"{labels[zone]}:"]
-        lines += [f"{e.quantity} {index.reference(e.card)}" for e in in_zone]
+        lines += [
+            f"{e.quantity} "
+            + (PRIVATE_CARD_NAME if e.card_id in hidden else index.reference(e.card))
+            for e in in_zone
+        ]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"

@@ -60,7 +60,9 @@ def deck_state(deck: Deck, user, *, seed: int = 0) -> dict:
     """Return the deck's zones, problems, collection counts and tools for a page."""
     entries = selectors.deck_entries(deck)
     slug = deck.game.slug
-    problems = validate_deck(slug, entries)
+    entries, problems = selectors.hide_private(
+        entries, validate_deck(slug, entries), user
+    )
     needed: dict[int, int] = {}
     for entry in entries:
         needed[entry.card_id] = needed.get(entry.card_id, 0) + entry.quantity
@@ -307,7 +309,11 @@ def deck_delete(request, pk):
 def deck_clone(request, pk):
     """Copy a deck the user can see into a new private deck of theirs."""
     deck = _visible_deck(request, pk)
-    copy = services.deck_clone(deck=deck, owner=request.user)
+    try:
+        copy = services.deck_clone(deck=deck, owner=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect(deck)
     messages.success(request, f"Copied into “{copy.name}”.")
     return redirect(copy)
 
@@ -341,7 +347,8 @@ def deck_export(request, pk):
     """Return the deck as a plain-text decklist."""
     deck = _visible_deck(request, pk)
     response = HttpResponse(
-        export_decklist(deck), content_type="text/plain; charset=utf-8"
+        export_decklist(deck, reader=request.user),
+        content_type="text/plain; charset=utf-8",
     )
     if request.GET.get("download"):
         response["Content-Disposition"] = f'attachment; filename="deck-{deck.pk}.txt"'
@@ -358,7 +365,10 @@ def deck_versions(request, pk):
     if len(versions) >= 2:
         a = numbers.get(_seed(request.GET.get("a"))) or versions[1]
         b = numbers.get(_seed(request.GET.get("b"))) or versions[0]
-        diff = diff_snapshots(a.entries, b.entries)
+        diff = diff_snapshots(
+            card_selectors.hide_private_names(a.entries, request.user),
+            card_selectors.hide_private_names(b.entries, request.user),
+        )
     return render(
         request,
         "decks/versions.html",
@@ -374,6 +384,7 @@ def deck_hand(request, pk):
     if not request.htmx:
         return redirect(f"{reverse('decks:detail', args=[deck.pk])}?seed={seed}#hand")
     entries = selectors.deck_entries(deck, ordered=False)
+    card_selectors.hide_private_cards(entries, request.user)
     tools = deck_tools(deck.game.slug, entries, seed=seed)
     return render(
         request,
@@ -405,4 +416,5 @@ def version_detail(request, pk, number):
     """Show one stored version of a deck."""
     deck = _visible_deck(request, pk)
     version = get_object_or_404(selectors.deck_version(deck, number))
+    version.entries = card_selectors.hide_private_names(version.entries, request.user)
     return render(request, "decks/version.html", {"deck": deck, "version": version})

@@ -7,6 +7,7 @@ The forms only collect values; every rule is checked by the services in
 from django import forms
 from django.core.exceptions import ValidationError
 
+from .. import safejson
 from ..choices import Verification
 from ..models import Card, CardSet
 from . import scans
@@ -28,6 +29,7 @@ def _card_field(name: str) -> forms.Field:
     if model_field.help_text:
         field.help_text = model_field.help_text
     if isinstance(field, forms.JSONField):
+        field.decoder = safejson.SafeJSONDecoder
         # An empty box means an empty list for these list fields.
         field.widget = forms.Textarea(attrs={"rows": 2})
     return field

@@ -3,6 +3,9 @@
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from rest_framework import permissions, viewsets
+from rest_framework.response import Response
+
+from cards.selectors import hide_private_cards
 
 from .. import services
 from ..filtersets import CollectionEntryFilterSet
@@ -28,6 +31,18 @@ class CollectionEntryViewSet(viewsets.ModelViewSet):
 
     def get_queryset(self):
         return CollectionEntry.objects.of(self.request.user).with_related()
+
+    def paginate_queryset(self, queryset):
+        # A card whose set its owner made private shows as a stand-in.
+        page = super().paginate_queryset(queryset)
+        if page is not None:
+            hide_private_cards(page, self.request.user)
+        return page
+
+    def retrieve(self, request, *args, **kwargs):
+        entry = self.get_object()
+        hide_private_cards([entry], request.user)
+        return Response(self.get_serializer(entry).data)
 
     def perform_create(self, serializer):
         data = dict(serializer.validated_data)

@@ -3,14 +3,16 @@
 from rest_framework import serializers
 
 from cards.choices import GameSlug
+from cards.safejson import MAX_INT
 
 from ..choices import MAX_ENTRIES, MAX_QUANTITY, Zone
 from ..models import Deck, DeckEntry
 from ..rules import is_legal, validate_deck
+from ..selectors import hide_private
 
 
 class EntrySerializer(serializers.Serializer):
-    card = serializers.IntegerField(min_value=1)
+    card = serializers.IntegerField(min_value=1, max_value=MAX_INT)
     quantity = serializers.IntegerField(min_value=1, max_value=MAX_QUANTITY)
     zone = serializers.ChoiceField(choices=Zone.choices)
 
@@ -74,13 +76,26 @@ class DeckSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = ["created_at", "updated_at"]
 
-    def _problems(self, deck):
-        cache = getattr(self, "_problem_cache", {})
+    def _reader(self):
+        request = self.context.get("request")
+        return request.user if request is not None else None
+
+    def _shown(self, deck):
+        """Return the deck's entries and problems as the reader may see them."""
+        cache = getattr(self, "_shown_cache", {})
         if deck.pk not in cache:
-            entries = deck.entries.select_related("card__card_set")
-            cache[deck.pk] = validate_deck(deck.game.slug, list(entries))
-            self._problem_cache = cache
+            entries = list(
+                deck.entries.select_related("card__card_set__game").order_by(
+                    "zone", "card_id"
+                )
+            )
+            problems = validate_deck(deck.game.slug, entries)
+            cache[deck.pk] = hide_private(entries, problems, self._reader())
+            self._shown_cache = cache
         return cache[deck.pk]
+
+    def _problems(self, deck):
+        return self._shown(deck)[1]
 
     def get_legal(self, deck) -> bool:
         return is_legal(self._problems(deck))
@@ -96,8 +111,5 @@ class DeckSerializer(serializers.ModelSerializer):
 
     def to_representation(self, deck):
         data = super().to_representation(deck)
-        entries = deck.entries.select_related("card__card_set").order_by(
-            "zone", "card_id"
-        )
-        data["entries"] = EntryReadSerializer(entries, many=True).data
+        data["entries"] = EntryReadSerializer(self._shown(deck)[0], many=True).data
         return data

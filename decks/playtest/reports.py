@@ -60,6 +60,8 @@ def deck_report_start(
         raise PlaytestError("bad_bot", "The bots are random or greedy.")
     if not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
         raise PlaytestError("bad_games", f"A report runs 1 to {MAX_GAMES} games.")
+    if not isinstance(seed, int) or not 0 <= seed < 2**53:
+        raise PlaytestError("bad_seed", "The seed is a whole number from 0 to 2^53.")
     slug = deck.game.slug
     opponent = opponent_deck or deck
     if opponent.game_id != deck.game_id:

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from cards.games import GAMES
+from cards.safejson import MAX_INT, MIN_INT
 
 from ..engine import get_game
 from ..engine.core import CHANCE
@@ -32,10 +33,12 @@ from .services import (
 
 
 def _int(value, default=None):
+    """Return ``value`` as an integer the database can hold, else ``default``."""
     try:
-        return int(value)
+        number = int(value)
     except (TypeError, ValueError):
         return default
+    return number if MIN_INT <= number <= MAX_INT else default
 
 
 def _visible_deck(user, pk):
@@ -145,7 +148,10 @@ def playtest_new(request):
     opponent = request.POST.get("opponent", "random")
     players = _int(request.POST.get("players"), 2)
     seed = (
-        _int(request.POST.get("seed")) if request.POST.get("seed", "").strip() else None
+        # An unreadable or out-of-range seed becomes -1, which the service refuses.
+        _int(request.POST.get("seed"), -1)
+        if request.POST.get("seed", "").strip()
+        else None
     )
     opponent_decks = [
         _visible_deck(request.user, pk)
@@ -282,7 +288,9 @@ def report_new(request):
             opponent_deck=opponent,
             games=_int(request.POST.get("games"), 100),
             bot=request.POST.get("bot", "greedy"),
-            seed=_int(request.POST.get("seed"), 1),
+            seed=_int(request.POST.get("seed"), -1)
+            if request.POST.get("seed", "").strip()
+            else 1,
         )
     except PlaytestError as exc:
         messages.error(request, exc.message)

@@ -1,7 +1,5 @@
 """API of community card data: submissions, their review, and card history."""
 
-import json
-
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
@@ -9,10 +7,10 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.generics import ListAPIView
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
+from ... import safejson
 from ...choices import Verification
 from ...models import Card, CardChange, CardSubmission
 from .. import services as community
@@ -27,8 +25,8 @@ class JSONObjectField(serializers.Field):
     def to_internal_value(self, data):
         if isinstance(data, str):
             try:
-                data = json.loads(data)
-            except json.JSONDecodeError:
+                data = safejson.loads(data)
+            except ValueError:
                 self.fail("invalid")
         if not isinstance(data, dict):
             self.fail("invalid")
@@ -160,7 +158,6 @@ class SubmissionViewSet(
 
     serializer_class = SubmissionSerializer
     permission_classes = [IsAuthenticated]
-    parser_classes = [JSONParser, MultiPartParser, FormParser]
     filterset_fields = ["status"]
 
     def get_queryset(self):

@@ -8,6 +8,8 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from cards.safejson import MAX_INT
+
 from ...engine import get_game
 from ...engine.core import CHANCE
 from ...models import Deck
@@ -24,13 +26,17 @@ from ..services import (
 
 
 class PlaytestCreateSerializer(serializers.Serializer):
-    deck = serializers.IntegerField()
+    deck = serializers.IntegerField(min_value=1, max_value=MAX_INT)
     opponent = serializers.ChoiceField(
         choices=["random", "greedy", "hotseat"], default="random"
     )
-    opponent_deck = serializers.IntegerField(required=False)
+    opponent_deck = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_INT
+    )
     opponent_decks = serializers.ListField(
-        child=serializers.IntegerField(), required=False, max_length=8
+        child=serializers.IntegerField(min_value=1, max_value=MAX_INT),
+        required=False,
+        max_length=8,
     )
     players = serializers.IntegerField(
         required=False, default=2, min_value=2, max_value=8
@@ -42,12 +48,12 @@ class PlaytestCreateSerializer(serializers.Serializer):
 
 class ActionSerializer(serializers.Serializer):
     action = serializers.CharField(max_length=200)
-    version = serializers.IntegerField()
+    version = serializers.IntegerField(min_value=0, max_value=MAX_INT)
 
 
 class UndoSerializer(serializers.Serializer):
     to = serializers.ChoiceField(choices=["last", "turn"], default="last")
-    version = serializers.IntegerField(required=False)
+    version = serializers.IntegerField(required=False, min_value=0, max_value=MAX_INT)
 
 
 class ChoiceSerializer(serializers.Serializer):
