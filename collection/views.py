@@ -332,7 +332,14 @@ def _describe(preview: ImportPreview) -> list[dict]:
 @require_http_methods(["GET", "HEAD", "POST"])
 def import_preview(request, token):
     """Show what an import will change; apply it all (or nothing) on POST."""
-    preview = get_object_or_404(ImportPreview, token=token, user=request.user)
+    preview = ImportPreview.objects.filter(token=token).first()
+    if preview is None and request.method == "POST":
+        # Applied or discarded already (a second tab, a double click): the token is
+        # random, so saying so tells nobody anything.
+        messages.info(request, "This import was already applied or discarded.")
+        return redirect("collection:entries")
+    if preview is None or preview.user_id != request.user.pk:
+        raise Http404("No such import preview.")
     if request.method == "POST":
         if request.POST.get("action") == "discard":
             services.collection_import_discard(user=request.user, preview=preview)
