@@ -127,7 +127,11 @@ def entries(request):
     """List my entries, variant by variant, with the entry filters."""
     queryset = selectors.entries_of(user=request.user)
     filterset = CollectionEntryFilterSet(request.GET or None, queryset=queryset)
-    rows = filterset.qs if filterset.is_valid() else queryset.none()
+    rows = (
+        filterset.qs
+        if not filterset.is_bound or filterset.is_valid()
+        else queryset.none()
+    )
     page = Paginator(rows, 100).get_page(request.GET.get("page"))
     # A card whose set its owner made private shows as a stand-in.
     page.object_list = list(page.object_list)

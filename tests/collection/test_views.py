@@ -349,3 +349,12 @@ def test_card_page_shows_the_graded_population(client, user, cards):
     assert "Graded copies on this site" in body
     assert "<td>CGC</td><td>8.5</td><td>1</td>" in body
     assert "Log in to track" in body
+
+
+@pytest.mark.django_db
+def test_the_entries_page_with_no_filter_lists_every_entry(client, user, cards):
+    entry = services.collection_entry_create(user=user, card=cards.tyson, quantity=2)
+    client.force_login(user)
+    page = client.get("/collection/entries/")
+    assert page.status_code == 200
+    assert list(page.context["page"]) == [entry]
