@@ -39,6 +39,36 @@ class DeckEntryFormSet(BaseInlineFormSet):
         except ValidationError as error:
             raise ValidationError(error.messages) from error
 
+    def add_fields(self, form, index):
+        super().add_fields(form, index)
+        # The page sends back the values it showed, so ``changed_data`` says
+        # what this page changed, not what differs from the row as it is now.
+        for field in form.fields.values():
+            field.show_hidden_initial = True
+
+    def changes(self) -> tuple[dict[int, dict], list[dict], list[int]]:
+        """Return (changed entries by id, added entries, deleted entry ids)."""
+        changed, added, deleted = {}, [], []
+        for form in self.forms:
+            if not form.has_changed() or not form.cleaned_data:
+                continue
+            data = form.cleaned_data
+            if data.get("DELETE"):
+                if form.instance.pk is not None:
+                    deleted.append(form.instance.pk)
+                continue
+            row = {
+                "card": data["card"].pk,
+                "zone": data["zone"],
+                "quantity": data["quantity"],
+            }
+            if form.instance.pk is None:
+                added.append(row)
+            else:
+                names = {"card", "zone", "quantity"} & set(form.changed_data)
+                changed[form.instance.pk] = {n: row[n] for n in names}
+        return changed, added, deleted
+
     def save(self, commit=True):
         """Leave the writing to ``DeckAdmin.save_related``; note what changes."""
         self.new_objects, self.changed_objects, self.deleted_objects = [], [], []
@@ -73,14 +103,37 @@ class DeckAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         """Save nothing yet: the deck and its entries are saved together below."""
 
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        for field in form.base_fields.values():
+            field.show_hidden_initial = True  # changed_data: what this page changed
+        return form
+
     def save_related(self, request, form, formsets, change):
-        """Save the deck and its entries through the service: one new version."""
-        entries = None
-        for formset in formsets:
-            if isinstance(formset, DeckEntryFormSet):
-                formset.save()
-                entries = formset.entries()
-        services.deck_save(deck=form.instance, entries=entries)
+        """Save the deck and its entries through the service: one new version.
+
+        A change applies only what this page changed to the deck as it is now.
+        """
+        entry_formset = next(
+            (f for f in formsets if isinstance(f, DeckEntryFormSet)), None
+        )
+        if entry_formset is not None:
+            entry_formset.save()
+        if not change:
+            entries = entry_formset.entries() if entry_formset is not None else None
+            services.deck_save(deck=form.instance, entries=entries)
+        else:
+            fields = {name: form.cleaned_data[name] for name in form.changed_data}
+            changed, added, deleted = (
+                entry_formset.changes() if entry_formset is not None else ({}, [], [])
+            )
+            services.deck_apply_changes(
+                deck=form.instance,
+                fields=fields,
+                changed=changed,
+                added=added,
+                deleted=deleted,
+            )
         form.save_m2m()
 
     def delete_model(self, request, obj):

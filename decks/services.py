@@ -214,6 +214,43 @@ def deck_update(
 
 
 @transaction.atomic
+def deck_apply_changes(
+    *,
+    deck: Deck,
+    fields: dict,
+    changed: dict[int, dict] | None = None,
+    added: Iterable[dict] = (),
+    deleted: Iterable[int] = (),
+) -> Deck:
+    """Apply an editor's changes to the deck as it is now: one new version.
+
+    ``fields`` are the deck's changed columns; ``changed`` maps an entry id to its
+    changed columns (card, zone, quantity); ``added`` are new entries and
+    ``deleted`` entry ids. Entries nobody touched keep what they hold now, so a
+    copy added elsewhere while the editor's page was open is not lost.
+    """
+    locked = _lock(deck)
+    for field, value in fields.items():
+        setattr(locked, field, value)
+    if fields:
+        locked.full_clean()
+        locked.save(update_fields=[*fields, "updated_at"])
+    changed, deleted = changed or {}, set(deleted)
+    entries = []
+    for entry in locked.entries.all():
+        if entry.pk in deleted:
+            continue
+        row = {"card": entry.card_id, "zone": entry.zone, "quantity": entry.quantity}
+        row.update(changed.get(entry.pk, {}))
+        entries.append(row)
+    entries += list(added)
+    checked = deck_entries_check(deck=locked, entries=entries)
+    _save_entries(deck=locked, entries=checked)
+    deck_version_record(deck=locked)
+    return locked
+
+
+@transaction.atomic
 def deck_set_entries(*, deck: Deck, entries: Iterable[dict]) -> Deck:
     """Replace every entry of the deck."""
     return deck_update(deck=deck, entries=entries)

@@ -7,7 +7,7 @@ import pytest
 from cards.models import Card, CardChange, CardSet, Game
 from collection.models import CollectionEntry, ImportPreview
 from decks.models import Deck, DeckEntry
-from decks.services import deck_create
+from decks.services import deck_add_card, deck_create
 from tests.html_forms import form_values
 
 GAME = "collision"
@@ -280,3 +280,28 @@ def test_admin_change_of_an_entry_keeps_a_copy_added_while_the_page_was_open(
     assert response.status_code == 302, response.context["adminform"].form.errors
     entry.refresh_from_db()
     assert (entry.quantity, entry.notes) == (2, "corner dent")
+
+
+def test_admin_change_of_a_deck_keeps_a_copy_added_while_the_page_was_open(
+    staff_client, user, cards
+):
+    deck = deck_create(
+        owner=user,
+        game=GAME,
+        name="Old name",
+        entries=[{"card": cards[0].pk, "zone": "deck", "quantity": 4}],
+    )
+    url = f"/admin/decks/deck/{deck.pk}/change/"
+    shown = form_values(staff_client.get(url).content.decode())
+    deck_add_card(deck=deck, card=cards[1], zone="deck", quantity=2)
+
+    response = staff_client.post(url, {**shown, "name": "New name"})
+
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    deck.refresh_from_db()
+    assert deck.name == "New name"
+    assert sorted(deck.entries.values_list("card_id", "quantity")) == [
+        (cards[0].pk, 4),
+        (cards[1].pk, 2),
+    ]
+    assert deck.versions.count() == 3
