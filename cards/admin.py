@@ -3,7 +3,7 @@
 from django import forms
 from django.contrib import admin
 
-from .history import card_save
+from .history import card_save, card_values
 from .models import Card, CardSet, Game
 
 
@@ -62,10 +62,24 @@ class CardAdmin(admin.ModelAdmin):
     readonly_fields = ["created_at", "updated_at"]
     ordering = ["card_set__game__sort_order", "card_set", "number", "key"]
 
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        for field in form.base_fields.values():
+            field.show_hidden_initial = True  # changed_data: what this page changed
+        return form
+
     def save_model(self, request, obj, form, change):
-        """Save the card through ``card_save``, which records its history row."""
-        card_save(
-            card=obj,
-            user=request.user,
-            source=f"Edited in the admin by {request.user.get_username()}",
-        )
+        """Save the card through ``card_save``, which records its history row.
+
+        A change writes only the fields this page changed onto the card as it is
+        now (read under its row lock), so an edit made meanwhile is kept.
+        """
+        source = f"Edited in the admin by {request.user.get_username()}"
+        if not change:
+            card_save(card=obj, user=request.user, source=source)
+            return
+        current = Card.objects.select_for_update().get(pk=obj.pk)
+        old = card_values(current)
+        for name in form.changed_data:
+            setattr(current, name, getattr(obj, name))
+        card_save(card=current, user=request.user, source=source, old=old)

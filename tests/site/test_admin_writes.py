@@ -305,3 +305,20 @@ def test_admin_change_of_a_deck_keeps_a_copy_added_while_the_page_was_open(
         (cards[1].pk, 2),
     ]
     assert deck.versions.count() == 3
+
+
+def test_admin_change_of_a_card_keeps_an_edit_made_while_the_page_was_open(
+    staff_client, cards
+):
+    card = cards[1]
+    url = f"/admin/cards/card/{card.pk}/change/"
+    shown = form_values(staff_client.get(url).content.decode())
+    Card.objects.filter(pk=card.pk).update(source="Corrected meanwhile.")
+
+    response = staff_client.post(url, {**shown, "code": "AD-1"})
+
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    card.refresh_from_db()
+    assert (card.source, card.code) == ("Corrected meanwhile.", "AD-1")
+    change = CardChange.objects.filter(card=card).latest("pk")
+    assert [c["field"] for c in change.changes] == ["code"]
