@@ -181,8 +181,21 @@ class DeckEntryAdmin(admin.ModelAdmin):
         # An entry stays in its deck: a move would change two decks' versions.
         return ["deck"] if obj is not None else []
 
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        for field in form.base_fields.values():
+            field.show_hidden_initial = True  # changed_data: what this page changed
+        return form
+
     def save_model(self, request, obj, form, change):
-        services.deck_entry_save(entry=obj)
+        if not change:
+            services.deck_entry_save(entry=obj)
+            return
+        # Only what this page changed, onto the entry as it is now.
+        services.deck_entry_change(
+            entry=obj,
+            **{n: getattr(obj, n) for n in form.changed_data if n != "deck"},
+        )
 
     def delete_model(self, request, obj):
         services.deck_entry_delete(entry=obj)

@@ -294,6 +294,18 @@ def deck_entry_save(*, entry: DeckEntry) -> DeckEntry:
 
 
 @transaction.atomic
+def deck_entry_change(*, entry: DeckEntry, **fields) -> DeckEntry:
+    """Change the given fields (card, zone, quantity) of the entry as it is now."""
+    _lock(entry.deck)
+    current = DeckEntry.objects.get(pk=entry.pk)
+    for name, value in fields.items():
+        if name not in ("card", "zone", "quantity"):
+            raise TypeError(f"Unknown entry field: {name}")
+        setattr(current, name, value)
+    return deck_entry_save(entry=current)
+
+
+@transaction.atomic
 def deck_entry_delete(*, entry: DeckEntry) -> None:
     """Delete one entry of a deck, and keep the deck's next version."""
     deck = _lock(entry.deck)

@@ -322,3 +322,24 @@ def test_admin_change_of_a_card_keeps_an_edit_made_while_the_page_was_open(
     assert (card.source, card.code) == ("Corrected meanwhile.", "AD-1")
     change = CardChange.objects.filter(card=card).latest("pk")
     assert [c["field"] for c in change.changes] == ["code"]
+
+
+def test_admin_change_of_a_deck_entry_keeps_copies_added_while_the_page_was_open(
+    staff_client, user, cards
+):
+    deck = deck_create(
+        owner=user,
+        game=GAME,
+        name="Deck",
+        entries=[{"card": cards[0].pk, "zone": "deck", "quantity": 1}],
+    )
+    entry = deck.entries.get()
+    url = f"/admin/decks/deckentry/{entry.pk}/change/"
+    shown = form_values(staff_client.get(url).content.decode())
+    deck_add_card(deck=deck, card=cards[0], zone="deck", quantity=3)  # now 4
+
+    response = staff_client.post(url, {**shown, "zone": "blade"})
+
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    entry.refresh_from_db()
+    assert (entry.zone, entry.quantity) == ("blade", 4)
