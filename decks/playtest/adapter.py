@@ -13,6 +13,7 @@ import copy
 from collections.abc import Sequence
 
 from cards.games import GAMES as CARD_GAMES
+from cards.selectors import hidden_card_ids
 
 from ..engine import get_game
 from ..rules import ERROR, is_legal, to_lines, validate_deck
@@ -111,18 +112,35 @@ def engine_decks(
     *,
     players: int,
     seats: Sequence[int] | None = None,
+    reader=None,
 ) -> list[dict]:
     """Return the seats' engine decks, refusing an illegal deck or unplayable cards.
 
     ``decks`` holds database decks or ``(name, entries)`` pairs, every one checked
     (for ``players`` players: a shared pack's size depends on it); ``seats`` gives
     each seat's index into ``decks`` (one seat per deck when None). A deck sitting
-    at two seats is copied, so no two seats share card dicts.
+    at two seats is copied, so no two seats share card dicts. With a ``reader``, a
+    deck holding a card the reader may not see (someone's private custom card) is
+    refused: the game would show it.
     """
     named = [
         deck if isinstance(deck, tuple) else (deck.name, deck_entries(deck))
         for deck in decks
     ]
+    if reader is not None:
+        card_ids = {
+            entry.card_id
+            for deck in decks
+            if not isinstance(deck, tuple)
+            for entry in deck.entries.all()
+        }
+        if hidden_card_ids(reader, card_ids):
+            raise PlaytestError(
+                "private_card",
+                "This deck holds a private custom card you cannot see, so it "
+                "cannot be played.",
+                status=403,
+            )
     for name, entries in named:
         problems = validate_deck(game_slug, entries, players=players)
         if not is_legal(problems):

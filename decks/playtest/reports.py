@@ -69,7 +69,7 @@ def deck_report_start(
     players = 2
     shared = GAMES[slug].shared_pack
     seat_decks = [deck] if shared else [deck, opponent]
-    decks = engine_decks(slug, seat_decks, players=players)
+    decks = engine_decks(slug, seat_decks, players=players, reader=owner)
     options = {"players": players} if shared else {}
     with transaction.atomic():
         # The owner's row lock queues one user's starts, so two at once cannot

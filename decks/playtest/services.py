@@ -124,7 +124,9 @@ def playtest_create(
         others = list(range(1, len(decks))) or [0]
         seat_index = [0] + [others[min(i, len(others) - 1)] for i in range(players - 1)]
     seat_decks = [decks[i] for i in seat_index]
-    built = engine_decks(game_slug, decks, players=players, seats=seat_index)
+    built = engine_decks(
+        game_slug, decks, players=players, seats=seat_index, reader=owner
+    )
     try:
         state = game.new_game(built, engine_options, seed)
     except EngineError as exc:

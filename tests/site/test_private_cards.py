@@ -167,3 +167,21 @@ def test_another_users_deck_shows_a_stand_in_once_the_set_is_private(
     export = reverse("decks:export", kwargs={"pk": deck.pk})
     assert shows_only_the_stand_in(body(client.get(export)))
     assert shows_only_the_stand_in(body(client.get(f"/api/decks/{deck.pk}/")))
+
+
+@pytest.mark.django_db
+def test_another_user_cannot_playtest_or_report_a_deck_with_a_private_card(
+    other_user, public_deck
+):
+    from decks.playtest.adapter import PlaytestError
+    from decks.playtest.reports import deck_report_start
+    from decks.playtest.services import playtest_create
+
+    with pytest.raises(PlaytestError) as played:
+        playtest_create(owner=other_user, deck=public_deck)
+    with pytest.raises(PlaytestError) as reported:
+        deck_report_start(owner=other_user, deck=public_deck)
+    assert played.value.code == reported.value.code == "private_card"
+    assert played.value.message == (
+        "This deck holds a private custom card you cannot see, so it cannot be played."
+    )
