@@ -26,14 +26,8 @@ PIECE_CHOICES = [(name, name) for name in ("bare", "live", "strike", "empty")]
 MF_COLOUR_CHOICES = [(c, c) for c in search.MF_COLOURS]
 COLOUR_CHOICES = Colour.choices
 
-# Sort keys the checklist and the API accept; anything else is ignored with a warning.
-SORT_KEYS = {
-    "number": ("number", "key", "pk"),
-    "name": ("name", "number", "pk"),
-    "type": ("card_type", "number", "pk"),
-    "colour": ("colour", "number", "pk"),
-    "rarity": ("rarity", "number", "pk"),
-}
+# Sort keys the checklist, the API and the search's order: accept (one list).
+SORT_KEYS = search.SORT_KEYS
 DEFAULT_SORT = (
     "card_set__game__sort_order",
     "card_set__kind",
@@ -51,6 +45,7 @@ def sort_cards(queryset, value: str | None):
         return queryset.order_by(*DEFAULT_SORT), None
     descending = value.startswith("-")
     key = value.lstrip("-")
+    key = search.SORT_ALIASES.get(key, key)
     if key not in SORT_KEYS:
         allowed = ", ".join(SORT_KEYS)
         shown = value[:40]

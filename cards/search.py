@@ -1,48 +1,77 @@
-"""The card search language shared by the search box, the checklists and the API.
+"""The card search language shared by the search page, the checklists, the deck
+builder's card finder, the collection pages and the API (``q=``).
 
-A query is a list of terms separated by spaces. A term is a bare word or a
-quoted phrase (searched in the name and the text), or ``key:value``, or a
-comparison ``key>=value`` (``>``, ``>=``, ``<``, ``<=``, ``=``, ``!=``). A
-leading ``-`` negates a term; ``or`` between terms joins the groups on either
-side (``a b or c`` is "(a and b) or c"). Values with spaces are quoted:
-``name:"Storm Pegasus"``.
+It follows the convention most card players learned on Scryfall.
 
-Nothing a user types raises: every term that cannot be read is dropped with a
-warning saying why, and the rest is searched. A negated comparison keeps the
-cards whose value is unknown (they are not known to match).
+* A query is terms separated by spaces; terms side by side must all match
+  (``and`` may be written), ``or`` between terms matches either, and ``and``
+  binds tighter than ``or`` (``a b or c`` is "(a and b) or c").
+* Parentheses group, nested to any depth up to ``MAX_DEPTH``:
+  ``(c:red or c:blue) t:action``. A ``-`` before a term or a group negates it:
+  ``-(c:red or c:blue)``.
+* A term is ``key:value`` or a comparison ``key>=value`` (``:``, ``=``, ``!=``,
+  ``<``, ``<=``, ``>``, ``>=``; every number key takes each of them, ``!=`` also
+  negates any other key). Values with spaces are quoted: ``name:"Storm Pegasus"``.
+  Keys have short forms (``c`` colour, ``t`` type, ``r`` rarity, ``o`` text, ``n``
+  name, ``s`` set, ``cn`` number, ``g`` game, ``is``/``not``); ``KEYS`` is the one
+  definition, and the help table is generated from it (``help_rows``).
+* A bare word that names a value of a field of the games (a colour, card type,
+  rarity, Bakugan attribute, gate class, play/win symbol, timing or a game) is
+  read as that field, and the description says so ("red: read as colour red");
+  a word naming values of several fields reads as any of them ("bakugan": the
+  game or the figure type). Any other bare word, and any quoted phrase, matches
+  names and card text at the start of a word ("red" does not find
+  "Predictable"). Quote a field word to search it as text: ``"haos"``.
+* Numbers: ``#96`` and a bare ``96`` are card number 96; ``1/48`` or ``9/48c``
+  is the printed number; an attribute followed by a number (``haos 150``) is that
+  gate bonus, as ``haos=150`` is.
+* ``order:`` (a sort key of ``SORT_KEYS``, the same words as the checklist's and
+  the API's ``sort`` parameter) and ``direction:asc|desc`` order the list; the
+  ``sort`` parameter, when given, wins.
+
+Readings chosen where the convention is silent (written on the help page too):
+``g:`` is the game for a word (``g:bakugan``) and G-Power for a number
+(``g>=300``, ``g:300``); ``c:`` reads a Collide-O! card's sections (a card "is"
+every colour one of its sections shows) and a Metal Fusion card has no colour
+(its launcher colour is ``launcher:``); colour letters side by side mean any of
+them (``c:ry``: red or yellow); ``class:`` names a gate class or, as the
+public card list calls an ability card's colour its class, an ability colour.
+
+Nothing a user types raises. A term that cannot be read is left out with a
+warning saying why (with a "did you mean" hint when a known word is close). A
+query that cannot be read as a whole (unbalanced parentheses, too long, too
+deep, too many terms) is refused with a message naming the place, and matches
+no card; so does a query none of whose terms could be read: only the empty
+query lists every card. A negated comparison keeps the cards whose value is
+unknown (they are not known to match).
 """
 
+from __future__ import annotations
+
+import difflib
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.db.models import Q, Value, lookups
 from django.db.models.functions import Length, Replace, Substr
 from django.db.models.lookups import Exact
 
-from .choices import (
-    COLOUR_LETTERS,
-    PIECE_CODES,
-    PIECE_NAMES,
-    Attribute,
-    CardType,
-    Colour,
-    GameSlug,
-    GateClass,
-    SetKind,
-    Symbol,
-    Verification,
-)
-from .games import GAMES, collide_o, metal_fusion
+from .choices import PIECE_CODES, PIECE_NAMES, SetKind, Verification
+from .games import COMMON_FIELDS, GAMES
 
-MAX_LENGTH = 500
-MAX_TERMS = 30
+MAX_LENGTH = 2000
+MAX_TERMS = 150
+MAX_DEPTH = 32
 MAX_NUMBER = 99999
-WILD = collide_o.ORDER
 
 OPERATORS = (">=", "<=", "!=", ":", ">", "<", "=")
 KEY_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(>=|<=|!=|:|>|<|=)")
+VALUE_RE = re.compile(r'[^\s"()]*')
 CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+INTEGER_RE = re.compile(r"#?(\d{1,5})")
+PRINTED_RE = re.compile(r"#?(\d{1,4}/\d{1,4}[a-z]?)", re.I)
 OP_WORDS = {
     ":": "",
     "=": "",
@@ -60,17 +89,88 @@ OP_LOOKUPS = {
     "<": "lt",
     "<=": "lte",
 }
+NOTHING = Q(pk__in=[])
 
-# Every game answers to its slug and short name, and to the other words it lists.
+# What the registry says, gathered once.
+GAME_NAMES = {g.slug: g.short_name for g in GAMES.values()}
 GAME_ALIASES = {
     word: g.slug
     for g in GAMES.values()
     for word in (g.slug, g.short_name.lower(), *g.aliases)
 }
-GAME_NAMES = {g.slug: g.short_name for g in GAMES.values()}
-COLOURS = tuple(Colour.values)
-MF_COLOURS = metal_fusion.COLOURS
-BAKUGAN_ATTRIBUTES = tuple(Attribute.values)
+COLOUR_NAMES = tuple(dict.fromkeys(c.value for g in GAMES.values() for c in g.colours))
+COLOUR_LETTERS = {c.value: c.letter.lower() for g in GAMES.values() for c in g.colours}
+LETTER_COLOURS = {letter: value for value, letter in COLOUR_LETTERS.items()}
+TYPE_LABELS = {k.value: k.label for g in GAMES.values() for k in g.kinds}
+TYPE_WORDS = {
+    **{label.lower().split()[0]: v for v, label in TYPE_LABELS.items()},
+    **{v: v for v in TYPE_LABELS},
+}
+RARITIES = tuple(dict.fromkeys(r for g in GAMES.values() for r in g.rarity_symbols))
+ATTRIBUTES = tuple(dict.fromkeys(a for g in GAMES.values() for a in g.attributes))
+GATE_CLASSES = tuple(dict.fromkeys(c for g in GAMES.values() for c in g.gate_classes))
+SYMBOLS = tuple(dict.fromkeys(s for g in GAMES.values() for s in g.symbols))
+TIMINGS = tuple(dict.fromkeys(t for g in GAMES.values() for t in g.timings))
+# Ability cards' colours (what ``class:`` also reads): the colours of a game
+# with gate classes.
+CLASS_COLOURS = tuple(
+    dict.fromkeys(c.value for g in GAMES.values() if g.gate_classes for c in g.colours)
+)
+MF_COLOURS = tuple(
+    dict.fromkeys(
+        n[0] for g in GAMES.values() for n in g.sort_numbers if n[1].startswith("stat_")
+    )
+)
+WILD = next(
+    (
+        "".join(c.letter for c in g.colours)
+        for g in GAMES.values()
+        if g.colour_search_letters
+    ),
+    "",
+)
+SECTION_FIELDS = tuple(
+    dict.fromkeys(
+        f for g in GAMES.values() if g.colour_search_letters for f in g.colour_search
+    )
+)
+
+# Sort keys the search's ``order:``, the checklist's and the API's ``sort`` take.
+SORT_KEYS = {
+    "number": ("number", "key", "pk"),
+    "name": ("name", "number", "pk"),
+    "set": (
+        "card_set__game__sort_order",
+        "card_set__sort_order",
+        "card_set__slug",
+        "number",
+        "pk",
+    ),
+    "type": ("card_type", "number", "pk"),
+    "colour": ("colour", "number", "pk"),
+    "rarity": ("rarity", "number", "pk"),
+    **{
+        key: (column, "number", "pk")
+        for g in GAMES.values()
+        for key, column, _label in g.sort_numbers
+    },
+}
+SORT_ALIASES = {
+    "color": "colour",
+    "cn": "number",
+    "n": "name",
+    "t": "type",
+    "c": "colour",
+    "r": "rarity",
+    "s": "set",
+}
+
+
+def _games_with(*columns: str) -> tuple[str, ...]:
+    """Return the slugs of the games whose cards have any of ``columns``."""
+    if any(c in COMMON_FIELDS for c in columns):
+        return tuple(GAMES)
+    return tuple(g.slug for g in GAMES.values() if set(columns) & set(g.fields))
 
 
 def piece_count(code: str):
@@ -94,15 +194,27 @@ def promo_q() -> Q:
 
 
 def wild_q() -> Q:
-    """Return the condition for cards with at least one wild (five-colour) section."""
-    return Q(section_1=WILD) | Q(section_2=WILD) | Q(section_3=WILD)
+    """Return the condition for cards with at least one wild (every colour) section."""
+    q = Q()
+    for name in SECTION_FIELDS:
+        q |= Q(**{name: WILD})
+    return q
 
 
-def section_q(letter: str, fields=("section_1", "section_2", "section_3")) -> Q:
+def section_q(letter: str, fields=SECTION_FIELDS) -> Q:
     """Return the condition for a colour letter in any of ``fields``."""
     q = Q()
     for name in fields:
-        q |= Q(**{f"{name}__contains": letter})
+        q |= Q(**{f"{name}__contains": letter.upper()})
+    return q
+
+
+def word_q(columns, value: str) -> Q:
+    """Return the condition for ``value`` at the start of a word in any of ``columns``."""
+    pattern = r"(^|\W)" + re.escape(value)
+    q = Q()
+    for name in columns:
+        q |= Q(**{f"{name}__icontains": value}) & Q(**{f"{name}__iregex": pattern})
     return q
 
 
@@ -110,36 +222,17 @@ class TermError(Exception):
     """A term that cannot be read; the message says why."""
 
 
-@dataclass
-class Term:
-    raw: str
-    key: str | None
-    op: str | None
-    value: str
-    negated: bool
+class QueryError(Exception):
+    """A query that cannot be read as a whole; the message names the place."""
 
 
-@dataclass
-class Clause:
-    q: Q
-    phrase: str
-    leading: bool = False  # "of Collision", "in set X" read before the rest
+def _hint(word: str, known) -> str:
+    close = difflib.get_close_matches(word.lower(), list(known), n=1, cutoff=0.7)
+    return f" Did you mean “{close[0]}”?" if close else ""
 
 
-@dataclass
-class SearchQuery:
-    """The result of reading a query: the condition, its description, the warnings."""
-
-    text: str
-    q: Q = field(default_factory=Q)
-    description: str = "All cards"
-    warnings: list[str] = field(default_factory=list)
-    mentions_kind: bool = False
-    is_empty: bool = True
-
-
-# Key handlers: each takes (op, value) and returns (Q, positive phrase, negated
-# phrase, leading) or raises TermError.
+# Key handlers take (key, op, value) and return (Q, phrase, negated phrase) and
+# optionally a fourth item, True for a phrase read first ("of Collision").
 
 
 def _equality_only(key: str, op: str) -> None:
@@ -147,12 +240,15 @@ def _equality_only(key: str, op: str) -> None:
         raise TermError(f'{key} takes ":" only, not "{op}".')
 
 
-def _choice(key, op, value, choices, aliases=None):
+def _choice(key, op, value, choices, aliases=None, what=None):
     _equality_only(key, op)
     v = value.lower()
     v = (aliases or {}).get(v, v)
     if v not in choices:
-        raise TermError(f"{key} must be one of {', '.join(choices)}.")
+        raise TermError(
+            f"{what or key} is one of {', '.join(choices)}."
+            + _hint(v, [*choices, *(aliases or {})])
+        )
     return v
 
 
@@ -163,6 +259,19 @@ def _int(key, value) -> int:
     if abs(n) > MAX_NUMBER:
         raise TermError(f"{key} must be between -{MAX_NUMBER} and {MAX_NUMBER}.")
     return n
+
+
+def _compare_q(field_or_expr, lookup: str, n: int) -> Q:
+    if isinstance(field_or_expr, str):
+        return Q(**{f"{field_or_expr}__{lookup}": n})
+    cls = {
+        "exact": lookups.Exact,
+        "gt": lookups.GreaterThan,
+        "gte": lookups.GreaterThanOrEqual,
+        "lt": lookups.LessThan,
+        "lte": lookups.LessThanOrEqual,
+    }[lookup]
+    return Q(cls(field_or_expr(), n))
 
 
 def _compare(label: str, field_or_expr):
@@ -179,39 +288,24 @@ def _compare(label: str, field_or_expr):
         negated = f"whose {label} is not {words}{n}".replace("is not not ", "is ")
         return q, positive, negated
 
+    handler.numeric = True
     return handler
 
 
-def _compare_q(field_or_expr, lookup: str, n: int) -> Q:
-    if isinstance(field_or_expr, str):
-        return Q(**{f"{field_or_expr}__{lookup}": n})
-    cls = {
-        "exact": lookups.Exact,
-        "gt": lookups.GreaterThan,
-        "gte": lookups.GreaterThanOrEqual,
-        "lt": lookups.LessThan,
-        "lte": lookups.LessThanOrEqual,
-    }[lookup]
-    return Q(cls(field_or_expr(), n))
-
-
-def _text(label: str, fields):
+def _text(label: str, columns):
     def handler(key, op, value):
         _equality_only(key, op)
-        q = Q()
-        for name in fields:
-            q |= Q(**{f"{name}__icontains": value})
         return (
-            q,
-            f"whose {label} contains “{value}”",
-            f"whose {label} does not contain “{value}”",
+            word_q(columns, value),
+            f"whose {label} has a word starting “{value}”",
+            f"whose {label} has no word starting “{value}”",
         )
 
     return handler
 
 
-def _game(key, op, value):
-    slug = _choice(key, op, value, tuple(GameSlug.values), GAME_ALIASES)
+def _game_word(key, op, value):
+    slug = _choice(key, op, value, tuple(GAMES), GAME_ALIASES, what="game")
     name = GAME_NAMES[slug]
     return (
         Q(card_set__game__slug=slug),
@@ -221,6 +315,19 @@ def _game(key, op, value):
     )
 
 
+_g_power = _compare("G-Power", "g_power")
+
+
+def _game(key, op, value):
+    """``g``/``game``: a game by word; ``g`` with a number is G-Power."""
+    if key == "g" and re.fullmatch(r"[+-]?\d+", value):
+        return _g_power(key, op, value)
+    return _game_word(key, op, value)
+
+
+_game.numeric = True  # g>=300
+
+
 def _set(key, op, value):
     _equality_only(key, op)
     q = Q(card_set__slug__iexact=value) | Q(card_set__name__iexact=value)
@@ -228,15 +335,55 @@ def _set(key, op, value):
 
 
 def _type(key, op, value):
-    labels = {label.lower().split()[0]: v for v, label in CardType.choices}
-    v = _choice(key, op, value, tuple(CardType.values), labels)
-    label = CardType(v).label
+    words = dict(TYPE_WORDS)
+    words.update({w + "s": v for w, v in TYPE_WORDS.items() if w + "s" not in words})
+    v = _choice(key, op, value, tuple(TYPE_LABELS), words, what="type")
+    label = TYPE_LABELS[v]
     return Q(card_type=v), f"whose type is {label}", f"whose type is not {label}"
 
 
+def colour_q(colours) -> Q:
+    """Return the condition for cards showing any of ``colours``, game by game."""
+    q = Q()
+    for g in GAMES.values():
+        mine = [c for c in colours if g.colour(c)]
+        if not g.colour_search or not mine:
+            continue
+        if g.colour_search_letters:
+            shown = Q()
+            for c in mine:
+                shown |= section_q(g.colour(c).letter, g.colour_search)
+        else:
+            shown = Q()
+            for name in g.colour_search:
+                shown |= Q(**{f"{name}__in": mine})
+        q |= Q(card_set__game__slug=g.slug) & shown
+    return q if q else NOTHING
+
+
+def _colours(key, value) -> list[str]:
+    v = value.lower()
+    if v in COLOUR_NAMES:
+        return [v]
+    if v and all(ch in LETTER_COLOURS for ch in v):
+        return list(dict.fromkeys(LETTER_COLOURS[ch] for ch in v))
+    letters = " ".join(COLOUR_LETTERS[c] for c in COLOUR_NAMES)
+    raise TermError(
+        f"{key} is a colour ({', '.join(COLOUR_NAMES)}) or colour letters ({letters})."
+        + _hint(v, COLOUR_NAMES)
+    )
+
+
+def _or_words(words) -> str:
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
 def _colour(key, op, value):
-    v = _choice(key, op, value, COLOURS)
-    return Q(colour=v), f"that are {v}", f"that are not {v}"
+    _equality_only(key, op)
+    colours = _colours(key, value)
+    words = _or_words(colours)
+    return colour_q(colours), f"that are {words}", f"that are not {words}"
 
 
 def _rarity(key, op, value):
@@ -250,8 +397,26 @@ def _rarity(key, op, value):
     )
 
 
+def _number(key, op, value):
+    """``number``/``cn``: a card number, compared; or a printed number (1/48)."""
+    m = PRINTED_RE.fullmatch(value)
+    if m and "/" in value:
+        _equality_only(key, op)
+        printed = m.group(1)
+        return (
+            Q(printed_number__iexact=printed),
+            f"numbered {printed}",
+            f"not numbered {printed}",
+        )
+    return _number_compare(key, op, value.lstrip("#"))
+
+
+_number_compare = _compare("number", "number")
+_number.numeric = True
+
+
 def _status(key, op, value):
-    v = _choice(key, op, value, tuple(Verification.values))
+    v = _choice(key, op, value, tuple(Verification.values), what="status")
     return Q(verification=v), f"whose data is {v}", f"whose data is not {v}"
 
 
@@ -274,11 +439,14 @@ IS_FLAGS = {
     ),
     "wild": (wild_q, "that have a wild section", "that have no wild section"),
 }
+KIND_FLAGS = ("practice", "custom", "official")
 
 
 def _is(key, op, value):
-    v = _choice(key, op, value, tuple(IS_FLAGS))
+    v = _choice(key, op, value, tuple(IS_FLAGS), what=f"{key}:")
     make, positive, negated = IS_FLAGS[v]
+    if key == "not":
+        return ~make(), negated, positive
     return make(), positive, negated
 
 
@@ -307,18 +475,18 @@ def _count(piece: str):
 
 
 def _symbol(key, op, value):
-    v = _choice(key, op, value, tuple(Symbol.values))
+    v = _choice(key, op, value, SYMBOLS, what="symbol")
     return Q(symbol=v), f"with the {v} symbol", f"without the {v} symbol"
 
 
 def _launcher(key, op, value):
-    v = _choice(key, op, value, MF_COLOURS)
+    v = _choice(key, op, value, MF_COLOURS, what="launcher")
     return Q(launcher=v), f"whose launcher is {v}", f"whose launcher is not {v}"
 
 
 def _booster(key, op, value):
-    v = _choice(key, op, value, MF_COLOURS)
-    letter = COLOUR_LETTERS[v]
+    v = _choice(key, op, value, MF_COLOURS, what="booster")
+    letter = COLOUR_LETTERS[v].upper()
     return (
         Q(boosters__contains=letter),
         f"whose boosters include {v}",
@@ -328,9 +496,13 @@ def _booster(key, op, value):
 
 def _section(fields, where: str):
     def handler(key, op, value):
-        v = _choice(key, op, value, COLOURS)
-        q = section_q(COLOUR_LETTERS[v], fields)
-        return q, f"with {v} in {where}", f"without {v} in {where}"
+        _equality_only(key, op)
+        colours = _colours(key, value)
+        q = Q()
+        for c in colours:
+            q |= section_q(COLOUR_LETTERS[c], fields)
+        words = _or_words(colours)
+        return q, f"with {words} in {where}", f"without {words} in {where}"
 
     return handler
 
@@ -345,13 +517,12 @@ def _wild(key, op, value):
     )
     make, positive, negated = IS_FLAGS["wild"]
     if v == "no":
-        positive, negated = negated, positive
-        return ~make(), positive, negated
+        return ~make(), negated, positive
     return make(), positive, negated
 
 
 def _attribute(key, op, value):
-    v = _choice(key, op, value, BAKUGAN_ATTRIBUTES)
+    v = _choice(key, op, value, ATTRIBUTES, what="attribute")
     return (
         Q(attribute=v),
         f"whose attribute is {v.title()}",
@@ -359,73 +530,323 @@ def _attribute(key, op, value):
     )
 
 
-def _gate_class(key, op, value):
-    v = _choice(key, op, value, tuple(GateClass.values))
-    return Q(gate_class=v), f"that are {v} gates", f"that are not {v} gates"
-
-
-def _with_mentions_kind(handler):
-    handler.mentions_kind = True
-    return handler
-
-
-KEYS = {
-    "game": _game,
-    "set": _with_mentions_kind(_set),
-    "type": _type,
-    "colour": _colour,
-    "color": _colour,
-    "rarity": _rarity,
-    "number": _compare("number", "number"),
-    "text": _text("text", ("text",)),
-    "name": _text("name", ("name",)),
-    "is": _is,
-    "status": _status,
-    "edge": _edge,
-    "live": _count("live"),
-    "strike": _count("strike"),
-    "empty": _count("empty"),
-    "spin": _compare("spin strength", "spin_strength"),
-    "symbol": _symbol,
-    "emblem": _text("emblem", ("emblem",)),
-    "launcher": _launcher,
-    "booster": _booster,
-    "section": _section(("section_1", "section_2", "section_3"), "a section"),
-    "section1": _section(("section_1",), "section 1"),
-    "section2": _section(("section_2",), "section 2"),
-    "section3": _section(("section_3",), "section 3"),
-    "wild": _wild,
-    "attribute": _attribute,
-    "g": _compare("G-Power", "g_power"),
-    "class": _gate_class,
-}
-for _c in MF_COLOURS:
-    KEYS[_c] = _compare(f"{_c} stat", f"stat_{_c}")
-for _a in BAKUGAN_ATTRIBUTES:
-    KEYS[_a] = _compare(f"{_a.title()} bonus", f"bonus_{_a}")
-
-
-def _bare(term: Term):
-    q = Q(name__icontains=term.value) | Q(text__icontains=term.value)
+def _class(key, op, value):
+    """``class:``: a gate class, or an ability card's colour (its "class")."""
+    v = _choice(key, op, value, GATE_CLASSES + CLASS_COLOURS, what="class")
+    if v in GATE_CLASSES:
+        return Q(gate_class=v), f"that are {v} gates", f"that are not {v} gates"
     return (
-        q,
-        f"whose name or text contains “{term.value}”",
-        f"whose name or text does not contain “{term.value}”",
-        False,
+        Q(card_type="ability", colour=v),
+        f"that are {v} abilities",
+        f"that are not {v} abilities",
     )
 
 
-def tokenize(text: str, warnings: list[str]) -> list[Term]:
-    """Split ``text`` into terms, reading quotes and the leading ``-``."""
-    terms = []
+def _timing(key, op, value):
+    v = _choice(key, op, value, TIMINGS, what="timing")
+    return Q(timing=v), f"played “{v}”", f"not played “{v}”"
+
+
+def _order(key, op, value):  # read by parse_query; never turned into a condition
+    raise TermError("order: and direction: stand outside groups and negation.")
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key of the search language: its names, what it reads, where it applies."""
+
+    name: str
+    aliases: tuple[str, ...]
+    handler: Callable
+    games: tuple[str, ...]
+    takes: str  # what its value is, in plain words
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+    @property
+    def numeric(self) -> bool:
+        return getattr(self.handler, "numeric", False)
+
+    @property
+    def operators(self) -> tuple[str, ...]:
+        return OPERATORS if self.numeric else (":", "=", "!=")
+
+
+def _key(name, aliases, handler, columns, takes):
+    return Key(name, tuple(aliases), handler, _games_with(*columns), takes)
+
+
+def _words(values) -> str:
+    return ", ".join(values)
+
+
+ALL = tuple(GAMES)
+KEY_TABLE: tuple[Key, ...] = (
+    Key(
+        "game",
+        ("g",),
+        _game,
+        ALL,
+        "a game: " + _words(GAME_ALIASES) + " (g with a number is G-Power)",
+    ),
+    Key("set", ("s", "e"), _set, ALL, "a set's slug or name"),
+    Key("type", ("t",), _type, ALL, "a card type: " + _words(TYPE_LABELS)),
+    Key(
+        "colour",
+        ("c", "color"),
+        _colour,
+        tuple(g.slug for g in GAMES.values() if g.colour_search),
+        "a colour or colour letters: "
+        + _words(f"{c} ({COLOUR_LETTERS[c]})" for c in COLOUR_NAMES),
+    ),
+    Key(
+        "rarity",
+        ("r",),
+        _rarity,
+        ALL,
+        "a rarity as printed: " + _words(RARITIES) + ", or a letter",
+    ),
+    Key(
+        "number",
+        ("cn",),
+        _number,
+        ALL,
+        "a card number, or a printed number such as 1/48",
+    ),
+    Key(
+        "name", ("n",), _text("name", ("name",)), ALL, "the start of a word of the name"
+    ),
+    Key(
+        "text",
+        ("o", "oracle"),
+        _text("text", ("text",)),
+        ALL,
+        "the start of a word of the card text",
+    ),
+    Key("is", (), _is, ALL, "a kind of card: " + _words(IS_FLAGS)),
+    Key("not", (), _is, ALL, "the kinds is: takes, negated"),
+    Key(
+        "status",
+        ("verification",),
+        _status,
+        ALL,
+        "how the data is checked: " + _words(Verification.values),
+    ),
+    Key("order", ("sort",), _order, ALL, "a sort key: " + _words(SORT_KEYS)),
+    Key("direction", ("dir",), _order, ALL, "asc or desc"),
+    _key("edge", (), _edge, ("battle_edge",), "a notch and a piece: 4=strike"),
+    _key("live", (), _count("live"), ("battle_edge",), "the number of live pieces"),
+    _key(
+        "strike", (), _count("strike"), ("battle_edge",), "the number of strike pieces"
+    ),
+    _key("empty", (), _count("empty"), ("battle_edge",), "the number of empty pieces"),
+    _key(
+        "spin",
+        (),
+        _compare("spin strength", "spin_strength"),
+        ("spin_strength",),
+        "the spin strength",
+    ),
+    _key("symbol", (), _symbol, ("symbol",), "play or win"),
+    *(
+        _key(c, (), _compare(f"{c} stat", f"stat_{c}"), (f"stat_{c}",), f"the {c} stat")
+        for c in MF_COLOURS
+    ),
+    _key(
+        "emblem",
+        (),
+        _text("emblem", ("emblem",)),
+        ("emblem",),
+        "the start of a word of the emblem",
+    ),
+    _key(
+        "launcher",
+        (),
+        _launcher,
+        ("launcher",),
+        "a launcher colour: " + _words(MF_COLOURS),
+    ),
+    _key(
+        "booster",
+        (),
+        _booster,
+        ("boosters",),
+        "a booster colour: " + _words(MF_COLOURS),
+    ),
+    _key("timing", (), _timing, ("timing",), "when it is played: " + _words(TIMINGS)),
+    _key(
+        "section",
+        (),
+        _section(SECTION_FIELDS, "a section"),
+        SECTION_FIELDS,
+        "a colour or letters in any section",
+    ),
+    *(
+        _key(
+            f"section{i}",
+            (),
+            _section((f,), f"section {i}"),
+            (f,),
+            f"a colour or letters in section {i}",
+        )
+        for i, f in enumerate(SECTION_FIELDS, 1)
+    ),
+    _key("wild", (), _wild, SECTION_FIELDS, "yes or no: a section of every colour"),
+    _key(
+        "attribute",
+        ("a", "attr"),
+        _attribute,
+        ("attribute",),
+        "an attribute: " + _words(ATTRIBUTES),
+    ),
+    _key("gpower", ("power",), _g_power, ("g_power",), "the G-Power (also g>=300)"),
+    _key(
+        "class",
+        (),
+        _class,
+        ("gate_class",),
+        "a gate class ("
+        + _words(GATE_CLASSES)
+        + ") or an ability colour ("
+        + _words(CLASS_COLOURS)
+        + ")",
+    ),
+    *(
+        _key(
+            a,
+            (),
+            _compare(f"{a.title()} bonus", f"bonus_{a}"),
+            (f"bonus_{a}",),
+            f"the {a.title()} gate bonus",
+        )
+        for a in ATTRIBUTES
+    ),
+)
+KEYS: dict[str, Key] = {name: k for k in KEY_TABLE for name in k.names}
+assert len(KEYS) == sum(len(k.names) for k in KEY_TABLE), "a key name is used twice"
+
+
+def help_rows() -> list[dict]:
+    """Return the help table: each key, its aliases, operators, values and games."""
+    return [
+        {
+            "key": k.name,
+            "aliases": k.aliases,
+            "operators": k.operators,
+            "takes": k.takes,
+            "games": [GAME_NAMES[s] for s in k.games],
+        }
+        for k in KEY_TABLE
+    ]
+
+
+def _vocabulary() -> dict[str, list[tuple[str, str, str]]]:
+    """Return word -> [(key, value, reading)] for words naming a field's value."""
+    words: dict[str, list[tuple[str, str, str]]] = {}
+
+    def add(word, key, value, reading):
+        entry = (key, value, reading)
+        if entry not in words.setdefault(word.lower(), []):
+            words[word.lower()].append(entry)
+
+    for word, slug in GAME_ALIASES.items():
+        add(word, "game", slug, f"game {GAME_NAMES[slug]}")
+    for g in GAMES.values():
+        if g.colour_search:
+            for c in g.colours:
+                add(c.value, "colour", c.value, f"colour {c.value}")
+        for k in g.kinds:
+            add(k.value, "type", k.value, f"type {k.label}")
+        for r in g.rarity_symbols:
+            add(r, "rarity", r, f"rarity {r}")
+        for a in g.attributes:
+            add(a, "attribute", a, f"attribute {a.title()}")
+        for c in g.gate_classes:
+            add(c, "class", c, f"gate class {c}")
+        for s in g.symbols:
+            add(s, "symbol", s, f"{s} symbol")
+        for t in g.timings:
+            add(t, "timing", t, f"timing {t}")
+    return words
+
+
+VOCABULARY = _vocabulary()
+
+
+# The reading: tokens, then a tree of nodes.
+
+
+@dataclass
+class Term:
+    raw: str
+    key: str | None
+    op: str | None
+    value: str
+    negated: bool
+    pos: int = 1  # the 1-based character where it starts
+    quoted: bool = False
+    reading: str | None = None  # how a bare word was read, for the description
+
+
+@dataclass
+class Token:
+    kind: str  # "(", ")", "or", "and", "not", "term"
+    pos: int
+    term: Term | None = None
+
+
+@dataclass
+class Node:
+    """A read query: a term's condition, or and/or/not of nodes."""
+
+    kind: str  # "term", "and", "or", "not"
+    q: Q = field(default_factory=Q)
+    phrase: str = ""
+    negated_phrase: str = ""
+    leading: bool = False
+    noun: str | None = None  # "Actions": what a type term calls the cards
+    children: list[Node] = field(default_factory=list)
+
+
+@dataclass
+class SearchQuery:
+    """The result of reading a query: the condition, its description, the warnings."""
+
+    text: str
+    q: Q = field(default_factory=Q)
+    description: str = "All cards"
+    warnings: list[str] = field(default_factory=list)
+    readings: list[str] = field(default_factory=list)
+    mentions_kind: bool = False
+    is_empty: bool = True
+    refused: bool = False  # nothing could be read: the query matches no card
+    # Plain words in the query: then a bare 96 is a word too ("Move 1").
+    has_words: bool = False
+    order: str | None = None  # a SORT_KEYS key, "-" first for descending
+
+
+def tokenize(text: str, warnings: list[str]) -> list[Token]:
+    """Split ``text`` into parentheses, ``or``/``and``, negations and terms."""
+    tokens: list[Token] = []
     pos, end = 0, len(text)
     while pos < end:
-        if text[pos].isspace():
+        ch = text[pos]
+        if ch.isspace():
+            pos += 1
+            continue
+        if ch in "()":
+            tokens.append(Token(ch, pos + 1))
+            pos += 1
+            continue
+        if ch == "-" and pos + 1 < end and text[pos + 1] == "(":
+            tokens.append(Token("not", pos + 1))
             pos += 1
             continue
         start = pos
         negated = False
-        if text[pos] == "-" and pos + 1 < end and not text[pos + 1].isspace():
+        if ch == "-" and pos + 1 < end and not text[pos + 1].isspace():
             negated = True
             pos += 1
         key = op = None
@@ -433,55 +854,231 @@ def tokenize(text: str, warnings: list[str]) -> list[Term]:
         if m:
             key, op = m.group(1).lower(), m.group(2)
             pos = m.end()
+        quoted = False
         if pos < end and text[pos] == '"':
             close = text.find('"', pos + 1)
             if close == -1:
                 warnings.append(
-                    'Ignored an unbalanced quote mark ("); the rest was read as plain words.'
+                    f'Ignored the unbalanced quote mark (") at character {pos + 1}; '
+                    "the rest was read as plain words."
                 )
                 pos += 1
-                m2 = re.compile(r'[^\s"]*').match(text, pos)
-                value = m2.group(0)
-                pos = m2.end()
+                m2 = VALUE_RE.match(text, pos)
+                value, pos = m2.group(0), m2.end()
             else:
-                value = text[pos + 1 : close]
-                pos = close + 1
+                value, pos, quoted = text[pos + 1 : close], close + 1, True
         else:
-            m2 = re.compile(r'[^\s"]*').match(text, pos)
-            value = m2.group(0)
-            pos = m2.end()
+            m2 = VALUE_RE.match(text, pos)
+            value, pos = m2.group(0), m2.end()
         raw = text[start:pos]
         if not raw.strip() or raw == "-":
+            if pos == start:  # a lone quote mark or "-" before a space
+                pos += 1
             continue
-        terms.append(
-            Term(raw=raw, key=key, op=op, value=value.strip(), negated=negated)
+        if (
+            key is None
+            and not negated
+            and not quoted
+            and value.lower() in ("or", "and")
+        ):
+            tokens.append(Token(value.lower(), start + 1))
+            continue
+        term = Term(raw, key, op, value.strip(), negated, start + 1, quoted)
+        tokens.append(Token("term", start + 1, term))
+    return tokens
+
+
+def check_parentheses(tokens: list[Token]) -> None:
+    """Raise QueryError naming the first parenthesis that has no partner."""
+    stack = []
+    for t in tokens:
+        if t.kind == "(":
+            stack.append(t.pos)
+            if len(stack) > MAX_DEPTH:
+                raise QueryError(
+                    f"The parentheses are nested more than {MAX_DEPTH} deep "
+                    f"(at character {t.pos}); nothing was searched."
+                )
+        elif t.kind == ")":
+            if not stack:
+                raise QueryError(
+                    f"The “)” at character {t.pos} closes no “(”; nothing was searched."
+                )
+            stack.pop()
+    if stack:
+        raise QueryError(
+            f"The “(” at character {stack[-1]} is never closed; nothing was searched."
         )
-    return terms
 
 
-def _read_term(term: Term):
-    if term.key is None:
-        if not term.value:
-            raise TermError("it is empty.")
-        return _bare(term)
-    handler = KEYS.get(term.key)
-    if handler is None:
-        raise TermError(f'unknown key "{term.key}".')
-    if not term.value:
-        raise TermError("no value given.")
-    result = handler(term.key, term.op, term.value)
-    if len(result) == 3:
-        result = (*result, False)
-    return result
+class Parser:
+    """Read tokens into a tree: or of ands of (negated) terms and groups."""
+
+    def __init__(self, tokens: list[Token], read_term, warnings: list[str]):
+        self.tokens = tokens
+        self.i = 0
+        self.read_term = read_term
+        self.warnings = warnings
+
+    def peek(self) -> Token | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def parse(self) -> Node | None:
+        node = self.or_expr()
+        return node
+
+    def or_expr(self) -> Node | None:
+        parts: list[Node] = []
+        pending: Token | None = None
+        while True:
+            t = self.peek()
+            if t is None or t.kind == ")":
+                break
+            if t.kind == "or":
+                self.i += 1
+                if pending is not None or not parts:
+                    self.warnings.append(
+                        f"Ignored the “or” at character {t.pos}: no term before it."
+                    )
+                    continue
+                pending = t
+                continue
+            node = self.and_expr()
+            if node is not None:
+                parts.append(node)
+            pending = None
+        if pending is not None:
+            self.warnings.append(
+                f"Ignored the “or” at character {pending.pos}: no term after it."
+            )
+        if not parts:
+            return None
+        return parts[0] if len(parts) == 1 else Node("or", children=parts)
+
+    def and_expr(self) -> Node | None:
+        parts: list[Node] = []
+        while True:
+            t = self.peek()
+            if t is None or t.kind in (")", "or"):
+                break
+            if t.kind == "and":
+                self.i += 1
+                if not parts:
+                    self.warnings.append(
+                        f"Ignored the “and” at character {t.pos}: no term before it."
+                    )
+                continue
+            node = self.unary()
+            if node is not None:
+                parts.append(node)
+        if not parts:
+            return None
+        return parts[0] if len(parts) == 1 else Node("and", children=parts)
+
+    def unary(self) -> Node | None:
+        t = self.peek()
+        self.i += 1
+        if t.kind == "not":
+            inner = self.unary()  # the "(" follows: tokenize made "not" from "-("
+            return None if inner is None else Node("not", children=[inner])
+        if t.kind == "(":
+            inner = self.or_expr()
+            self.i += 1  # the ")": check_parentheses made sure it is there
+            if inner is None:
+                self.warnings.append(
+                    f"Ignored the empty parentheses at character {t.pos}."
+                )
+            return inner
+        return self.read_term(t.term)
 
 
-def _sentence(clauses: list[Clause], first: bool) -> str:
-    lead = " ".join(c.phrase for c in clauses if c.leading)
-    rest = " and ".join(c.phrase for c in clauses if not c.leading)
-    words = " ".join(
-        part for part in ("Cards" if first else "cards", lead, rest) if part
-    )
-    return words
+def _joined(node: Node) -> str | None:
+    """Return "that are red or blue" for an or of terms sharing their first words."""
+    if node.kind != "or" or any(c.kind != "term" for c in node.children):
+        return None
+    split = [c.phrase.split(" ") for c in node.children]
+    common = 0
+    while (
+        all(len(w) > common + 1 for w in split)
+        and len({tuple(w[: common + 1]) for w in split}) == 1
+    ):
+        common += 1
+    if common < 2:
+        return None
+    head = " ".join(split[0][:common])
+    return head + " " + _or_words([" ".join(w[common:]) for w in split])
+
+
+def _phrase(node: Node, top: bool = False) -> str:
+    if node.kind == "term":
+        return node.phrase
+    joined = _joined(node)
+    if joined:
+        return joined
+    if node.kind == "not":
+        child = node.children[0]
+        if child.kind == "term":
+            return child.negated_phrase
+        return f"not ({_phrase(child)})"
+    joiner = " and " if node.kind == "and" else " or "
+    parts = []
+    for child in node.children:
+        text = _phrase(child)
+        if child.kind in ("and", "or") and child.kind != node.kind:
+            if not _joined(child):
+                text = f"({text})"
+        parts.append(text)
+    if node.kind == "and" and top:
+        lead = [p for c, p in zip(node.children, parts, strict=True) if c.leading]
+        rest = [p for c, p in zip(node.children, parts, strict=True) if not c.leading]
+        return " ".join(filter(None, (" ".join(lead), " and ".join(rest))))
+    return joiner.join(parts)
+
+
+def _condition(node: Node) -> Q:
+    if node.kind == "term":
+        return node.q
+    if node.kind == "not":
+        return ~_condition(node.children[0])
+    q = _condition(node.children[0])
+    for child in node.children[1:]:
+        q = (q & _condition(child)) if node.kind == "and" else (q | _condition(child))
+    return q
+
+
+def _merge_numbers(tokens: list[Token]) -> list[Token]:
+    """Read "haos 150" (an attribute word, then a number) as the gate bonus haos=150."""
+    out: list[Token] = []
+    for t in tokens:
+        prev = out[-1] if out else None
+        if (
+            t.kind == "term"
+            and prev is not None
+            and prev.kind == "term"
+            and prev.term.key is None
+            and not prev.term.quoted
+            and prev.term.value.lower() in ATTRIBUTES
+            and t.term.key is None
+            and not t.term.negated
+            and not t.term.quoted
+            and re.fullmatch(r"\d{1,5}", t.term.value)
+        ):
+            p = prev.term
+            p.key, p.op, p.value = p.value.lower(), ":", t.term.value
+            p.raw = f"{p.raw} {t.term.value}"
+            p.reading = f"{p.raw}: read as {p.key.title()} bonus {p.value}"
+            continue
+        out.append(t)
+    return out
+
+
+def _clean(text: str, warnings: list[str]) -> str:
+    # Lone surrogates cannot be stored or compared by the database; drop them too.
+    text = unicodedata.normalize("NFC", text)
+    cleaned = CONTROL_RE.sub(" ", text.encode("utf-8", "replace").decode("utf-8"))
+    if cleaned != text:
+        warnings.append("Removed control characters from the query.")
+    return cleaned.replace("\u201c", '"').replace("\u201d", '"')
 
 
 def parse_query(text: str) -> SearchQuery:
@@ -490,81 +1087,236 @@ def parse_query(text: str) -> SearchQuery:
     result = SearchQuery(text=text)
     warnings = result.warnings
     if len(text) > MAX_LENGTH:
-        text = text[:MAX_LENGTH]
-        warnings.append(f"The query was cut to its first {MAX_LENGTH} characters.")
-    # Lone surrogates cannot be stored or compared by the database; drop them too.
-    text = unicodedata.normalize("NFC", text)
-    cleaned = CONTROL_RE.sub(" ", text.encode("utf-8", "replace").decode("utf-8"))
-    if cleaned != text:
-        warnings.append("Removed control characters from the query.")
-    text = cleaned.replace("\u201c", '"').replace("\u201d", '"')
-    result.text = text
-
-    terms = tokenize(text, warnings)
-    words = [
-        t
-        for t in terms
-        if not (t.key is None and not t.negated and t.value.lower() == "or")
-    ]
-    if len(words) > MAX_TERMS:
-        kept, count = [], 0
-        for t in terms:
-            is_or = t.key is None and not t.negated and t.value.lower() == "or"
-            if not is_or:
-                count += 1
-                if count > MAX_TERMS:
-                    break
-            kept.append(t)
-        warnings.append(
-            f"Only the first {MAX_TERMS} terms were used; {len(words) - MAX_TERMS} more "
-            "were ignored."
+        result.text = text[:MAX_LENGTH]
+        return _refuse(
+            result,
+            f"The query is {len(text)} characters long; the most is {MAX_LENGTH}. "
+            "Nothing was searched.",
         )
-        terms = kept
+    text = _clean(text, warnings)
+    result.text = text
+    tokens = tokenize(text, warnings)
+    if not tokens:
+        return result
+    terms = sum(1 for t in tokens if t.kind == "term")
+    if terms > MAX_TERMS:
+        return _refuse(
+            result,
+            f"The query has {terms} terms; the most is {MAX_TERMS}. Nothing was searched.",
+        )
+    try:
+        check_parentheses(tokens)
+    except QueryError as exc:
+        return _refuse(result, str(exc))
+    tokens = _merge_numbers(tokens)
+    tokens = _read_order(tokens, result)
+    result.has_words = any(_is_plain_word(t.term) for t in tokens if t.kind == "term")
 
-    groups: list[list[Clause]] = [[]]
-    pending_or = False
-    for term in terms:
-        if term.key is None and not term.negated and term.value.lower() == "or":
-            if not groups[-1] or pending_or:
-                warnings.append('Ignored "or" with no term before it.')
-                continue
-            pending_or = True
-            continue
+    def read(term: Term) -> Node | None:
         try:
-            q, positive, negated, leading = _read_term(term)
+            node = _read_term(term, result)
         except TermError as exc:
             warnings.append(f"Ignored “{term.raw}”: {exc}")
-            continue
-        if getattr(KEYS.get(term.key or ""), "mentions_kind", False) or (
-            term.key == "is"
-            and term.value.lower() in ("practice", "custom", "official")
-        ):
-            result.mentions_kind = True
-        if pending_or:
-            groups.append([])
-            pending_or = False
+            return None
         if term.negated:
-            groups[-1].append(Clause(q=~q, phrase=negated))
-        else:
-            groups[-1].append(Clause(q=q, phrase=positive, leading=leading))
-    if pending_or:
-        warnings.append('Ignored "or" with no term after it.')
+            return Node("not", children=[node])
+        return node
 
-    groups = [g for g in groups if g]
-    if not groups:
-        result.description = (
-            "All cards" if not terms else "All cards (no term could be read)"
-        )
-        return result
-    combined = Q()
-    sentences = []
-    for i, group in enumerate(groups):
-        gq = Q()
-        for clause in group:
-            gq &= clause.q
-        combined = gq if i == 0 else combined | gq
-        sentences.append(_sentence(group, first=i == 0))
-    result.q = combined
-    result.description = ", or ".join(sentences)
+    tree = Parser(tokens, read, warnings).parse()
+    if tree is None:
+        if result.order is not None and not any(t.kind == "term" for t in tokens):
+            result.description = "All cards"
+            return result
+        return _refuse(result, None)
+    result.q = _condition(tree)
+    result.description = _describe(tree)
+    if result.readings:
+        result.description += " (" + "; ".join(result.readings) + ")"
     result.is_empty = False
     return result
+
+
+def _describe(tree: Node) -> str:
+    """Return the plain-words reading of the tree: "Actions that are red or blue"."""
+    if tree.kind == "or" and not _joined(tree):
+        return "Cards " + ", or cards ".join(
+            _phrase(c, top=True) for c in tree.children
+        )
+    parts = tree.children if tree.kind == "and" else [tree]
+    nouns = [c for c in parts if c.noun]
+    if len(nouns) == 1:
+        rest = [c for c in parts if c is not nouns[0]]
+        if not rest:
+            return f"{nouns[0].noun}"
+        inner = rest[0] if len(rest) == 1 else Node("and", children=rest)
+        return f"{nouns[0].noun} {_phrase(inner, top=True)}"
+    return f"Cards {_phrase(tree, top=True)}"
+
+
+def official_only(query: SearchQuery, params) -> bool:
+    """Return True when a list shows official cards only.
+
+    The search page and every checklist list official cards only, unless the
+    query names a kind of set or a set (``is:practice``, ``set:``) or the
+    filters do (``kind``, ``set``); both say so and offer the rest.
+    """
+    return not (query.mentions_kind or params.getlist("kind") or params.get("set"))
+
+
+def _refuse(result: SearchQuery, message: str | None) -> SearchQuery:
+    if message:
+        result.warnings.append(message)
+    result.q = NOTHING
+    result.refused = True
+    result.is_empty = False
+    result.description = "No cards: nothing in the query could be read"
+    return result
+
+
+def _read_order(tokens: list[Token], result: SearchQuery) -> list[Token]:
+    """Take the ``order:`` and ``direction:`` terms out, into ``result.order``."""
+    order = direction = None
+    kept = []
+    for t in tokens:
+        term = t.term
+        if t.kind != "term" or term.key not in ("order", "sort", "direction", "dir"):
+            kept.append(t)
+            continue
+        value = term.value.lower()
+        if term.key in ("order", "sort"):
+            desc = value.startswith("-")
+            value = SORT_ALIASES.get(value.lstrip("-"), value.lstrip("-"))
+            if value not in SORT_KEYS:
+                result.warnings.append(
+                    f"Ignored “{term.raw}”: order by one of {', '.join(SORT_KEYS)}."
+                    + _hint(value, SORT_KEYS)
+                )
+                continue
+            order = (value, desc)
+        else:
+            if value not in ("asc", "desc", "ascending", "descending"):
+                result.warnings.append(
+                    f"Ignored “{term.raw}”: direction is asc or desc."
+                )
+                continue
+            direction = value.startswith("desc")
+        if term.negated:
+            result.warnings.append(f"Read “{term.raw}” without its “-”.")
+    if order is None and direction is not None:
+        order = ("number", False)
+    if order is not None:
+        key, desc = order
+        if direction is not None:
+            desc = direction
+        result.order = ("-" if desc else "") + key
+        result.readings.append(f"ordered by {key}{' descending' if desc else ''}")
+    return kept
+
+
+def _read_term(term: Term, result: SearchQuery) -> Node:
+    if term.key is None:
+        return _read_word(term, result)
+    key = KEYS.get(term.key)
+    if key is None:
+        raise TermError(f'unknown key "{term.key}".' + _hint(term.key, KEYS))
+    if not term.value:
+        raise TermError("no value given.")
+    if key.name == "set" or (
+        key.name in ("is", "not") and term.value.lower() in KIND_FLAGS
+    ):
+        result.mentions_kind = True
+    op = term.op
+    flip = op == "!=" and not key.numeric
+    if op == "!=" and key.name == "game" and not re.fullmatch(r"[+-]?\d+", term.value):
+        flip = True
+    got = key.handler(term.key, ":" if flip else op, term.value)
+    q, positive, negated = got[:3]
+    leading = len(got) > 3 and got[3]
+    if term.reading:
+        result.readings.append(term.reading)
+    if flip:
+        return Node("term", q=~q, phrase=negated, negated_phrase=positive)
+    noun = None
+    if key.name == "type" and not term.negated:
+        noun = _plural(TYPE_LABELS[q.children[0][1]])
+    return Node(
+        "term",
+        q=q,
+        phrase=positive,
+        negated_phrase=negated,
+        leading=leading,
+        noun=noun,
+    )
+
+
+def _plural(label: str) -> str:
+    return label if label.endswith("s") else label + "s"
+
+
+def _is_plain_word(term: Term) -> bool:
+    """Return True for a bare word searched as text (not a field word or a number)."""
+    if term.key is not None:
+        return False
+    if term.quoted:
+        return True
+    v = term.value.lower()
+    return not (
+        v in VOCABULARY
+        or INTEGER_RE.fullmatch(v)
+        or PRINTED_RE.fullmatch(v)
+        or not any(ch.isalnum() for ch in v)
+    )
+
+
+def _read_word(term: Term, result: SearchQuery) -> Node:
+    """Read a bare word or quoted phrase: a field value, a number, or words."""
+    value = term.value
+    if not value:
+        raise TermError("it is empty.")
+    if not term.quoted:
+        m = PRINTED_RE.fullmatch(value)
+        if m and "/" in value:
+            q, positive, negated = _number("number", ":", value)
+            result.readings.append(f"{value}: read as printed number {m.group(1)}")
+            return Node("term", q=q, phrase=positive, negated_phrase=negated)
+        m = INTEGER_RE.fullmatch(value)
+        if m and (value.startswith("#") or not result.has_words):
+            n = int(m.group(1))
+            result.readings.append(f"{value}: read as card number {n}")
+            return Node(
+                "term",
+                q=Q(number=n),
+                phrase=f"numbered {n}",
+                negated_phrase=f"not numbered {n}",
+            )
+        readings = VOCABULARY.get(value.lower())
+        if readings:
+            q = Q()
+            phrases, negated_phrases, leading = [], [], True
+            for key, v, _reading in readings:
+                got = KEYS[key].handler(key, ":", v)
+                q |= got[0]
+                phrases.append(got[1])
+                negated_phrases.append(got[2])
+                leading = leading and len(got) > 3 and got[3]
+            result.readings.append(
+                f"{value}: read as " + " or ".join(r for _k, _v, r in readings)
+            )
+            return Node(
+                "term",
+                q=q,
+                phrase=" or ".join(phrases),
+                negated_phrase=" and ".join(negated_phrases),
+                leading=leading and len(readings) == 1,
+            )
+        if not any(ch.isalnum() for ch in value):
+            raise TermError("it is neither a word nor a key:value term.")
+        hint = _hint(value, VOCABULARY)
+        if hint:
+            result.warnings.append(f"“{value}” was searched as words.{hint}")
+    return Node(
+        "term",
+        q=word_q(("name", "text"), value),
+        phrase=f"whose name or text has a word starting “{value}”",
+        negated_phrase=f"whose name or text has no word starting “{value}”",
+    )

@@ -10,6 +10,7 @@ from .choices import SetKind
 from .filtersets import CardFilterSet, sort_cards
 from .games import GAMES, PALETTE
 from .models import Game
+from .search import official_only as search_official_only
 from .selectors import (
     annotate_card_list,
     card_neighbours,
@@ -104,14 +105,15 @@ def checklist(request, base, *, game_slug=None, default_official=True):
         filterset.is_valid()
     cards = filterset.qs
     search = filterset.search
-    if (
-        default_official
-        and not params.getlist("kind")
-        and not params.get("set")
-        and (not search.mentions_kind)
-    ):
+    # The search page and every checklist agree (cards.search.official_only):
+    # official cards only, unless the query or the filters name a kind or a set.
+    only_official = default_official and search_official_only(search, params)
+    left_out = 0
+    if only_official:
+        left_out = cards.exclude(card_set__kind=SetKind.OFFICIAL).count()
         cards = cards.filter(card_set__kind=SetKind.OFFICIAL)
-    cards, sort_warning = sort_cards(cards, params.get("sort"))
+    # The sort parameter wins; else the query's order: and direction:.
+    cards, sort_warning = sort_cards(cards, params.get("sort") or search.order)
     if sort_warning:
         warnings.append(sort_warning)
     per_page = _per_page(params.get("per_page"), warnings)
@@ -133,10 +135,20 @@ def checklist(request, base, *, game_slug=None, default_official=True):
         "per_page": per_page,
         "per_page_choices": PER_PAGE_CHOICES,
         "sort": params.get("sort", ""),
-        "default_official": default_official,
+        "default_official": only_official,
+        "left_out": left_out,
+        "include_all_url": _include_all_url(params) if left_out else "",
         "show_game": game_slug is None,
         "show_set": True,
     }
+
+
+def _include_all_url(params) -> str:
+    """Return the query string of this list with practice and custom cards too."""
+    wider = params.copy()
+    wider.pop("page", None)
+    wider.setlist("kind", [k for k in SetKind.values])
+    return "?" + wider.urlencode()
 
 
 def _cards(request):
@@ -170,9 +182,27 @@ def set_detail(request, game, set):
 
 def search(request):
     """Search every card of the four games with the one search box."""
-    context = checklist(request, _cards(request), default_official=False)
+    context = checklist(request, _cards(request))
     context["query"] = request.GET.get("q", "")
     return render(request, "cards/search.html", context)
+
+
+def search_help(request):
+    """Explain the search language; the key table is the parser's own (help_rows)."""
+    from . import search as language
+
+    return render(
+        request,
+        "cards/search_help.html",
+        {
+            "rows": language.help_rows(),
+            "operators": language.OPERATORS,
+            "sort_keys": list(language.SORT_KEYS),
+            "max_length": language.MAX_LENGTH,
+            "max_terms": language.MAX_TERMS,
+            "max_depth": language.MAX_DEPTH,
+        },
+    )
 
 
 def card_detail(request, pk):

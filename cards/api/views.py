@@ -210,7 +210,8 @@ class CardSetViewSet(viewsets.ReadOnlyModelViewSet):
         OpenApiParameter(
             "sort",
             OpenApiTypes.STR,
-            description="number, name, type, colour or rarity; - first for descending. "
+            description=", ".join(search.SORT_KEYS)
+            + "; - first for descending (the same words as the search's order:). "
             "Any other value is ignored with a warning.",
         ),
     ]
@@ -258,8 +259,11 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
             return plan
         # Bad parameters raise here (a 400) before anything is kept.
         queryset = self.filter_queryset(Card.objects.visible_to(request.user))
-        queryset, sort_warning = sort_cards(queryset, params.get("sort"))
         parsed = search.parse_query(params.get("q", ""))
+        # The sort parameter wins; else the query's order: and direction:.
+        queryset, sort_warning = sort_cards(
+            queryset, params.get("sort") or parsed.order
+        )
         try:
             ids_sql, ids_params = queryset.values_list("pk").query.sql_with_params()
         except EmptyResultSet:

@@ -98,5 +98,13 @@ GAME = Game(
     opening=Opening("gates", "gate"),
     bench_setups=(({}, 2), ({}, 4)),
     face="bonus_grid",
+    colour_search=("colour",),
+    attributes=ATTRIBUTES,
+    gate_classes=GATE_CLASSES,
+    timings=TIMINGS,
+    sort_numbers=(
+        ("g", "g_power", "G-Power"),
+        *((a, f"bonus_{a}", f"{a.title()} bonus") for a in ATTRIBUTES),
+    ),
     frame="#282828",
 )  # fmt: skip

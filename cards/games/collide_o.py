@@ -78,6 +78,8 @@ GAME = Game(
     opening=Opening("hand", None, 5),
     bench_setups=(({}, 2), ({}, 5)),
     aliases=("collide-o!", "collideo"),
+    colour_search=SECTION_FIELDS,
+    colour_search_letters=True,
     face="sections",
     frame="#3c3c3c",
 )  # fmt: skip

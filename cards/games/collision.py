@@ -155,6 +155,9 @@ GAME = Game(
     bench_setups=(({}, 2), ({"advanced": True}, 2)),
     rarity_symbols=RARITY_SYMBOLS,
     promo_numbers=PROMO_NUMBERS,
+    colour_search=("colour",),
+    symbols=("play", "win"),
+    sort_numbers=(("spin", "spin_strength", "spin strength"),),
     face="battle_edge",
     frame="#1f2a44",
 )  # fmt: skip

@@ -141,6 +141,8 @@ GAME = Game(
     colour_caption="Launcher colours",
     opening=Opening("top", "deck", 1),
     aliases=("metalfusion", "mf"),
+    timings=TIMINGS,
+    sort_numbers=tuple((c, f"stat_{c}", f"{c} stat") for c in COLOURS),
     face="stat_rows",
     frame="#5a1e1e",
 )  # fmt: skip

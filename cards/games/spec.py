@@ -179,6 +179,17 @@ class Game:
     promo_numbers: range | None = None  # numbers that are promos whatever the rarity
     frame: str = "#3c3c3c"  # the card face's frame colour
     face: str = ""  # what the face's body draws (``cards.images.DRAWERS``)
+    # What the search language (``cards.search``) reads of this game: the columns
+    # ``colour:`` looks in (holding colour values, or colour letters when
+    # ``colour_search_letters``), the words of its fields a bare search word may
+    # name, and its numbers a list can be ordered by: (sort key, column, label).
+    colour_search: tuple[str, ...] = ()
+    colour_search_letters: bool = False
+    attributes: tuple[str, ...] = ()
+    gate_classes: tuple[str, ...] = ()
+    symbols: tuple[str, ...] = ()
+    timings: tuple[str, ...] = ()
+    sort_numbers: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def types(self) -> tuple[str, ...]:

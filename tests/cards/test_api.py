@@ -7,6 +7,7 @@ from rest_framework.fields import DateTimeField
 
 from cards.api.serializers import CardSerializer
 from cards.models import Card
+from cards.search import SORT_KEYS
 from tests.factories import MF, B, C, make_card, make_set
 
 pytestmark = pytest.mark.django_db
@@ -99,7 +100,7 @@ def test_the_card_list_sorts_and_warns_about_unknown_sorts(client):
     response = client.get("/api/cards/?sort=password")
     assert ids(response) == [b.pk, a.pk]
     assert response.json()["warnings"] == [
-        "Ignored the sort “password”: sort by one of number, name, type, colour, rarity "
+        f"Ignored the sort “password”: sort by one of {', '.join(SORT_KEYS)} "
         "(- first for descending)."
     ]
 

@@ -7,6 +7,7 @@ from django.http import QueryDict
 
 from cards.filtersets import CardFilterSet, CardSetFilterSet, sort_cards
 from cards.models import Card, CardSet
+from cards.search import SORT_KEYS
 from tests.factories import CO, MF, B, C, make_card, make_set, three_rows
 
 pytestmark = pytest.mark.django_db
@@ -438,7 +439,7 @@ def test_sorting_by_a_whitelisted_key_orders_the_rows():
 def test_sorting_by_an_unknown_key_is_ignored_with_a_warning():
     qs, warning = sort_cards(Card.objects.all(), "password")
     assert warning == (
-        "Ignored the sort “password”: sort by one of number, name, type, colour, rarity "
+        f"Ignored the sort “password”: sort by one of {', '.join(SORT_KEYS)} "
         "(- first for descending)."
     )
 

@@ -380,8 +380,8 @@ def test_negated_comparisons_keep_cards_whose_value_is_unknown():
         ),
         (
             'pyrus>=200 or name:"Storm Pegasus"',
-            "Cards whose Pyrus bonus is at least 200, or cards whose name contains "
-            "“Storm Pegasus”",
+            "Cards whose Pyrus bonus is at least 200, or cards whose name has a word "
+            "starting “Storm Pegasus”",
         ),
         (
             "edge:4=strike live<2",
@@ -393,8 +393,8 @@ def test_negated_comparisons_keep_cards_whose_value_is_unknown():
             "Cards with black in a section and that are practice cards",
         ),
         ("-is:promo", "Cards that are not promos"),
-        ("dragoon", "Cards whose name or text contains “dragoon”"),
-        ("unknown:1", "All cards (no term could be read)"),
+        ("dragoon", "Cards whose name or text has a word starting “dragoon”"),
+        ("unknown:1", "No cards: nothing in the query could be read"),
     ],
 )
 def test_the_description_says_in_plain_words_what_was_searched(text, description):
@@ -411,8 +411,8 @@ def test_the_description_says_in_plain_words_what_was_searched(text, description
         (
             "colour:pink",
             [
-                "Ignored “colour:pink”: colour must be one of red, yellow, green, "
-                "blue, black."
+                "Ignored “colour:pink”: colour is a colour (red, yellow, green, blue, "
+                "black) or colour letters (r y g b k)."
             ],
         ),
         ("colour>red", ['Ignored “colour>red”: colour takes ":" only, not ">".']),
@@ -430,14 +430,17 @@ def test_the_description_says_in_plain_words_what_was_searched(text, description
         ),
         (
             '"Tyson',
-            ['Ignored an unbalanced quote mark ("); the rest was read as plain words.'],
+            [
+                'Ignored the unbalanced quote mark (") at character 1; the rest was '
+                "read as plain words."
+            ],
         ),
-        ("or red", ['Ignored "or" with no term before it.']),
-        ("dragoon or", ['Ignored "or" with no term after it.']),
+        ("or red", ["Ignored the “or” at character 1: no term before it."]),
+        ("dragoon or", ["Ignored the “or” at character 9: no term after it."]),
         (
             "is:shiny",
             [
-                "Ignored “is:shiny”: is must be one of promo, practice, custom, "
+                "Ignored “is:shiny”: is: is one of promo, practice, custom, "
                 "official, wild."
             ],
         ),
@@ -448,22 +451,24 @@ def test_every_ignored_term_is_reported_with_its_reason(text, warnings):
     assert parse_query(text).warnings == warnings
 
 
-def test_a_long_query_is_cut_with_a_warning():
+def test_a_query_longer_than_the_limit_is_refused_with_a_message():
     result = parse_query("x" * (MAX_LENGTH + 100))
     assert result.warnings == [
-        f"The query was cut to its first {MAX_LENGTH} characters."
+        f"The query is {MAX_LENGTH + 100} characters long; the most is {MAX_LENGTH}. "
+        "Nothing was searched."
     ]
-    assert (
-        result.description == f"Cards whose name or text contains “{'x' * MAX_LENGTH}”"
-    )
+    assert result.refused
+    assert not Card.objects.filter(result.q).exists()
 
 
-def test_too_many_terms_are_dropped_with_a_warning():
+def test_a_query_of_too_many_terms_is_refused_with_a_message():
+    make_card(C, title="W1")
     result = parse_query(" ".join(f"w{i}" for i in range(MAX_TERMS + 5)))
     assert result.warnings == [
-        f"Only the first {MAX_TERMS} terms were used; 5 more were ignored."
+        f"The query has {MAX_TERMS + 5} terms; the most is {MAX_TERMS}. "
+        "Nothing was searched."
     ]
-    assert result.description.count("contains") == MAX_TERMS
+    assert list(Card.objects.filter(result.q)) == []
 
 
 @pytest.mark.parametrize(

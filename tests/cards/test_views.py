@@ -135,7 +135,7 @@ def test_the_search_page_searches_every_game_and_says_what_it_searched(client):
     response = client.get("/search/?q=storm+zap:1")
     assert sorted(row_names(response)) == ["Storm Pegasus", "Storm Rider"]
     page = response.content.decode()
-    assert "Cards whose name or text contains “storm”" in page
+    assert "Cards whose name or text has a word starting “storm”" in page
     assert "Ignored “zap:1”: unknown key &quot;zap&quot;." in page
 
 
@@ -146,9 +146,10 @@ def test_the_search_page_searches_every_game_and_says_what_it_searched(client):
         ("q=%22unbalanced", "search-warnings"),
         ("q=nope:1+zap>3", "search-warnings"),
         # Searched as words: the page says so, the text comes back escaped.
-        ("q=%27+OR+1%3D1+--", "Cards whose name or text contains “&#x27;”"),
+        ("q=%27+OR+1%3D1+--", "Ignored “&#x27;”"),
         ("q=a%00b", "search-warnings"),
-        ("q=%ff%fe%80", "Cards whose name or text contains “\ufffd"),
+        # Nothing readable: no card, and the page says so.
+        ("q=%ff%fe%80", "No cards: nothing in the query could be read"),
         ("number_min=%ff&page=%00&per_page=-1&sort=%27", "filter-errors"),
         ("kind=bogus&game=chess&edge_1=x", "filter-errors"),
         ("q=" + "+or" * 300, "search-warnings"),
@@ -166,7 +167,7 @@ def test_hostile_query_strings_answer_with_a_message_never_an_error(
 def test_a_hostile_search_shows_its_warnings(client):
     response = client.get("/search/?q=%22Tyson+nope:1")
     page = response.content.decode()
-    assert "Ignored an unbalanced quote mark" in page
+    assert "Ignored the unbalanced quote mark" in page
     assert "unknown key &quot;nope&quot;" in page
 
 

@@ -43,6 +43,7 @@ from tests.factories import make_entry
 PUBLIC = {
     "cards:home",
     "cards:search",
+    "cards:search_help",
     "cards:palette",
     "cards:game",
     "cards:set",
