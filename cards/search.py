@@ -872,6 +872,11 @@ def tokenize(text: str, warnings: list[str]) -> list[Token]:
             value, pos = m2.group(0), m2.end()
         raw = text[start:pos]
         if not raw.strip() or raw == "-":
+            if raw == "-" or pos == start:
+                warnings.append(
+                    f"Ignored the “{text[start]}” at character {start + 1}: "
+                    "nothing follows it."
+                )
             if pos == start:  # a lone quote mark or "-" before a space
                 pos += 1
             continue
@@ -992,8 +997,12 @@ class Parser:
         return self.read_term(t.term)
 
 
-def _joined(node: Node) -> str | None:
-    """Return "that are red or blue" for an or of terms sharing their first words."""
+def _joined(node: Node, negated: bool = False) -> str | None:
+    """Return "that are red or blue" for an or of terms sharing their first words.
+
+    With ``negated``, return "that are neither red nor blue" (None when the
+    shared words do not end in "are" or "is").
+    """
     if node.kind != "or" or any(c.kind != "term" for c in node.children):
         return None
     split = [c.phrase.split(" ") for c in node.children]
@@ -1006,7 +1015,12 @@ def _joined(node: Node) -> str | None:
     if common < 2:
         return None
     head = " ".join(split[0][:common])
-    return head + " " + _or_words([" ".join(w[common:]) for w in split])
+    rest = [" ".join(w[common:]) for w in split]
+    if negated:
+        if split[0][common - 1] not in ("are", "is"):
+            return None
+        return f"{head} neither {', '.join(rest[:-1])} nor {rest[-1]}"
+    return head + " " + _or_words(rest)
 
 
 def _phrase(node: Node, top: bool = False) -> str:
@@ -1019,7 +1033,7 @@ def _phrase(node: Node, top: bool = False) -> str:
         child = node.children[0]
         if child.kind == "term":
             return child.negated_phrase
-        return f"not ({_phrase(child)})"
+        return _joined(child, negated=True) or f"not ({_phrase(child)})"
     joiner = " and " if node.kind == "and" else " or "
     parts = []
     for child in node.children:
@@ -1097,7 +1111,7 @@ def parse_query(text: str) -> SearchQuery:
     result.text = text
     tokens = tokenize(text, warnings)
     if not tokens:
-        return result
+        return _refuse(result, None) if text.strip() else result
     terms = sum(1 for t in tokens if t.kind == "term")
     if terms > MAX_TERMS:
         return _refuse(
@@ -1125,7 +1139,7 @@ def parse_query(text: str) -> SearchQuery:
     tree = Parser(tokens, read, warnings).parse()
     if tree is None:
         if result.order is not None and not any(t.kind == "term" for t in tokens):
-            result.description = "All cards"
+            result.description = "All cards (" + "; ".join(result.readings) + ")"
             return result
         return _refuse(result, None)
     result.q = _condition(tree)
