@@ -4,6 +4,7 @@ per game, order:, the property that parentheses in the right places change
 nothing, and the help table generated from the parser's own keys."""
 
 import operator
+from functools import partial
 
 import pytest
 from hypothesis import given, settings
@@ -305,11 +306,11 @@ NUMBER_ROWS = {
     "strike": lambda v: (C, {"battle_edge": "S" * v + "." * (6 - v)}),
     "empty": lambda v: (C, {"battle_edge": "E" * v + "." * (6 - v)}),
     "spin": lambda v: (C, {**BLADE, "spin_strength": v}),
-    **{c: (lambda c: lambda v: (MF, {f"stat_{c}": v}))(c) for c in search.MF_COLOURS},
+    **{c: partial(lambda c, v: (MF, {f"stat_{c}": v}), c) for c in search.MF_COLOURS},
     "g": lambda v: (B, {"card_type": "bakugan", "g_power": v}),
     "gpower": lambda v: (B, {"card_type": "bakugan", "g_power": v}),
     "power": lambda v: (B, {"card_type": "bakugan", "g_power": v}),
-    **{a: (lambda a: lambda v: (B, {f"bonus_{a}": v}))(a) for a in search.ATTRIBUTES},
+    **{a: partial(lambda a, v: (B, {f"bonus_{a}": v}), a) for a in search.ATTRIBUTES},
 }
 PYTHON_OPS = {
     ":": operator.eq,
