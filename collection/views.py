@@ -98,7 +98,9 @@ def home(request):
             else CardStatus.ALL
         )
     cards = selectors.with_collection_counts(cards, user)
-    cards, sort_warning = sort_cards(cards, request.GET.get("sort"))
+    search = getattr(filterset, "search", None)
+    order = getattr(search, "order", None)  # the query's order:, unless sort= is given
+    cards, sort_warning = sort_cards(cards, request.GET.get("sort") or order)
     cards = selectors.cards_by_status(cards, status)
     page = Paginator(cards, 50).get_page(request.GET.get("page"))
     # The search language reports ignored terms once the query has been built.
