@@ -49,6 +49,7 @@ unknown (they are not known to match).
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -203,19 +204,18 @@ def wild_q() -> Q:
 
 def section_q(letter: str, fields=SECTION_FIELDS) -> Q:
     """Return the condition for a colour letter in any of ``fields``."""
-    q = Q()
-    for name in fields:
-        q |= Q(**{f"{name}__contains": letter.upper()})
-    return q
+    return _any([Q(**{f"{name}__contains": letter.upper()}) for name in fields])
 
 
 def word_q(columns, value: str) -> Q:
     """Return the condition for ``value`` at the start of a word in any of ``columns``."""
     pattern = r"(^|\W)" + re.escape(value)
-    q = Q()
-    for name in columns:
-        q |= Q(**{f"{name}__icontains": value}) & Q(**{f"{name}__iregex": pattern})
-    return q
+    return _any(
+        [
+            Q(**{f"{name}__icontains": value, f"{name}__iregex": pattern})
+            for name in columns
+        ]
+    )
 
 
 class TermError(Exception):
@@ -227,7 +227,12 @@ class QueryError(Exception):
 
 
 def _hint(word: str, known) -> str:
-    close = difflib.get_close_matches(word.lower(), list(known), n=1, cutoff=0.7)
+    return _close(word.lower()[:40], tuple(known))
+
+
+@functools.lru_cache(maxsize=2048)
+def _close(word: str, known: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.7)
     return f" Did you mean “{close[0]}”?" if close else ""
 
 
@@ -334,31 +339,49 @@ def _set(key, op, value):
     return q, f"in the set “{value}”", f"that are not in the set “{value}”", True
 
 
+TYPE_ALIASES = {
+    **{w + "s": v for w, v in TYPE_WORDS.items()},
+    **TYPE_WORDS,
+}
+TYPE_VALUES = tuple(TYPE_LABELS)
+
+
 def _type(key, op, value):
-    words = dict(TYPE_WORDS)
-    words.update({w + "s": v for w, v in TYPE_WORDS.items() if w + "s" not in words})
-    v = _choice(key, op, value, tuple(TYPE_LABELS), words, what="type")
+    v = _choice(key, op, value, TYPE_VALUES, TYPE_ALIASES, what="type")
     label = TYPE_LABELS[v]
     return Q(card_type=v), f"whose type is {label}", f"whose type is not {label}"
 
 
+# (game, {colour: letter}) of each game whose cards colour: reads.
+_GAME_LETTERS = tuple(
+    (g, {c.value: c.letter for c in g.colours})
+    for g in GAMES.values()
+    if g.colour_search
+)
+
+
 def colour_q(colours) -> Q:
     """Return the condition for cards showing any of ``colours``, game by game."""
-    q = Q()
-    for g in GAMES.values():
-        mine = [c for c in colours if g.colour(c)]
-        if not g.colour_search or not mine:
+    per_game = []
+    for g, letters in _GAME_LETTERS:
+        mine = [c for c in colours if c in letters]
+        if not mine:
             continue
         if g.colour_search_letters:
-            shown = Q()
-            for c in mine:
-                shown |= section_q(g.colour(c).letter, g.colour_search)
+            shown = [
+                Q(**{f"{name}__contains": letters[c]})
+                for c in mine
+                for name in g.colour_search
+            ]
         else:
-            shown = Q()
-            for name in g.colour_search:
-                shown |= Q(**{f"{name}__in": mine})
-        q |= Q(card_set__game__slug=g.slug) & shown
-    return q if q else NOTHING
+            shown = [Q(**{f"{name}__in": mine}) for name in g.colour_search]
+        per_game.append(Q(card_set__game__slug=g.slug) & _any(shown))
+    return _any(per_game) if per_game else NOTHING
+
+
+def _any(conditions: list[Q]) -> Q:
+    """Return the or of ``conditions`` in one node (cheaper than chained ``|``)."""
+    return conditions[0] if len(conditions) == 1 else Q(*conditions, _connector=Q.OR)
 
 
 def _colours(key, value) -> list[str]:
@@ -1054,10 +1077,8 @@ def _condition(node: Node) -> Q:
         return node.q
     if node.kind == "not":
         return ~_condition(node.children[0])
-    q = _condition(node.children[0])
-    for child in node.children[1:]:
-        q = (q & _condition(child)) if node.kind == "and" else (q | _condition(child))
-    return q
+    connector = Q.AND if node.kind == "and" else Q.OR
+    return Q(*(_condition(c) for c in node.children), _connector=connector)
 
 
 def _merge_numbers(tokens: list[Token]) -> list[Token]:

@@ -13,6 +13,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from cards.games import GAMES
+from cards.management.commands.bench_search import parse_figures
 from cards.models import Card
 from decks.management.commands.bench_engines import engine_figures
 from decks.management.commands.bench_playtest import playtest_action_times
@@ -151,6 +152,14 @@ class Command(BaseCommand):
                     f"median {r['median_ms']} ms over {r['actions']}",
                 )
             )
+        search = parse_figures(300 if quick else 2000)
+        rows.append(
+            (
+                f"search parse, {search['terms']} terms in {search['depth']} nested groups",
+                f"median {search['median_ms']} ms, p95 {search['p95_ms']} ms",
+                f"CPU median {search['cpu_median_ms']} ms (goal < 5 ms)",
+            )
+        )
         width = max(len(r[0]) for r in rows)
         self.stdout.write(f"{'measure':<{width}}  {'figure':<28}  note")
         self.stdout.write("-" * (width + 50))
