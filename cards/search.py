@@ -108,6 +108,7 @@ TYPE_WORDS = {
     **{v: v for v in TYPE_LABELS},
 }
 RARITIES = tuple(dict.fromkeys(r for g in GAMES.values() for r in g.rarity_symbols))
+RARITY_WORDS = RARITIES
 ATTRIBUTES = tuple(dict.fromkeys(a for g in GAMES.values() for a in g.attributes))
 GATE_CLASSES = tuple(dict.fromkeys(c for g in GAMES.values() for c in g.gate_classes))
 SYMBOLS = tuple(dict.fromkeys(s for g in GAMES.values() for s in g.symbols))
@@ -410,14 +411,23 @@ def _colour(key, op, value):
 
 
 def _rarity(key, op, value):
+    """A rarity as printed; a game's rarity letter reads as its word there (r:c)."""
     _equality_only(key, op)
     if len(value) > 12:
         raise TermError(f"{key} is a rarity name or letter.")
-    return (
-        Q(rarity__iexact=value),
-        f"whose rarity is {value}",
-        f"whose rarity is not {value}",
-    )
+    q = Q(rarity__iexact=value)
+    words = [value]
+    for g in GAMES.values():
+        word = g.rarity_letters.get(value.lower())
+        if word:
+            q |= Q(card_set__game__slug=g.slug, rarity=word)
+            words.append(f"{word} ({g.short_name})")
+    if len(words) == 1 and value.lower() not in RARITY_WORDS and len(value) > 3:
+        hint = _hint(value, RARITY_WORDS)
+        if hint:
+            raise TermError(f"no rarity “{value}”." + hint)
+    shown = _or_words(words)
+    return q, f"whose rarity is {shown}", f"whose rarity is not {shown}"
 
 
 def _number(key, op, value):
@@ -629,7 +639,17 @@ KEY_TABLE: tuple[Key, ...] = (
         ("r",),
         _rarity,
         ALL,
-        "a rarity as printed: " + _words(RARITIES) + ", or a letter",
+        "a rarity as printed: "
+        + _words(RARITIES)
+        + "; a letter standing for one of them ("
+        + "; ".join(
+            g.short_name
+            + ": "
+            + _words(f"{k} {v}" for k, v in g.rarity_letters.items())
+            for g in GAMES.values()
+            if g.rarity_letters
+        )
+        + "), or a letter as printed (C, U, R)",
     ),
     Key(
         "number",

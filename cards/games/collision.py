@@ -158,6 +158,10 @@ GAME = Game(
     colour_search=("colour",),
     symbols=("play", "win"),
     sort_numbers=(("spin", "spin_strength", "spin strength"),),
+    rarity_letters={
+        "s": "starter", "c": "common", "u": "uncommon", "r": "rare",
+        "x": "xtra-rare", "xr": "xtra-rare", "p": "promo",
+    },
     face="battle_edge",
     frame="#1f2a44",
 )  # fmt: skip

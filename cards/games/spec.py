@@ -190,6 +190,8 @@ class Game:
     symbols: tuple[str, ...] = ()
     timings: tuple[str, ...] = ()
     sort_numbers: tuple[tuple[str, str, str], ...] = ()
+    # Letters a search may write a rarity word with (``r:c`` for common).
+    rarity_letters: dict[str, str] = field(default_factory=dict)
 
     @property
     def types(self) -> tuple[str, ...]:

@@ -673,3 +673,16 @@ def test_the_benchmark_query_has_100_terms_in_20_nested_groups_and_reads_cleanly
     assert sum(t.kind == "term" for t in tokenize(text, [])) == 100
     assert _depth(text) == 20
     assert parse_query(text).warnings == []
+
+
+def test_a_rarity_letter_reads_as_the_games_word_and_as_a_printed_letter():
+    common = make_card(C, rarity="common")
+    make_card(C, rarity="rare")
+    letter_c = make_card(MF, rarity="C")
+    make_card(MF, rarity="R")
+    assert found("r:c") == pks(common, letter_c)
+    assert found("r:c g:collision") == pks(common)
+    result = parse_query("r:comon")
+    assert result.warnings == [
+        "Ignored “r:comon”: no rarity “comon”. Did you mean “common”?"
+    ]
