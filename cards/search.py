@@ -831,6 +831,7 @@ class Term:
     pos: int = 1  # the 1-based character where it starts
     quoted: bool = False
     reading: str | None = None  # how a bare word was read, for the description
+    sorting: bool = False  # order: or direction:, read into SearchQuery.order
 
 
 @dataclass
@@ -1168,6 +1169,8 @@ def parse_query(text: str) -> SearchQuery:
     result.has_words = any(_is_plain_word(t.term) for t in tokens if t.kind == "term")
 
     def read(term: Term) -> Node | None:
+        if term.sorting:
+            return None
         try:
             node = _read_term(term, result)
         except TermError as exc:
@@ -1179,7 +1182,8 @@ def parse_query(text: str) -> SearchQuery:
 
     tree = Parser(tokens, read, warnings).parse()
     if tree is None:
-        if result.order is not None and not any(t.kind == "term" for t in tokens):
+        terms = [t.term for t in tokens if t.kind == "term"]
+        if result.order is not None and all(t.sorting for t in terms):
             result.description = "All cards (" + "; ".join(result.readings) + ")"
             return result
         return _refuse(result, None)
@@ -1228,15 +1232,21 @@ def _refuse(result: SearchQuery, message: str | None) -> SearchQuery:
     return result
 
 
+SORTING_KEYS = ("order", "sort", "direction", "dir")
+
+
 def _read_order(tokens: list[Token], result: SearchQuery) -> list[Token]:
-    """Take the ``order:`` and ``direction:`` terms out, into ``result.order``."""
+    """Read the ``order:`` and ``direction:`` terms into ``result.order``.
+
+    They stay in place, marked, and read as no condition wherever they stand
+    (``a or order:name`` is ``a``, ordered by name).
+    """
     order = direction = None
-    kept = []
     for t in tokens:
         term = t.term
-        if t.kind != "term" or term.key not in ("order", "sort", "direction", "dir"):
-            kept.append(t)
+        if t.kind != "term" or term.key not in SORTING_KEYS:
             continue
+        term.sorting = True
         value = term.value.lower()
         if term.key in ("order", "sort"):
             desc = value.startswith("-")
@@ -1265,7 +1275,7 @@ def _read_order(tokens: list[Token], result: SearchQuery) -> list[Token]:
             desc = direction
         result.order = ("-" if desc else "") + key
         result.readings.append(f"ordered by {key}{' descending' if desc else ''}")
-    return kept
+    return tokens
 
 
 def _read_term(term: Term, result: SearchQuery) -> Node:

@@ -686,3 +686,28 @@ def test_a_rarity_letter_reads_as_the_games_word_and_as_a_printed_letter():
     assert result.warnings == [
         "Ignored “r:comon”: no rarity “comon”. Did you mean “common”?"
     ]
+
+
+def test_each_card_is_listed_once_however_many_terms_it_matches(client, blades):
+    text = "t:blade or n:alpha or spin>=5 or g:collision or order:name"
+    rows = client.get("/api/cards/", {"q": text}).json()
+    ids = [c["id"] for c in rows["results"]]
+    assert rows["count"] == len(ids) == len(set(ids)) == 3
+
+
+@pytest.mark.parametrize("text", ["order:bogus", "or or or", "direction:sideways"])
+def test_a_query_of_nothing_but_unreadable_order_or_connectives_finds_no_card(
+    blades, text
+):
+    result = parse_query(text)
+    assert result.refused
+    assert found(text) == []
+
+
+def test_order_alone_lists_every_card_in_that_order(client, blades):
+    beta, alpha, gamma = blades
+    result = parse_query("order:name")
+    assert not result.refused
+    assert result.description == "All cards (ordered by name)"
+    response = client.get("/search/", {"q": "order:name"})
+    assert [c.pk for c in response.context["cards"]] == [alpha.pk, beta.pk, gamma.pk]
