@@ -132,7 +132,11 @@ class CardSetFilterSet(filters.FilterSet):
 class CardFilterSet(filters.FilterSet):
     """Every card filter; ``q`` reads the search language (cards/search.py)."""
 
-    q = SearchFilter(method="filter_q", label="Search")
+    q = SearchFilter(
+        method="filter_q",
+        label="Search",
+        help_text="The search language (keys, aliases, groups, order:): /search/help/",
+    )
     game = filters.ChoiceFilter(
         field_name="card_set__game__slug", choices=GameSlug.choices
     )

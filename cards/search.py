@@ -63,7 +63,7 @@ from .choices import PIECE_CODES, PIECE_NAMES, SetKind, Verification
 from .games import COMMON_FIELDS, GAMES
 
 MAX_LENGTH = 2000
-MAX_TERMS = 150
+MAX_TERMS = 100
 MAX_DEPTH = 32
 MAX_NUMBER = 99999
 
@@ -851,6 +851,7 @@ class Node:
     negated_phrase: str = ""
     leading: bool = False
     noun: str | None = None  # "Actions": what a type term calls the cards
+    sig: tuple | None = None  # what it reads, to drop repeats (_signature)
     children: list[Node] = field(default_factory=list)
 
 
@@ -960,6 +961,28 @@ def check_parentheses(tokens: list[Token]) -> None:
         )
 
 
+def _signature(node: Node) -> tuple:
+    if node.sig is None:
+        if node.kind == "term":
+            node.sig = ("term", node.phrase)
+        else:
+            node.sig = (node.kind, *(_signature(c) for c in node.children))
+    return node.sig
+
+
+def _distinct(parts: list[Node]) -> list[Node]:
+    """Drop repeats of a term or group (a or a is a): the same cards, less SQL."""
+    if len(parts) < 2:
+        return parts
+    seen, kept = set(), []
+    for node in parts:
+        sig = _signature(node)
+        if sig not in seen:
+            seen.add(sig)
+            kept.append(node)
+    return kept
+
+
 class Parser:
     """Read tokens into a tree: or of ands of (negated) terms and groups."""
 
@@ -1002,6 +1025,7 @@ class Parser:
             )
         if not parts:
             return None
+        parts = _distinct(parts)
         return parts[0] if len(parts) == 1 else Node("or", children=parts)
 
     def and_expr(self) -> Node | None:
@@ -1022,6 +1046,7 @@ class Parser:
                 parts.append(node)
         if not parts:
             return None
+        parts = _distinct(parts)
         return parts[0] if len(parts) == 1 else Node("and", children=parts)
 
     def unary(self) -> Node | None:

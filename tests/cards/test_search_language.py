@@ -711,3 +711,15 @@ def test_order_alone_lists_every_card_in_that_order(client, blades):
     assert result.description == "All cards (ordered by name)"
     response = client.get("/search/", {"q": "order:name"})
     assert [c.pk for c in response.context["cards"]] == [alpha.pk, beta.pk, gamma.pk]
+
+
+def test_a_repeated_term_or_group_is_read_once_and_finds_the_same_cards(actions):
+    once = parse_query("(c:red or c:blue) t:action")
+    again = parse_query(
+        "(c:red or c:blue or c:red) t:action (c:blue or c:red or c:blue)"
+    )
+    assert found("(c:red or c:blue or c:red) t:action") == found(
+        "(c:red or c:blue) t:action"
+    )
+    assert once.description == "Actions that are red or blue"
+    assert again.description == "Actions that are red or blue and that are blue or red"
