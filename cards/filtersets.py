@@ -3,7 +3,7 @@
 import django_filters as filters
 from django import forms
 from django.core.validators import ProhibitNullCharactersValidator
-from django.db.models import Q
+from django.db.models import F, Q
 from django.db.models.functions import Substr
 from django.db.models.lookups import Exact
 
@@ -54,10 +54,13 @@ def sort_cards(queryset, value: str | None):
             f"Ignored the sort “{shown}”: sort by one of {allowed} (- first for "
             "descending).",
         )
-    fields = SORT_KEYS[key]
-    if descending:
-        fields = tuple(f"-{f}" for f in fields)
-    return queryset.order_by(*fields), None
+    # Unknown values last either way, the same on SQLite and PostgreSQL (whose
+    # defaults differ): sorting by spin lists the cards with a spin first.
+    ordering = [
+        F(f).desc(nulls_last=True) if descending else F(f).asc(nulls_last=True)
+        for f in SORT_KEYS[key]
+    ]
+    return queryset.order_by(*ordering), None
 
 
 class WholeNumberFilter(filters.NumberFilter):

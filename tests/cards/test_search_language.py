@@ -723,3 +723,12 @@ def test_a_repeated_term_or_group_is_read_once_and_finds_the_same_cards(actions)
     )
     assert once.description == "Actions that are red or blue"
     assert again.description == "Actions that are red or blue and that are blue or red"
+
+
+@pytest.mark.parametrize("direction", ["asc", "desc"])
+def test_cards_whose_value_is_unknown_sort_last_either_way(client, blades, direction):
+    unknown = make_card(C, card_type="blade", title="Delta", number=4)
+    response = client.get(
+        "/search/", {"q": f"t:blade order:spin direction:{direction}"}
+    )
+    assert [c.pk for c in response.context["cards"]][-1] == unknown.pk
