@@ -158,3 +158,4 @@ def diff_snapshots(before: list[dict], after: list[dict]) -> dict:
 
 
 from .playtest.models import DeckReport, Playtest  # noqa: E402,F401  (playtests live beside decks)
+from .companion.models import TableGame  # noqa: E402,F401  (the table companion lives beside decks)

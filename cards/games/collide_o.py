@@ -2,7 +2,17 @@
 
 import re
 
-from .spec import CardKind, Colour, Game, Opening, Option, Zone
+from .spec import (
+    CardKind,
+    Colour,
+    Game,
+    Mat,
+    MatPlace,
+    Opening,
+    Option,
+    PrintSize,
+    Zone,
+)
 
 FIELDS = ("section_1", "section_2", "section_3")
 SECTION_FIELDS = FIELDS
@@ -37,6 +47,76 @@ def validate(card, errors) -> None:
         else:
             setattr(card, field, normalise(value))
 
+
+# No source gives the printed size: the common 63 x 88 mm, said so on the print
+# page. A card is three sections across its width (rules text, "Matching").
+CARD_SIZE = PrintSize(63, 88, sourced=False)
+_W, _H = CARD_SIZE.width_mm, CARD_SIZE.height_mm
+_STEP = _W / 3  # a played card covers two of the end card's three sections
+_CENTRE = (285 - _W) / 2
+
+# The table line guide: the centre card, and where the cards played on each
+# end lie, one section further out each time (ruling O1).
+LINE_GUIDE = Mat(
+    "line",
+    "Collide-O! table line guide",
+    285,
+    198,
+    (
+        *(
+            MatPlace(
+                f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd'} on the left",
+                _CENTRE - n * _STEP,
+                30 + n * 6,
+                _W,
+                _H,
+                note="ghost",
+            )
+            for n in (3, 2, 1)
+        ),
+        *(
+            MatPlace(
+                f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd'} on the right",
+                _CENTRE + n * _STEP,
+                30 + n * 6,
+                _W,
+                _H,
+                note="ghost",
+            )
+            for n in (3, 2, 1)
+        ),
+        MatPlace(
+            "Centre card",
+            _CENTRE,
+            30,
+            _W,
+            _H,
+            note="Turned face up to start; both its ends are live",
+        ),
+        MatPlace("The line grows this way", 6, 20, 70, 0, "arrow"),
+        MatPlace("The line grows this way", 209, 20, 70, 0, "arrow"),
+        MatPlace(
+            "Set-aside cards",
+            6,
+            140,
+            90,
+            52,
+            "area",
+            note="Left over from the deal; a stuck centre card is swapped",
+        ),
+        MatPlace(
+            "Your stack",
+            189,
+            140,
+            90,
+            52,
+            "area",
+            note="Face down; hold at most five cards",
+        ),
+    ),
+    note="Each card you play covers two sections of the end card: the end's "
+    "middle and its outer section. Only the two end cards are live.",
+)
 
 GAME = Game(
     slug="collide-o",
@@ -79,5 +159,7 @@ GAME = Game(
     bench_setups=(({}, 2), ({}, 5)),
     aliases=("collide-o!", "collideo"),
     face="sections",
+    print_size=CARD_SIZE,
+    mats=(LINE_GUIDE,),
     frame="#3c3c3c",
 )  # fmt: skip

@@ -2,7 +2,17 @@
 
 import re
 
-from .spec import CardKind, Colour, Game, Opening, Option, Zone
+from .spec import (
+    CardKind,
+    Colour,
+    Game,
+    Mat,
+    MatPlace,
+    Opening,
+    Option,
+    PrintSize,
+    Zone,
+)
 
 FIELDS = ("title", "subtitle", "colour", "battle_edge", "spin_strength", "symbol")
 COLOURS = ("red", "yellow", "green", "blue")
@@ -97,6 +107,54 @@ def validate(card, errors) -> None:
         )
 
 
+# One player's mat: the six places a card can sit (rules text, "Setting up").
+# The Blade rests on its spin pile at the table; the mat gives each its own box
+# so both can be read (the Blade's place is beside the pile it stands over).
+PLAYER_MAT = Mat(
+    "player",
+    "Collision play mat (one player)",
+    285,
+    198,
+    (
+        MatPlace(
+            "Characters in play",
+            6,
+            6,
+            200,
+            88,
+            "area",
+            note="Characters that passed their test, face up",
+        ),
+        MatPlace(
+            "Battle pile",
+            216,
+            6,
+            63,
+            88,
+            note="The cards you play in one battle, the last on top",
+        ),
+        MatPlace("Blade", 6, 104, 63, 88, note="Face up all game; never shuffled in"),
+        MatPlace(
+            "Spin pile",
+            76,
+            104,
+            63,
+            88,
+            note="Face down; as many cards as the Blade's spin strength",
+        ),
+        MatPlace("Deck", 146, 104, 63, 88, note="Face down; draw back up to five"),
+        MatPlace(
+            "Discard pile",
+            216,
+            104,
+            63,
+            88,
+            note="Hits, swept battle piles; shuffled in when the deck runs out",
+        ),
+    ),
+    note="One sheet per player. You sit at the bottom edge.",
+)
+
 GAME = Game(
     slug="collision",
     module="collision",
@@ -156,5 +214,8 @@ GAME = Game(
     rarity_symbols=RARITY_SYMBOLS,
     promo_numbers=PROMO_NUMBERS,
     face="battle_edge",
+    # "About 63 x 88 mm" (issue 23): the common trading card size.
+    print_size=PrintSize(63, 88, sourced=True),
+    mats=(PLAYER_MAT,),
     frame="#1f2a44",
 )  # fmt: skip

@@ -7,7 +7,17 @@ the rules list them against red, blue, green, yellow.
 
 import re
 
-from .spec import CardKind, Colour, Game, Opening, Option, Zone
+from .spec import (
+    CardKind,
+    Colour,
+    Game,
+    Mat,
+    MatPlace,
+    Opening,
+    Option,
+    PrintSize,
+    Zone,
+)
 
 COLOURS = ("red", "blue", "green", "yellow")
 STAT_FIELDS = ("stat_red", "stat_blue", "stat_green", "stat_yellow")
@@ -74,6 +84,57 @@ def validate(card, errors) -> None:
             "bad_rarity",
         )
 
+
+# One player's line-up mat (rules text, steps 1, 3 and 5): the three line-up
+# cards with their boosters slid under them, the deck, the discard pile, and
+# the four launcher colours to mark the turn's colour with a coin.
+LINEUP_MAT = Mat(
+    "lineup",
+    "Metal Fusion line-up mat (one player)",
+    285,
+    198,
+    (
+        MatPlace("Character", 6, 6, 63, 88, note="Line-up: stat of the turn's colour"),
+        MatPlace(
+            "Beyblade",
+            76,
+            6,
+            63,
+            88,
+            note="Line-up: stat and move value of the turn's colour",
+        ),
+        MatPlace(
+            "Customizer", 146, 6, 63, 88, note="Line-up: stat of the turn's colour"
+        ),
+        MatPlace(
+            "Boosters", 6, 98, 63, 40, "area", note="Face down under the Character"
+        ),
+        MatPlace(
+            "Boosters", 76, 98, 63, 40, "area", note="Face down under the Beyblade"
+        ),
+        MatPlace(
+            "Boosters", 146, 98, 63, 40, "area", note="Face down under the Customizer"
+        ),
+        MatPlace("Deck", 216, 6, 63, 88, note="Fifteen cards, face down"),
+        MatPlace("Discard pile", 216, 104, 63, 88),
+        *(
+            MatPlace(
+                colour.title(),
+                12 + i * 50,
+                150,
+                36,
+                36,
+                "colour",
+                colour,
+                note="launcher",
+            )
+            for i, colour in enumerate(COLOURS)
+        ),
+    ),
+    note="Put a coin on the turn's launcher colour. Power: the three stats in "
+    "that colour, +1 for matching emblems, the move value, +1 per booster of "
+    "that colour (ruling M3).",
+)
 
 GAME = Game(
     slug="metal-fusion",
@@ -142,5 +203,8 @@ GAME = Game(
     opening=Opening("top", "deck", 1),
     aliases=("metalfusion", "mf"),
     face="stat_rows",
+    # "About 63 x 88 mm" (issue 23): the common trading card size.
+    print_size=PrintSize(63, 88, sourced=True),
+    mats=(LINEUP_MAT,),
     frame="#5a1e1e",
 )  # fmt: skip
