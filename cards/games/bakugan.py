@@ -1,6 +1,7 @@
 """Bakugan Battle Brawlers fields: Gate cards, Ability cards and Bakugan figures."""
 
 from .spec import (
+    MAT_SIZE,
     CardKind,
     Colour,
     Game,
@@ -69,38 +70,18 @@ _ROLL = 2 * _H
 PLAYER_MAT = Mat(
     "player",
     "Bakugan player mat (one player)",
-    285,
-    198,
+    *MAT_SIZE,
     (
-        MatPlace(
-            "Used pile",
-            6,
-            6,
-            120,
-            186,
-            "area",
-            note="Played ability cards, won gates, used Bakugan",
-        ),
-        MatPlace(
-            "Gate and Ability cards",
-            136,
-            55,
-            63,
-            88,
-            note="Your remaining cards, face down (or in your hand)",
-        ),
-        MatPlace(
-            "Unused pile",
-            209,
-            6,
-            70,
-            186,
-            "area",
-            note="Your Bakugan waiting to be rolled",
-        ),
+        MatPlace("Used pile", 3.4, 3, 95, 184, "area",
+                 note="Played ability cards, won gates, used Bakugan"),
+        MatPlace("Gate and Ability cards", 103, 51, 63, 88,
+                 note="Your remaining cards, face down (or in your hand)"),
+        MatPlace("Unused pile", 171, 3, 94.6, 184, "area",
+                 note="Your Bakugan waiting to be rolled"),
     ),
     note="One sheet per player, you at the bottom edge; the field lies between you.",
-)
+)  # fmt: skip
+
 # Two players: the two gates touch at their short sides, each player's gate
 # in front of the opponent, with a roll line two card lengths off each side.
 FIELD_2 = Mat(
@@ -136,6 +117,7 @@ FIELD_2 = Mat(
         ),
     ),
     players=2,
+    per_player=False,
     note="At true size; roll lines are two card lengths from the gates.",
 )
 # Four players: a cross of gates touching only at their corners.
@@ -151,6 +133,7 @@ FIELD_4 = Mat(
         MatPlace("Gate card (south)", 5 + _W, 5 + 2 * _H, _W, _H),
     ),
     players=4,
+    per_player=False,
     note="Each player places one gate; the four touch at the corners (ruling B8).",
 )
 

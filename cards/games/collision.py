@@ -3,6 +3,9 @@
 import re
 
 from .spec import (
+    MAT_COLUMNS,
+    MAT_ROWS,
+    MAT_SIZE,
     CardKind,
     Colour,
     Game,
@@ -110,50 +113,25 @@ def validate(card, errors) -> None:
 # One player's mat: the six places a card can sit (rules text, "Setting up").
 # The Blade rests on its spin pile at the table; the mat gives each its own box
 # so both can be read (the Blade's place is beside the pile it stands over).
+C, R = MAT_COLUMNS, MAT_ROWS
 PLAYER_MAT = Mat(
     "player",
     "Collision play mat (one player)",
-    285,
-    198,
+    *MAT_SIZE,
     (
-        MatPlace(
-            "Characters in play",
-            6,
-            6,
-            200,
-            88,
-            "area",
-            note="Characters that passed their test, face up",
-        ),
-        MatPlace(
-            "Battle pile",
-            216,
-            6,
-            63,
-            88,
-            note="The cards you play in one battle, the last on top",
-        ),
-        MatPlace("Blade", 6, 104, 63, 88, note="Face up all game; never shuffled in"),
-        MatPlace(
-            "Spin pile",
-            76,
-            104,
-            63,
-            88,
-            note="Face down; as many cards as the Blade's spin strength",
-        ),
-        MatPlace("Deck", 146, 104, 63, 88, note="Face down; draw back up to five"),
-        MatPlace(
-            "Discard pile",
-            216,
-            104,
-            63,
-            88,
-            note="Hits, swept battle piles; shuffled in when the deck runs out",
-        ),
+        MatPlace("Characters in play", C[0], R[0], C[2] + 63 - C[0], 88, "area",
+                 note="Characters that passed their test, face up"),
+        MatPlace("Battle pile", C[3], R[0], 63, 88,
+                 note="The cards you play in one battle, the last on top"),
+        MatPlace("Blade", C[0], R[1], 63, 88, note="Face up all game; never shuffled in"),
+        MatPlace("Spin pile", C[1], R[1], 63, 88,
+                 note="Face down; as many cards as the Blade's spin strength"),
+        MatPlace("Deck", C[2], R[1], 63, 88, note="Face down; draw back up to five"),
+        MatPlace("Discard pile", C[3], R[1], 63, 88,
+                 note="Hits, swept battle piles; shuffled in when the deck runs out"),
     ),
     note="One sheet per player. You sit at the bottom edge.",
-)
+)  # fmt: skip
 
 GAME = Game(
     slug="collision",

@@ -8,6 +8,9 @@ the rules list them against red, blue, green, yellow.
 import re
 
 from .spec import (
+    MAT_COLUMNS,
+    MAT_ROWS,
+    MAT_SIZE,
     CardKind,
     Colour,
     Game,
@@ -88,53 +91,35 @@ def validate(card, errors) -> None:
 # One player's line-up mat (rules text, steps 1, 3 and 5): the three line-up
 # cards with their boosters slid under them, the deck, the discard pile, and
 # the four launcher colours to mark the turn's colour with a coin.
+C, R = MAT_COLUMNS, MAT_ROWS
 LINEUP_MAT = Mat(
     "lineup",
     "Metal Fusion line-up mat (one player)",
-    285,
-    198,
+    *MAT_SIZE,
     (
-        MatPlace("Character", 6, 6, 63, 88, note="Line-up: stat of the turn's colour"),
-        MatPlace(
-            "Beyblade",
-            76,
-            6,
-            63,
-            88,
-            note="Line-up: stat and move value of the turn's colour",
-        ),
-        MatPlace(
-            "Customizer", 146, 6, 63, 88, note="Line-up: stat of the turn's colour"
-        ),
-        MatPlace(
-            "Boosters", 6, 98, 63, 40, "area", note="Face down under the Character"
-        ),
-        MatPlace(
-            "Boosters", 76, 98, 63, 40, "area", note="Face down under the Beyblade"
-        ),
-        MatPlace(
-            "Boosters", 146, 98, 63, 40, "area", note="Face down under the Customizer"
-        ),
-        MatPlace("Deck", 216, 6, 63, 88, note="Fifteen cards, face down"),
-        MatPlace("Discard pile", 216, 104, 63, 88),
+        MatPlace("Character", C[0], R[0], 63, 88,
+                 note="Line-up: stat of the turn's colour"),
+        MatPlace("Beyblade", C[1], R[0], 63, 88,
+                 note="Line-up: stat and move value of the turn's colour"),
+        MatPlace("Customizer", C[2], R[0], 63, 88,
+                 note="Line-up: stat of the turn's colour"),
         *(
-            MatPlace(
-                colour.title(),
-                12 + i * 50,
-                150,
-                36,
-                36,
-                "colour",
-                colour,
-                note="launcher",
-            )
+            MatPlace("Boosters", C[i], 95, 63, 40, "area",
+                     note=f"Face down under the {slot}")
+            for i, slot in enumerate(("Character", "Beyblade", "Customizer"))
+        ),
+        MatPlace("Deck", C[3], R[0], 63, 88, note="Fifteen cards, face down"),
+        MatPlace("Discard pile", C[3], R[1], 63, 88),
+        *(
+            MatPlace(colour.title(), 10 + i * 48, 143, 30, 30, "colour", colour,
+                     note="launcher")
             for i, colour in enumerate(COLOURS)
         ),
     ),
     note="Put a coin on the turn's launcher colour. Power: the three stats in "
     "that colour, +1 for matching emblems, the move value, +1 per booster of "
     "that colour (ruling M3).",
-)
+)  # fmt: skip
 
 GAME = Game(
     slug="metal-fusion",

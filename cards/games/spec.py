@@ -157,9 +157,10 @@ class PrintSize:
 class MatPlace:
     """One marked place on a play mat, in millimetres from the mat's top left.
 
-    ``kind`` is ``card`` (a card-sized box), ``area`` (a free space), ``colour``
-    (a coloured disc, ``colour`` naming the palette entry) or ``arrow`` (the way
-    a line grows).
+    ``kind`` is ``card`` (a card-sized box), ``sections`` (a card drawn in its
+    three sections), ``ghost`` (where a later card goes, labelled in its outer
+    third), ``area`` (a free space), ``colour`` (a coloured disc, ``colour``
+    naming the palette entry) or ``arrow`` (the way a line grows).
     """
 
     label: str
@@ -172,6 +173,13 @@ class MatPlace:
     note: str = ""
 
 
+# A one-player mat fills a landscape sheet of A4 or US Letter inside 5 mm
+# margins: four 63 x 88 mm card places across, two rows.
+MAT_SIZE = (269.0, 190.0)
+MAT_COLUMNS = (3.4, 69.8, 136.2, 202.6)
+MAT_ROWS = (3.0, 99.0)
+
+
 @dataclass(frozen=True)
 class Mat:
     """A printable play mat: a name, its size in millimetres and its places."""
@@ -182,6 +190,7 @@ class Mat:
     height_mm: float
     places: tuple[MatPlace, ...]
     players: int | None = None  # the seat count it is for (None: any)
+    per_player: bool = True  # one sheet for each player, named
     note: str = ""
 
 

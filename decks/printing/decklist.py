@@ -40,7 +40,8 @@ def decklist_rows(entries, game_slug: str) -> list[dict]:
             if card.card_set.kind in KIND_WORDS:
                 name += f" ({KIND_WORDS[card.card_set.kind]})"
             number = card.printed_number or card.key
-            where = f"{card.card_set.name} #{number}" if number else card.card_set.name
+            # The number first, so a narrow column cuts the set's name, never it.
+            where = f"#{number} {card.card_set.name}" if number else card.card_set.name
             lines.append((e.quantity, name, where))
         rows.append(
             {
@@ -112,9 +113,10 @@ def render_decklist(deck, entries, *, paper: str, printed_on: str) -> bytes:
             c.setFont("Helvetica-Bold", size)
             c.drawRightString(x + 6 * mm, y, str(count))
             c.setFont("Helvetica", size)
-            c.drawString(x + 8 * mm, y, _fit(c, name, column_w * 0.58, size))
+            name_w = column_w * 0.62 - 8 * mm
+            c.drawString(x + 8 * mm, y, _fit(c, name, name_w, size))
             c.drawString(
-                x + 8 * mm + column_w * 0.6, y, _fit(c, where, column_w * 0.36, size)
+                x + column_w * 0.64, y, _fit(c, where, column_w * 0.34 - 3 * mm, size)
             )
             next_line()
         next_line()

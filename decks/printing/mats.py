@@ -19,7 +19,8 @@ from cards.games.spec import Game, Mat, hex_rgb
 
 from .proxies import PAPERS
 
-MARGIN_MM = 6.0
+MARGIN_MM = 5.0
+CAPTION_MM = 9.0  # the title line and the note above the mat
 MAX_PLAYERS = 5
 
 
@@ -34,7 +35,7 @@ def mat_pages(mat: Mat, page: tuple[float, float]):
     best = None
     for size in (landscape, portrait):
         usable_w = size[0] / mm - 2 * MARGIN_MM
-        usable_h = size[1] / mm - 2 * MARGIN_MM - 8  # room for the caption
+        usable_h = size[1] / mm - 2 * MARGIN_MM - CAPTION_MM  # room for the caption
         cols = math.ceil(mat.width_mm / usable_w)
         rows = math.ceil(mat.height_mm / usable_h)
         if best is None or cols * rows < best[1] * best[2]:
@@ -64,11 +65,26 @@ def _draw_place(c, place, height_mm: float) -> None:
         c.setFont("Helvetica-Bold", 8)
         c.drawCentredString(x + w / 2, y - 3.5 * mm, place.label)
         return
-    c.setLineWidth(0.8 if place.kind == "card" else 0.5)
-    if place.note == "ghost":
+    card_like = place.kind in ("card", "sections", "ghost")
+    c.setLineWidth(0.8 if card_like else 0.5)
+    if place.kind == "ghost":
+        # Only its outer third shows beyond the card it covers: label it there.
         c.setDash(2, 2)
-    c.roundRect(x, y, w, h, 3 * mm if place.kind == "card" else 1.5 * mm)
-    c.setDash()
+        c.roundRect(x, y, w, h, 3 * mm)
+        c.setDash()
+        c.setFont("Helvetica", 6.5)
+        third = x + w / 6 if "left" in place.label else x + w - w / 6
+        c.drawCentredString(third, y + 2 * mm, place.label)
+        return
+    c.roundRect(x, y, w, h, 3 * mm if card_like else 1.5 * mm)
+    if place.kind == "sections":
+        c.setDash(1, 2)
+        for i in (1, 2):
+            c.line(x + i * w / 3, y, x + i * w / 3, y + h - 8 * mm)
+        c.setDash()
+        c.setFont("Helvetica", 6.5)
+        for i, word in enumerate(("end", "middle", "end")):
+            c.drawCentredString(x + (2 * i + 1) * w / 6, y + 3 * mm, word)
     c.setFont("Helvetica-Bold", 9)
     c.drawCentredString(x + w / 2, y + h - 6 * mm, place.label)
     if place.note and place.note != "ghost":
@@ -102,9 +118,9 @@ def render_mat(game: Game, mat: Mat, *, paper: str, players: int = 1) -> bytes:
     buffer = io.BytesIO()
     c = canvas.Canvas(buffer, pagesize=size, pageCompression=1)
     c.setTitle(mat.name)
-    copies = [None] if mat.players is not None else list(range(1, players + 1))
+    copies = list(range(1, players + 1)) if mat.per_player else [None]
     usable_w = size[0] - 2 * MARGIN_MM * mm
-    usable_h = size[1] - 2 * MARGIN_MM * mm - 8 * mm
+    usable_h = size[1] - 2 * MARGIN_MM * mm - CAPTION_MM * mm
     first = True
     for player in copies:
         who = f" · player {player}" if player is not None else ""
@@ -125,10 +141,10 @@ def render_mat(game: Game, mat: Mat, *, paper: str, players: int = 1) -> bytes:
                     size[1] - MARGIN_MM * mm - 3 * mm,
                     f"{mat.name}{who}{tile}",
                 )
-                c.setFont("Helvetica", 7)
+                c.setFont("Helvetica", 6.5)
                 c.drawString(
                     MARGIN_MM * mm,
-                    MARGIN_MM * mm - 3.5 * mm,
+                    size[1] - MARGIN_MM * mm - 7 * mm,
                     f"{mat.note} Print at 100% (no scaling).",
                 )
                 c.saveState()
