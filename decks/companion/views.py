@@ -61,7 +61,7 @@ def _setup_from_post(request, spec, decks) -> dict:
     kind = score.keeper(spec.module).kind
     players = _int(post.get("players"))
     if players not in spec.seat_counts:
-        counts = ", ".join(str(n) for n in spec.seat_counts)
+        counts = " or ".join(str(n) for n in spec.seat_counts)
         raise ValidationError(f"{spec.short_name} is for {counts} players.")
     names = [
         (post.get(f"name_{p}") or "").strip()[:40] or f"Player {p + 1}"
