@@ -158,17 +158,17 @@ def print_face(card) -> Path:
     """Return the path of the card's face as a JPEG, drawn by ``cards.images``.
 
     A JPEG goes into the PDF as it is, where raw pixels would be deflated again
-    on every sheet (most of a sheet's time). It is cached beside the face's PNG,
-    under the same card id and last change, so a changed card prints afresh.
+    on every sheet; and it is written without the page face's optimised PNG,
+    which alone would cost most of a cold sheet's time. It is cached beside the
+    page faces, under the card's id and last change, so a changed card prints
+    afresh.
     """
-    png = images.card_image(card, "full")
-    path = png.with_name(png.name.replace("-full-", "-print-")).with_suffix(".jpg")
+    path = images.cache_path(card, "print").with_suffix(".jpg")
     if not path.exists():
-        with Image.open(png) as image:
-            rgb = image.convert("RGB")
         buffer = io.BytesIO()
         # Full chroma keeps the faces' colour edges sharp.
-        rgb.save(buffer, format="JPEG", quality=92, subsampling=0)
+        images.draw_card(card).save(buffer, format="JPEG", quality=92, subsampling=0)
+        path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             fh.write(buffer.getvalue())
