@@ -26,10 +26,17 @@ MF_SLOTS = score.metal_fusion.SLOTS
 
 
 def _int(value, default=None):
+    """Return ``value`` as a whole number, or ``default`` when it is none (or absurd)."""
     try:
-        return int(str(value).strip())
+        number = int(str(value).strip())
     except (TypeError, ValueError):
         return default
+    return number if abs(number) <= 10**9 else default
+
+
+def _text(value, limit: int) -> str:
+    """Return a typed name without NUL characters, which no database stores."""
+    return (value or "").replace("\x00", "").strip()[:limit]
 
 
 def _own(request, pk) -> TableGame:
@@ -64,8 +71,7 @@ def _setup_from_post(request, spec, decks) -> dict:
         counts = " or ".join(str(n) for n in spec.seat_counts)
         raise ValidationError(f"{spec.short_name} is for {counts} players.")
     names = [
-        (post.get(f"name_{p}") or "").strip()[:40] or f"Player {p + 1}"
-        for p in range(players)
+        _text(post.get(f"name_{p}"), 40) or f"Player {p + 1}" for p in range(players)
     ]
     chosen = [
         _chosen_deck(request, decks, post.get(f"deck_{p}")) for p in range(players)
@@ -180,7 +186,7 @@ def companion_new(request):
             table_game = services.table_game_create(
                 owner=request.user,
                 game_slug=spec.slug,
-                name=request.POST.get("title", ""),
+                name=_text(request.POST.get("title"), 120),
                 setup=setup,
             )
         except ValidationError as e:
@@ -313,7 +319,10 @@ def _event(table_game: TableGame, post) -> dict:
                 str(defender): post.get("adjust_defender") or 0,
             },
             "keep": post.get("keep") or "hand",
-            "booster": (post.get("booster") or "").upper() or None,
+            # Stored only where it counts; the score checks it is a booster code.
+            "booster": (post.get("booster") or "").upper() or None
+            if post.get("keep") == "booster"
+            else None,
         }
     return {"kind": "play", "player": _int(post.get("player"))}
 

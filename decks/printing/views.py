@@ -22,6 +22,7 @@ from .. import selectors
 from . import decklist, mats, proxies
 
 MAX_LIST = proxies.MAX_CARDS
+MAX_ID = 2**63 - 1  # the largest id a database row can have
 
 
 class BadRequest(ValueError):
@@ -83,6 +84,9 @@ def _list_lines(request):
         raise BadRequest(
             "Cards are named by their ids, e.g. ?cards=12,12,40."
         ) from None
+    out_of_range = sorted({i for i in ids if not 0 < i <= MAX_ID})
+    if out_of_range:
+        raise BadRequest(f"No card with id {out_of_range[0]}.")
     cards = {
         c.pk: c
         for c in Card.objects.visible_to(request.user)

@@ -157,3 +157,9 @@ def test_the_start_form_refuses_a_wrong_player_count(client, user):
     assert response.status_code == 400
     assert "Bakugan is for 2 or 4 players." in response.content.decode()
     assert not TableGame.objects.exists()
+
+
+def test_a_nul_in_a_typed_name_is_dropped(client, user):
+    client.force_login(user)
+    _start(client, "collide-o", players=2, pack=90, title="Friday\x00 game")
+    assert TableGame.objects.get().name == "Friday game"

@@ -209,3 +209,11 @@ def test_an_unknown_paper_is_refused(client, user, deck_for):
     )
     assert response.status_code == 400
     assert "Paper is a4 or letter." in response.content.decode()
+
+
+@pytest.mark.parametrize("value", [str(10**30), "-1", "0", "x"])
+def test_a_card_id_no_row_can_have_is_a_message(client, value):
+    response = client.get(reverse("table:card-proxies-pdf"), {"cards": value})
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert "No card with id" in text or "Cards are named by their ids" in text
