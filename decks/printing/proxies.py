@@ -53,6 +53,8 @@ CACHE_DIR = "proxy-sheets"
 rl_config.useA85 = 0
 # Bumped when the drawing changes, so cached sheets of the old drawing are not served.
 LAYOUT_VERSION = 1
+# Sheets kept on disk; the least recently written go first past this many.
+CACHE_KEEP = 200
 
 
 class TooManyCards(ValueError):
@@ -289,4 +291,12 @@ def proxy_sheet(lines: list[ProxyLine], *, paper: str, title: str) -> bytes:
     with os.fdopen(fd, "wb") as fh:
         fh.write(data)
     os.replace(tmp, path)
+    _prune(path.parent)
     return data
+
+
+def _prune(folder: Path) -> None:
+    """Remove the oldest cached sheets beyond ``CACHE_KEEP``."""
+    sheets = sorted(folder.glob("*.pdf"), key=lambda p: p.stat().st_mtime)
+    for old in sheets[: max(0, len(sheets) - CACHE_KEEP)]:
+        old.unlink(missing_ok=True)

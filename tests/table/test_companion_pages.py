@@ -163,3 +163,40 @@ def test_a_nul_in_a_typed_name_is_dropped(client, user):
     client.force_login(user)
     _start(client, "collide-o", players=2, pack=90, title="Friday\x00 game")
     assert TableGame.objects.get().name == "Friday game"
+
+
+def test_a_metal_fusion_line_up_can_be_typed_and_counts_the_worked_example(
+    client, user
+):
+    client.force_login(user)
+    fields = {}
+    worked = {"character": 4, "beyblade": 2, "customizer": 5}
+    for p in (0, 1):
+        for slot, yellow in worked.items():
+            for colour in ("red", "blue", "green"):
+                fields[f"{slot}_{colour}_{p}"] = 1
+            fields[f"{slot}_yellow_{p}"] = yellow
+        fields[f"move_yellow_{p}"] = -1
+    fields["emblems_0"] = "1"
+    response = _start(client, "metal-fusion", players=2, **fields)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    table_game = TableGame.objects.get()
+    for _ in range(2):
+        _act(client, table_game, event="turn", attacker=0, defender=1,
+             colour="yellow", keep="booster", booster="Y")  # fmt: skip
+    page = client.get(table_game.get_absolute_url()).content.decode()
+    # 4 + 1 (emblems) + 2 + 5 + 2 boosters - 1 (landing): the rules' 13.
+    assert "<th>Player 1</th><td>4</td><td>4</td><td>4</td><td>13</td>" in page
+
+
+def test_a_four_player_bakugan_battle_names_its_two_battlers(client, user):
+    client.force_login(user)
+    _start(client, "bakugan", players=4)
+    table_game = TableGame.objects.get()
+    _act(client, table_game, event="battle", player_0=3, attribute_0="haos",
+         g_power_0=350, bonus_haos=50, player_1=2, attribute_1="darkus",
+         g_power_1=390)  # fmt: skip
+    table_game.refresh_from_db()
+    assert len(table_game.log) == 1
+    page = client.get(table_game.get_absolute_url()).content.decode()
+    assert "Player 4 400 against player 3 390: player 4 wins the gate" in page

@@ -217,3 +217,39 @@ def test_a_card_id_no_row_can_have_is_a_message(client, value):
     assert response.status_code == 400
     text = response.content.decode()
     assert "No card with id" in text or "Cards are named by their ids" in text
+
+
+def test_a_private_custom_set_prints_for_its_owner_only(
+    client, user, other_user, practice
+):
+    from cards.community.services import custom_card_create, custom_set_create
+
+    practice("collision")
+    custom = custom_set_create(user=user, game="collision", name="Secret set")
+    card = custom_card_create(
+        user=user, card_set=custom, fields={"title": "Homebrew", "card_type": "action"}
+    )
+    url = reverse("table:set-proxies-pdf", args=["collision", custom.slug])
+    assert client.get(url).status_code == 404
+    listed = client.get(reverse("table:card-proxies-pdf"), {"cards": card.pk})
+    assert listed.status_code == 400
+    assert f"No card with id {card.pk}." in listed.content.decode()
+    client.force_login(other_user)
+    assert client.get(url).status_code == 404
+    client.force_login(user)
+    response = client.get(url)
+    assert response.status_code == 200
+    assert len(pages(response.content)[0]["boxes"]) == 1
+
+
+def test_old_sheets_beyond_the_cache_size_are_removed(tmp_path, monkeypatch):
+    monkeypatch.setattr(proxies, "CACHE_KEEP", 2)
+    import os
+    import time
+
+    for i in range(4):
+        path = tmp_path / f"{i}.pdf"
+        path.write_bytes(b"%PDF")
+        os.utime(path, (time.time() + i, time.time() + i))
+    proxies._prune(tmp_path)
+    assert sorted(p.name for p in tmp_path.glob("*.pdf")) == ["2.pdf", "3.pdf"]
