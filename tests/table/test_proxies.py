@@ -253,3 +253,32 @@ def test_old_sheets_beyond_the_cache_size_are_removed(tmp_path, monkeypatch):
         os.utime(path, (time.time() + i, time.time() + i))
     proxies._prune(tmp_path)
     assert sorted(p.name for p in tmp_path.glob("*.pdf")) == ["2.pdf", "3.pdf"]
+
+
+def test_the_rendered_page_shows_the_bleed_in_the_frame_colour_and_cut_marks(
+    client, user, deck_for
+):
+    from cards.games.spec import hex_rgb
+    from tests.table.pdf import render
+
+    deck = deck_for("collision")
+    client.force_login(user)
+    data = _deck_pdf(client, deck)
+    page = pages(data)[0]
+    scale = 4  # 288 dpi
+    image = render(data, 0, scale).convert("RGB")
+    px = scale * 72 / 25.4  # pixels per mm
+    height = image.height
+    # The first card is the Blade, whose face frame is Collision's frame colour.
+    x, y, w, h = min(page["boxes"], key=lambda b: (-b[1], b[0]))
+    inside_bleed = (x - proxies.BLEED_MM / 2, y + h / 2)
+    r, g, b = image.getpixel(
+        (round(inside_bleed[0] * px), round(height - inside_bleed[1] * px))
+    )
+    frame = hex_rgb(GAMES["collision"].frame)
+    assert max(abs(r - frame[0]), abs(g - frame[1]), abs(b - frame[2])) < 24
+    # A cut mark sits in the top margin on the card's left trim line.
+    mark = image.getpixel((round(x * px), round(1.5 * px)))
+    assert max(mark) < 100
+    # And nothing is drawn in the margin between two trim lines.
+    assert image.getpixel((round((x + w / 2) * px), round(1.5 * px))) == (255, 255, 255)
