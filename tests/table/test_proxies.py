@@ -282,3 +282,18 @@ def test_the_rendered_page_shows_the_bleed_in_the_frame_colour_and_cut_marks(
     assert max(mark) < 100
     # And nothing is drawn in the margin between two trim lines.
     assert image.getpixel((round((x + w / 2) * px), round(1.5 * px))) == (255, 255, 255)
+
+
+def test_the_deck_page_links_to_its_proxies_deck_list_and_companion(
+    client, user, deck_for
+):
+    deck = deck_for("collision")
+    client.force_login(user)
+    page = client.get(deck.get_absolute_url()).content.decode()
+    assert reverse("table:deck-proxies", args=[deck.pk]) in page
+    assert reverse("table:deck-list", args=[deck.pk]) in page
+    assert f"{reverse('table:companion-new')}?game=collision&amp;deck={deck.pk}" in page
+    started = client.get(
+        f"{reverse('table:companion-new')}?game=collision&deck={deck.pk}"
+    )
+    assert f'<option value="{deck.pk}" selected>' in started.content.decode()
