@@ -52,7 +52,7 @@ CACHE_DIR = "proxy-sheets"
 # sheet's time in pure Python and only makes the file larger.
 rl_config.useA85 = 0
 # Bumped when the drawing changes, so cached sheets of the old drawing are not served.
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2
 # Sheets kept on disk; the least recently written go first past this many.
 CACHE_KEEP = 200
 
@@ -90,6 +90,7 @@ def proxy_plan(lines: list[ProxyLine], *, hidden: int = 0) -> ProxyPlan:
     """
     plan = ProxyPlan()
     not_card_copies: dict[str, int] = {}
+    seen: set[int] = set()
     for line in lines:
         game = GAMES[line.card.card_set.game.slug]
         if line.card.card_type in game.not_cards:
@@ -98,8 +99,15 @@ def proxy_plan(lines: list[ProxyLine], *, hidden: int = 0) -> ProxyPlan:
             continue
         plan.lines.append(line)
         missing = unknown_fields(line.card)
-        if missing:
-            plan.incomplete.append((line.card, missing))
+        if missing and line.card.pk not in seen:
+            seen.add(line.card.pk)
+            labels = {field: label for label, field in game.page_fields}
+            plan.incomplete.append(
+                (
+                    line.card,
+                    [labels.get(f, f.replace("_", " ").capitalize()) for f in missing],
+                )
+            )
         size = game.card_size(line.card.card_type)
         if not size.sourced and game.short_name not in plan.unsourced_sizes:
             plan.unsourced_sizes.append(game.short_name)
@@ -190,15 +198,21 @@ def _face(card):
     return str(path), (r / 255, g / 255, b / 255)
 
 
-def _draw_cut_marks(c, slots: list[Slot], page: tuple[float, float]) -> None:
-    """Draw a mark in the page margin on every trim line of the grid."""
+def _draw_cut_marks(c, used: list[Slot], grid: list[Slot], page) -> None:
+    """Draw a mark in the page margin, outside the whole grid, on every trim line.
+
+    The trim lines are those of the cards on the page (``used``); the marks stay
+    in the margin around the full grid, so a half-filled page gets no lines
+    across its empty part.
+    """
     page_w, page_h = page
-    xs = sorted({round(s.x, 3) for s in slots} | {round(s.x + s.w, 3) for s in slots})
-    ys = sorted({round(s.y, 3) for s in slots} | {round(s.y + s.h, 3) for s in slots})
-    grid_left = min(s.x for s in slots) - BLEED_MM * mm
-    grid_right = max(s.x + s.w for s in slots) + BLEED_MM * mm
-    grid_bottom = min(s.y for s in slots) - BLEED_MM * mm
-    grid_top = max(s.y + s.h for s in slots) + BLEED_MM * mm
+    xs = sorted({round(s.x, 3) for s in used} | {round(s.x + s.w, 3) for s in used})
+    ys = sorted({round(s.y, 3) for s in used} | {round(s.y + s.h, 3) for s in used})
+    bleed = BLEED_MM * mm
+    grid_left = min(s.x for s in grid) - bleed
+    grid_right = max(s.x + s.w for s in grid) + bleed
+    grid_bottom = min(s.y for s in grid) - bleed
+    grid_top = max(s.y + s.h for s in grid) + bleed
     gap = CUT_MARK_GAP_MM * mm
     c.setStrokeColorRGB(0, 0, 0)
     c.setLineWidth(0.3)
@@ -260,7 +274,7 @@ def render_sheet(lines: list[ProxyLine], *, paper: str, title: str) -> bytes:
                 )
                 c.drawImage(path, slot.x, slot.y, slot.w, slot.h)
                 _draw_mark(c, slot, card.card_set.kind)
-            _draw_cut_marks(c, slots[: len(on_page)], page)
+            _draw_cut_marks(c, slots[: len(on_page)], slots, page)
     if first:
         c.setFont("Helvetica", 12)
         c.drawString(20 * mm, page[1] - 30 * mm, "No cards to print.")

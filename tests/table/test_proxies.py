@@ -99,7 +99,7 @@ def test_the_notice_names_the_cards_that_print_incomplete(client, user, deck_for
     client.force_login(user)
     text = client.get(reverse("table:deck-proxies", args=[deck.pk])).content.decode()
     assert "1 card will print incomplete" in text
-    assert f"{card.display_name}</a>: battle_edge" in text
+    assert f"{card.display_name}</a>: Battle edge" in text
 
 
 def test_a_private_deck_prints_for_its_owner_only(client, user, other_user, deck_for):
@@ -297,3 +297,28 @@ def test_the_deck_page_links_to_its_proxies_deck_list_and_companion(
         f"{reverse('table:companion-new')}?game=collision&deck={deck.pk}"
     )
     assert f'<option value="{deck.pk}" selected>' in started.content.decode()
+
+
+def test_a_half_filled_page_has_no_cut_lines_across_its_empty_part(client, practice):
+    from tests.table.pdf import render
+
+    practice("collision")
+    ids = list(
+        Card.objects.filter(card_set__game__slug="collision").values_list(
+            "pk", flat=True
+        )[:2]
+    )
+    response = client.get(
+        reverse("table:card-proxies-pdf"), {"cards": ",".join(map(str, ids))}
+    )
+    data = response.content
+    (page,) = pages(data)
+    scale = 2
+    image = render(data, 0, scale).convert("RGB")
+    px = scale * 72 / 25.4
+    x, y, w, h = page["boxes"][0]
+    # On the first card's left trim line, half way down the empty lower rows.
+    empty = image.getpixel((round(x * px), round(image.height * 0.75)))
+    assert empty == (255, 255, 255)
+    # The mark on that line is still there in the top margin.
+    assert max(image.getpixel((round(x * px), round(1.5 * px)))) < 100
