@@ -313,7 +313,7 @@ def test_a_half_filled_page_has_no_cut_lines_across_its_empty_part(client, pract
     )
     data = response.content
     (page,) = pages(data)
-    scale = 2
+    scale = 4
     image = render(data, 0, scale).convert("RGB")
     px = scale * 72 / 25.4
     x, y, w, h = page["boxes"][0]
