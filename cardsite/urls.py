@@ -10,6 +10,7 @@ urlpatterns = [
     path("collection/", include("collection.urls")),
     path("decks/", include("decks.urls")),
     path("play/", include("decks.playtest.urls")),
+    path("table/", include("decks.printing.urls")),
     path("community/", include("cards.community.urls")),
     path("admin/", admin.site.urls),
     path("api/", include("cardsite.api_urls")),

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
 
 from . import services
+from .companion.models import TableGame
 from .models import Deck, DeckEntry, DeckVersion
 from .playtest.models import DeckReport, Playtest
 
@@ -233,6 +234,19 @@ class DeckReportAdmin(admin.ModelAdmin):
     list_filter = ["game", "status", "bot"]
     search_fields = ["deck__name", "owner__username"]
     readonly_fields = [f.name for f in DeckReport._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(TableGame)
+class TableGameAdmin(admin.ModelAdmin):
+    """Table companion games are records of a physical game: readable here only."""
+
+    list_display = ["pk", "name", "game", "owner", "version", "updated_at"]
+    list_filter = ["game"]
+    search_fields = ["name", "owner__username"]
+    readonly_fields = [f.name for f in TableGame._meta.fields]
 
     def has_add_permission(self, request):
         return False

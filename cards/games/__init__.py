@@ -8,7 +8,19 @@ Pages, search, deck rules, deck tools, the playtest and the engines read it here
 """
 
 from . import bakugan, collide_o, collision, metal_fusion
-from .spec import PALETTE, CardKind, Colour, Game, Opening, Option, Zone, rgb
+from .spec import (
+    PALETTE,
+    CardKind,
+    Colour,
+    Game,
+    Mat,
+    MatPlace,
+    Opening,
+    Option,
+    PrintSize,
+    Zone,
+    rgb,
+)
 
 GAMES: dict[str, Game] = {
     g.slug: g
@@ -47,8 +59,11 @@ __all__ = [
     "CardKind",
     "Colour",
     "Game",
+    "Mat",
+    "MatPlace",
     "Opening",
     "Option",
+    "PrintSize",
     "Zone",
     "get",
     "rgb",

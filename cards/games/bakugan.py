@@ -1,6 +1,17 @@
 """Bakugan Battle Brawlers fields: Gate cards, Ability cards and Bakugan figures."""
 
-from .spec import CardKind, Colour, Game, Opening, Option, Zone
+from .spec import (
+    MAT_SIZE,
+    CardKind,
+    Colour,
+    Game,
+    Mat,
+    MatPlace,
+    Opening,
+    Option,
+    PrintSize,
+    Zone,
+)
 
 FIGURE = "bakugan"  # the card type of a Bakugan figure (and its deck zone)
 ATTRIBUTES = ("pyrus", "aquos", "subterra", "haos", "darkus", "ventus")
@@ -47,6 +58,84 @@ def validate(card, errors) -> None:
             "bad_timing",
         )
 
+
+# No source gives the printed size of Gate and Ability cards: they print at
+# the common 63 x 88 mm, and the print page says the size is not sourced.
+CARD_SIZE = PrintSize(63, 88, sourced=False)
+_W, _H = CARD_SIZE.width_mm, CARD_SIZE.height_mm
+# The rules text: roll from at least two card lengths away from the gates.
+_ROLL = 2 * _H
+
+# One player's side: the used pile on the left, the unused pile on the right.
+PLAYER_MAT = Mat(
+    "player",
+    "Bakugan player mat (one player)",
+    *MAT_SIZE,
+    (
+        MatPlace("Used pile", 3.4, 3, 95, 184, "area",
+                 note="Played ability cards, won gates, used Bakugan"),
+        MatPlace("Gate and Ability cards", 103, 51, 63, 88,
+                 note="Your remaining cards, face down (or in your hand)"),
+        MatPlace("Unused pile", 171, 3, 94.6, 184, "area",
+                 note="Your Bakugan waiting to be rolled"),
+    ),
+    note="One sheet per player, you at the bottom edge; the field lies between you.",
+)  # fmt: skip
+
+# Two players: the two gates touch at their short sides, each player's gate
+# in front of the opponent, with a roll line two card lengths off each side.
+FIELD_2 = Mat(
+    "field-2",
+    "Bakugan field, two players",
+    _W + 40,
+    2 * _H + 2 * _ROLL + 20,
+    (
+        MatPlace("Roll from here (player 2)", 0, 10, _W + 40, 0, "arrow"),
+        MatPlace(
+            "Gate card (player 1's)",
+            20,
+            10 + _ROLL,
+            _W,
+            _H,
+            note="Placed by player 1, in front of player 2",
+        ),
+        MatPlace(
+            "Gate card (player 2's)",
+            20,
+            10 + _ROLL + _H,
+            _W,
+            _H,
+            note="Placed by player 2, in front of player 1",
+        ),
+        MatPlace(
+            "Roll from here (player 1)",
+            0,
+            10 + _ROLL + 2 * _H + _ROLL,
+            _W + 40,
+            0,
+            "arrow",
+        ),
+    ),
+    players=2,
+    per_player=False,
+    note="At true size; roll lines are two card lengths from the gates.",
+)
+# Four players: a cross of gates touching only at their corners.
+FIELD_4 = Mat(
+    "field-4",
+    "Bakugan field, four players",
+    3 * _W + 10,
+    3 * _H + 10,
+    (
+        MatPlace("Gate card (north)", 5 + _W, 5, _W, _H),
+        MatPlace("Gate card (west)", 5, 5 + _H, _W, _H),
+        MatPlace("Gate card (east)", 5 + 2 * _W, 5 + _H, _W, _H),
+        MatPlace("Gate card (south)", 5 + _W, 5 + 2 * _H, _W, _H),
+    ),
+    players=4,
+    per_player=False,
+    note="Each player places one gate; the four touch at the corners (ruling B8).",
+)
 
 GAME = Game(
     slug="bakugan",
@@ -106,5 +195,8 @@ GAME = Game(
         ("g", "g_power", "G-Power"),
         *((a, f"bonus_{a}", f"{a.title()} bonus") for a in ATTRIBUTES),
     ),
+    print_size=CARD_SIZE,
+    not_cards=(FIGURE,),  # figures are toys: a proxy sheet leaves them out
+    mats=(PLAYER_MAT, FIELD_2, FIELD_4),
     frame="#282828",
 )  # fmt: skip

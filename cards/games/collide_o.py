@@ -2,7 +2,18 @@
 
 import re
 
-from .spec import CardKind, Colour, Game, Opening, Option, Zone
+from .spec import (
+    MAT_SIZE,
+    CardKind,
+    Colour,
+    Game,
+    Mat,
+    MatPlace,
+    Opening,
+    Option,
+    PrintSize,
+    Zone,
+)
 
 FIELDS = ("section_1", "section_2", "section_3")
 SECTION_FIELDS = FIELDS
@@ -37,6 +48,49 @@ def validate(card, errors) -> None:
         else:
             setattr(card, field, normalise(value))
 
+
+# No source gives the printed size: the common 63 x 88 mm, said so on the print
+# page. A card is three sections across its width (rules text, "Matching").
+CARD_SIZE = PrintSize(63, 88, sourced=False)
+_W, _H = CARD_SIZE.width_mm, CARD_SIZE.height_mm
+_STEP = _W / 3  # a played card covers two of the end card's three sections
+_CENTRE = (MAT_SIZE[0] - _W) / 2
+
+
+# The table line guide: the centre card, and where the cards played on each
+# end lie, one section further out each time (ruling O1).
+def _nth(n: int) -> str:
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}[n] }"
+
+
+LINE_GUIDE = Mat(
+    "line",
+    "Collide-O! table line guide",
+    *MAT_SIZE,
+    (
+        *(
+            MatPlace(f"{_nth(n)} on the left", _CENTRE - n * _STEP, 26 + n * 6,
+                     _W, _H, "ghost")
+            for n in (3, 2, 1)
+        ),
+        *(
+            MatPlace(f"{_nth(n)} on the right", _CENTRE + n * _STEP, 26 + n * 6,
+                     _W, _H, "ghost")
+            for n in (3, 2, 1)
+        ),
+        MatPlace("Centre card", _CENTRE, 26, _W, _H, "sections",
+                 note="Turned face up to start; both its ends are live"),
+        MatPlace("The line grows this way", 4, 16, 70, 0, "arrow"),
+        MatPlace("The line grows this way", 195, 16, 70, 0, "arrow"),
+        MatPlace("Set-aside cards", 4, 138, 90, 48, "area",
+                 note="Left over from the deal; a stuck centre card is swapped"),
+        MatPlace("Your stack", 175, 138, 90, 48, "area",
+                 note="Face down; hold at most five cards"),
+    ),
+    note="Each card you play covers two sections of the end card: the end's "
+    "middle and its outer section. Only the two end cards are live.",
+    per_player=False,
+)  # fmt: skip
 
 GAME = Game(
     slug="collide-o",
@@ -81,5 +135,7 @@ GAME = Game(
     colour_search=SECTION_FIELDS,
     colour_search_letters=True,
     face="sections",
+    print_size=CARD_SIZE,
+    mats=(LINE_GUIDE,),
     frame="#3c3c3c",
 )  # fmt: skip

@@ -2,7 +2,20 @@
 
 import re
 
-from .spec import CardKind, Colour, Game, Opening, Option, Zone
+from .spec import (
+    MAT_COLUMNS,
+    MAT_ROWS,
+    MAT_SIZE,
+    CardKind,
+    Colour,
+    Game,
+    Mat,
+    MatPlace,
+    Opening,
+    Option,
+    PrintSize,
+    Zone,
+)
 
 FIELDS = ("title", "subtitle", "colour", "battle_edge", "spin_strength", "symbol")
 COLOURS = ("red", "yellow", "green", "blue")
@@ -97,6 +110,29 @@ def validate(card, errors) -> None:
         )
 
 
+# One player's mat: the six places a card can sit (rules text, "Setting up").
+# The Blade rests on its spin pile at the table; the mat gives each its own box
+# so both can be read (the Blade's place is beside the pile it stands over).
+C, R = MAT_COLUMNS, MAT_ROWS
+PLAYER_MAT = Mat(
+    "player",
+    "Collision play mat (one player)",
+    *MAT_SIZE,
+    (
+        MatPlace("Characters in play", C[0], R[0], C[2] + 63 - C[0], 88, "area",
+                 note="Characters that passed their test, face up"),
+        MatPlace("Battle pile", C[3], R[0], 63, 88,
+                 note="The cards you play in one battle, the last on top"),
+        MatPlace("Blade", C[0], R[1], 63, 88, note="Face up all game; never shuffled in"),
+        MatPlace("Spin pile", C[1], R[1], 63, 88,
+                 note="Face down; as many cards as the Blade's spin strength"),
+        MatPlace("Deck", C[2], R[1], 63, 88, note="Face down; draw back up to five"),
+        MatPlace("Discard pile", C[3], R[1], 63, 88,
+                 note="Hits, swept battle piles; shuffled in when the deck runs out"),
+    ),
+    note="One sheet per player. You sit at the bottom edge.",
+)  # fmt: skip
+
 GAME = Game(
     slug="collision",
     module="collision",
@@ -163,5 +199,8 @@ GAME = Game(
         "x": "xtra-rare", "xr": "xtra-rare", "p": "promo",
     },
     face="battle_edge",
+    # "About 63 x 88 mm" (issue 23): the common trading card size.
+    print_size=PrintSize(63, 88, sourced=True),
+    mats=(PLAYER_MAT,),
     frame="#1f2a44",
 )  # fmt: skip

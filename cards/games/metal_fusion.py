@@ -7,7 +7,20 @@ the rules list them against red, blue, green, yellow.
 
 import re
 
-from .spec import CardKind, Colour, Game, Opening, Option, Zone
+from .spec import (
+    MAT_COLUMNS,
+    MAT_ROWS,
+    MAT_SIZE,
+    CardKind,
+    Colour,
+    Game,
+    Mat,
+    MatPlace,
+    Opening,
+    Option,
+    PrintSize,
+    Zone,
+)
 
 COLOURS = ("red", "blue", "green", "yellow")
 STAT_FIELDS = ("stat_red", "stat_blue", "stat_green", "stat_yellow")
@@ -74,6 +87,39 @@ def validate(card, errors) -> None:
             "bad_rarity",
         )
 
+
+# One player's line-up mat (rules text, steps 1, 3 and 5): the three line-up
+# cards with their boosters slid under them, the deck, the discard pile, and
+# the four launcher colours to mark the turn's colour with a coin.
+C, R = MAT_COLUMNS, MAT_ROWS
+LINEUP_MAT = Mat(
+    "lineup",
+    "Metal Fusion line-up mat (one player)",
+    *MAT_SIZE,
+    (
+        MatPlace("Character", C[0], R[0], 63, 88,
+                 note="Line-up: stat of the turn's colour"),
+        MatPlace("Beyblade", C[1], R[0], 63, 88,
+                 note="Line-up: stat and move value of the turn's colour"),
+        MatPlace("Customizer", C[2], R[0], 63, 88,
+                 note="Line-up: stat of the turn's colour"),
+        *(
+            MatPlace("Boosters", C[i], 95, 63, 40, "area",
+                     note=f"Face down under the {slot}")
+            for i, slot in enumerate(("Character", "Beyblade", "Customizer"))
+        ),
+        MatPlace("Deck", C[3], R[0], 63, 88, note="Fifteen cards, face down"),
+        MatPlace("Discard pile", C[3], R[1], 63, 88),
+        *(
+            MatPlace(colour.title(), 10 + i * 48, 143, 30, 30, "colour", colour,
+                     note="launcher")
+            for i, colour in enumerate(COLOURS)
+        ),
+    ),
+    note="Put a coin on the turn's launcher colour. Power: the three stats in "
+    "that colour, +1 for matching emblems, the move value, +1 per booster of "
+    "that colour (ruling M3).",
+)  # fmt: skip
 
 GAME = Game(
     slug="metal-fusion",
@@ -144,5 +190,8 @@ GAME = Game(
     timings=TIMINGS,
     sort_numbers=tuple((c, f"stat_{c}", f"{c} stat") for c in COLOURS),
     face="stat_rows",
+    # "About 63 x 88 mm" (issue 23): the common trading card size.
+    print_size=PrintSize(63, 88, sourced=True),
+    mats=(LINEUP_MAT,),
     frame="#5a1e1e",
 )  # fmt: skip

@@ -141,6 +141,60 @@ class Opening:
 
 
 @dataclass(frozen=True)
+class PrintSize:
+    """A card's size on paper, in millimetres, and whether a source gives it.
+
+    An unsourced size is the common 63 x 88 mm card, and the print page says
+    so: a player measures a real card before trusting a sleeve to it.
+    """
+
+    width_mm: float = 63.0
+    height_mm: float = 88.0
+    sourced: bool = False
+
+
+@dataclass(frozen=True)
+class MatPlace:
+    """One marked place on a play mat, in millimetres from the mat's top left.
+
+    ``kind`` is ``card`` (a card-sized box), ``sections`` (a card drawn in its
+    three sections), ``ghost`` (where a later card goes, labelled in its outer
+    third), ``area`` (a free space), ``colour`` (a coloured disc, ``colour``
+    naming the palette entry) or ``arrow`` (the way a line grows).
+    """
+
+    label: str
+    x: float
+    y: float
+    w: float
+    h: float
+    kind: str = "card"
+    colour: str | None = None
+    note: str = ""
+
+
+# A one-player mat fills a landscape sheet of A4 or US Letter inside 5 mm
+# margins: four 63 x 88 mm card places across, two rows.
+MAT_SIZE = (269.0, 190.0)
+MAT_COLUMNS = (3.4, 69.8, 136.2, 202.6)
+MAT_ROWS = (3.0, 99.0)
+
+
+@dataclass(frozen=True)
+class Mat:
+    """A printable play mat: a name, its size in millimetres and its places."""
+
+    slug: str
+    name: str
+    width_mm: float
+    height_mm: float
+    places: tuple[MatPlace, ...]
+    players: int | None = None  # the seat count it is for (None: any)
+    per_player: bool = True  # one sheet for each player, named
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Game:
     """Everything the site knows about one game that is not a rule of play."""
 
@@ -192,6 +246,12 @@ class Game:
     sort_numbers: tuple[tuple[str, str, str], ...] = ()
     # Letters a search may write a rarity word with (``r:c`` for common).
     rarity_letters: dict[str, str] = field(default_factory=dict)
+    # Proxy sheets (``decks.printing``): the card size on paper, per card type
+    # where types differ, and the types that are not cards (Bakugan figures).
+    print_size: PrintSize = field(default_factory=PrintSize)
+    print_sizes: dict[str, PrintSize] = field(default_factory=dict)
+    not_cards: tuple[str, ...] = ()
+    mats: tuple[Mat, ...] = ()  # printable play mats (``decks.printing.mats``)
 
     @property
     def types(self) -> tuple[str, ...]:
@@ -228,6 +288,13 @@ class Game:
     @property
     def key_stats_template(self) -> str:
         return f"cards/games/{self.slug}/key_stats.html"
+
+    def card_size(self, card_type: str | None) -> PrintSize:
+        """Return the size a card of this type prints at."""
+        return self.print_sizes.get(card_type or "", self.print_size)
+
+    def mat(self, slug: str) -> Mat | None:
+        return next((m for m in self.mats if m.slug == slug), None)
 
     def kind(self, card_type: str | None) -> CardKind | None:
         return next((k for k in self.kinds if k.value == card_type), None)

@@ -34,6 +34,8 @@ from collection.services import (
     collection_import_prepare,
     share_link_enable,
 )
+from decks.companion.models import TableGame
+from decks.companion.services import table_game_create
 from decks.models import Deck, DeckEntry, DeckVersion
 from decks.playtest.models import DeckReport, Playtest
 from decks.playtest.reports import deck_report_start
@@ -75,6 +77,12 @@ PUBLIC = {
     "card-history",
     "collection:csv_help",
     "deck-list",
+    "table:mats",
+    "table:mat",
+    "table:set-proxies",
+    "table:set-proxies-pdf",
+    "table:card-proxies",
+    "table:card-proxies-pdf",
 }
 SELF = {
     "password_change",
@@ -98,6 +106,7 @@ SELF = {
     "collection-entry-list",
     "playtest-list",
     "submission-list",
+    "table:companion-new",
 }
 OWNER = {
     "collection:entry_edit",
@@ -134,6 +143,12 @@ OWNER = {
     "playtest-actions",
     "playtest-undo",
     "submission-detail",
+    "table:deck-proxies",
+    "table:deck-proxies-pdf",
+    "table:deck-list",
+    "table:companion",
+    "table:companion-act",
+    "table:companion-undo",
 }
 MODERATOR = {
     "community:review",
@@ -144,7 +159,7 @@ MODERATOR = {
     "submission-accept",
     "submission-reject",
 }
-TOKEN = {"collection:shared", "play:shared"}
+TOKEN = {"collection:shared", "play:shared", "table:companion-shared"}
 CLASSES = {
     "public": PUBLIC,
     "self": SELF,
@@ -171,6 +186,8 @@ OWNER_GET = {
             "play:undo",
             "playtest-actions",
             "playtest-undo",
+            "table:companion-act",
+            "table:companion-undo",
         ),
         405,
     ),
@@ -261,6 +278,12 @@ class Scenario:
             fields={"rarity": "rare"},
             source=SECRET,
         )
+        self.table_game = table_game_create(
+            owner=owner,
+            game_slug="collision",
+            name=f"Table {SECRET}",
+            setup={"strength": [6, 6]},
+        )
 
     def kwargs(self, name):
         c, s = self.card, self.card.card_set
@@ -308,7 +331,16 @@ class Scenario:
             "submission-reject": {"pk": self.submission.pk},
             "collection:shared": {"token": self.share.token},
             "play:shared": {"token": self.playtest.share_token},
+            "table:mat": {"game": "collision", "mat": "player"},
+            "table:set-proxies": {"game": "collision", "set": s.slug},
+            "table:set-proxies-pdf": {"game": "collision", "set": s.slug},
+            "table:companion": {"pk": self.table_game.pk},
+            "table:companion-act": {"pk": self.table_game.pk},
+            "table:companion-undo": {"pk": self.table_game.pk},
+            "table:companion-shared": {"token": self.table_game.share_token},
         }
+        if name.startswith("table:deck-"):
+            return {"pk": self.deck.pk}
         if name in table:
             return table[name]
         if name.startswith("decks:") and name not in ("decks:list", "decks:create"):
@@ -336,6 +368,7 @@ def snapshot() -> str:
         DeckVersion,
         Playtest,
         DeckReport,
+        TableGame,
         CardSubmission,
         CardChange,
         CardSet,

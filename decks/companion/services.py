@@ -1,0 +1,99 @@
+"""Writes of the table companion: start a table game, record what happened, undo.
+
+Each write checks the whole log still counts (``score.score``) before saving, so
+no event the arithmetic cannot count is ever stored; an event or undo posted
+against an old version is refused (``stale``), so two phones never lose one
+another's entries.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from cards.games import GAMES
+from cards.models import Game
+from cards.selectors import hidden_card_ids
+
+from ..playtest.adapter import card_to_engine
+from ..selectors import deck_entries
+from . import score
+from .models import TableGame
+
+
+def _check(module: str, setup: dict, log: list) -> dict:
+    try:
+        return score.score(module, setup, log)
+    except score.ScoreError as error:
+        raise ValidationError(str(error), code="bad_event") from None
+
+
+def deck_cards(deck, user) -> dict[str, list[dict]]:
+    """Return the deck's cards by zone as engine card dicts (one per entry).
+
+    A deck holding a card ``user`` may not see is refused: the page would show it.
+    """
+    entries = deck_entries(deck)
+    if hidden_card_ids(user, {e.card_id for e in entries}):
+        raise ValidationError(
+            f"“{deck.name}” holds a private card you may not see.", code="private"
+        )
+    zones: dict[str, list[dict]] = {}
+    for entry in entries:
+        card = card_to_engine(entry.card)
+        card["copies"] = entry.quantity
+        zones.setdefault(entry.zone, []).append(card)
+    return zones
+
+
+@transaction.atomic
+def table_game_create(*, owner, game_slug: str, name: str, setup: dict) -> TableGame:
+    """Start a table game of ``game_slug`` from ``setup``; refuse one it cannot count."""
+    spec = GAMES[game_slug]
+    _check(spec.module, setup, [])
+    table_game = TableGame(
+        owner=owner,
+        game=Game.objects.get(slug=game_slug),
+        name=(name or "").strip()[:120] or f"{spec.short_name} at the table",
+        setup=setup,
+        log=[],
+    )
+    table_game.full_clean()
+    table_game.save()
+    return table_game
+
+
+def _locked(table_game: TableGame, version: int) -> TableGame:
+    current = TableGame.objects.select_for_update().get(pk=table_game.pk)
+    if current.version != version:
+        raise ValidationError(
+            "The score changed on another screen since this page was loaded; "
+            "it is shown as it is now.",
+            code="stale",
+        )
+    return current
+
+
+@transaction.atomic
+def table_game_record(*, table_game: TableGame, event: dict, version: int) -> TableGame:
+    """Add ``event`` to the game's log, if the score still counts with it."""
+    current = _locked(table_game, version)
+    log = [*current.log, event]
+    _check(current.game_module, current.setup, log)
+    current.log = log
+    current.version += 1
+    current.full_clean()
+    current.save()
+    return current
+
+
+@transaction.atomic
+def table_game_undo(*, table_game: TableGame, version: int) -> TableGame:
+    """Take the last event off the log."""
+    current = _locked(table_game, version)
+    if not current.log:
+        raise ValidationError("There is nothing to undo.", code="nothing")
+    current.log = current.log[:-1]
+    current.version += 1
+    current.save()
+    return current

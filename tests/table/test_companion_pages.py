@@ -1,0 +1,202 @@
+"""The table companion's pages: start, enter, undo, survive a reload, share read-only."""
+
+import pytest
+from django.urls import reverse
+
+from cards.games import GAMES
+from decks.companion.models import TableGame
+
+pytestmark = pytest.mark.django_db
+
+
+def _start(client, game, **fields):
+    data = {"game": game, **fields}
+    return client.post(f"{reverse('table:companion-new')}?game={game}", data)
+
+
+def _act(client, table_game, **fields):
+    table_game.refresh_from_db()
+    data = {"version": table_game.version, **fields}
+    return client.post(reverse("table:companion-act", args=[table_game.pk]), data)
+
+
+def test_a_collision_game_from_two_decks_reads_the_blades_spin_strength(
+    client, user, deck_for
+):
+    a, b = deck_for("collision"), deck_for("collision", variant=1)
+    client.force_login(user)
+    response = _start(client, "collision", players=2, deck_0=a.pk, deck_1=b.pk)
+    table_game = TableGame.objects.get()
+    assert response.status_code == 302
+    blade = a.entries.get(zone="blade").card
+    assert table_game.setup["strength"][0] == blade.spin_strength
+    _act(client, table_game, event="battle", defender=1, hits=2)
+    page = client.get(table_game.get_absolute_url()).content.decode()
+    strength = table_game.setup["strength"][1]
+    assert f"<strong>{strength - 2}</strong> / {strength}" in page
+
+
+def test_undo_takes_back_the_last_entry_and_the_score_survives_a_reload(client, user):
+    client.force_login(user)
+    _start(client, "collision", players=2, strength_0=6, strength_1=6)
+    table_game = TableGame.objects.get()
+    _act(client, table_game, event="battle", defender=1, hits=2)
+    _act(client, table_game, event="battle", defender=1, hits=1)
+    table_game.refresh_from_db()
+    assert len(table_game.log) == 2
+    client.post(
+        reverse("table:companion-undo", args=[table_game.pk]),
+        {"version": table_game.version},
+    )
+    table_game.refresh_from_db()
+    assert table_game.log == [{"kind": "battle", "defender": 1, "hits": "2"}]
+    page = client.get(table_game.get_absolute_url()).content.decode()
+    assert "<strong>4</strong> / 6" in page
+
+
+def test_an_entry_on_an_old_page_is_refused_and_changes_nothing(client, user):
+    client.force_login(user)
+    _start(client, "collide-o", players=2, pack=90)
+    table_game = TableGame.objects.get()
+    old = table_game.version
+    _act(client, table_game, event="play", player=0)
+    response = client.post(
+        reverse("table:companion-act", args=[table_game.pk]),
+        {"version": old, "event": "play", "player": 1},
+        follow=True,
+    )
+    table_game.refresh_from_db()
+    assert len(table_game.log) == 1
+    assert "changed on another screen" in response.content.decode()
+
+
+def test_a_bad_entry_is_a_message_and_stores_nothing(client, user):
+    client.force_login(user)
+    _start(client, "collision", players=2, strength_0=6, strength_1=6)
+    table_game = TableGame.objects.get()
+    response = _act(client, table_game, event="battle", defender=1, hits=9)
+    table_game.refresh_from_db()
+    assert table_game.log == []
+    page = client.get(response["Location"]).content.decode()
+    assert "Hits is from 0 to 6." in page
+
+
+def test_the_shared_link_shows_the_score_read_only_to_anyone(client, user):
+    client.force_login(user)
+    _start(client, "collide-o", players=3, pack=90)
+    table_game = TableGame.objects.get()
+    _act(client, table_game, event="play", player=2)
+    client.logout()
+    page = client.get(table_game.get_shared_url()).content.decode()
+    assert "<strong>28</strong>" in page  # 89 dealt three ways: 29 each, one played
+    assert "<form" not in page.split('<main id="main">')[1]
+    assert client.get(table_game.get_absolute_url()).status_code == 302
+
+
+def test_another_user_cannot_see_or_change_a_table_game(client, user, other_user):
+    client.force_login(user)
+    _start(client, "collide-o", players=2, pack=90)
+    table_game = TableGame.objects.get()
+    client.force_login(other_user)
+    assert client.get(table_game.get_absolute_url()).status_code == 404
+    response = _act(client, table_game, event="play", player=0)
+    assert response.status_code == 404
+    table_game.refresh_from_db()
+    assert table_game.log == []
+
+
+def test_a_metal_fusion_game_from_decks_counts_power_from_their_line_ups(
+    client, user, deck_for
+):
+    a, b = deck_for("metal-fusion"), deck_for("metal-fusion", variant=1)
+    client.force_login(user)
+    response = _start(client, "metal-fusion", players=2, deck_0=a.pk, deck_1=b.pk)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    table_game = TableGame.objects.get()
+    assert [c["card_type"] for c in table_game.setup["lineups"][0]] == [
+        "character",
+        "beyblade",
+        "customizer",
+    ]
+    page = client.get(table_game.get_absolute_url()).content.decode()
+    assert "Battle power per launcher colour" in page
+
+
+def test_a_bakugan_battle_from_a_deck_reads_the_gate_bonus(client, user, deck_for):
+    a, b = deck_for("bakugan"), deck_for("bakugan", variant=1)
+    client.force_login(user)
+    _start(client, "bakugan", players=2, deck_0=a.pk, deck_1=b.pk)
+    table_game = TableGame.objects.get()
+    gate = table_game.setup["cards"][0]["gates"][0]
+    figure = GAMES["bakugan"].not_cards[0]
+    assert table_game.setup["cards"][0]["figures"]
+    attribute = "pyrus"
+    bonus = gate[f"bonus_{attribute}"] or 0
+    _act(
+        client,
+        table_game,
+        event="battle",
+        gate=gate["id"],
+        player_0=0,
+        attribute_0=attribute,
+        g_power_0=500,
+        abilities_0="50",
+        player_1=1,
+        attribute_1=attribute,
+        g_power_1=300,
+    )
+    table_game.refresh_from_db()
+    assert len(table_game.log) == 1, figure
+    page = client.get(table_game.get_absolute_url()).content.decode()
+    assert f"Player 1 {500 + bonus + 50} against player 2 {300 + bonus}" in page
+
+
+def test_the_start_form_refuses_a_wrong_player_count(client, user):
+    client.force_login(user)
+    response = _start(client, "bakugan", players=3)
+    assert response.status_code == 400
+    assert "Bakugan is for 2 or 4 players." in response.content.decode()
+    assert not TableGame.objects.exists()
+
+
+def test_a_nul_in_a_typed_name_is_dropped(client, user):
+    client.force_login(user)
+    _start(client, "collide-o", players=2, pack=90, title="Friday\x00 game")
+    assert TableGame.objects.get().name == "Friday game"
+
+
+def test_a_metal_fusion_line_up_can_be_typed_and_counts_the_worked_example(
+    client, user
+):
+    client.force_login(user)
+    fields = {}
+    worked = {"character": 4, "beyblade": 2, "customizer": 5}
+    for p in (0, 1):
+        for slot, yellow in worked.items():
+            for colour in ("red", "blue", "green"):
+                fields[f"{slot}_{colour}_{p}"] = 1
+            fields[f"{slot}_yellow_{p}"] = yellow
+        fields[f"move_yellow_{p}"] = -1
+    fields["emblems_0"] = "1"
+    response = _start(client, "metal-fusion", players=2, **fields)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    table_game = TableGame.objects.get()
+    for _ in range(2):
+        _act(client, table_game, event="turn", attacker=0, defender=1,
+             colour="yellow", keep="booster", booster="Y")  # fmt: skip
+    page = client.get(table_game.get_absolute_url()).content.decode()
+    # 4 + 1 (emblems) + 2 + 5 + 2 boosters - 1 (landing): the rules' 13.
+    assert "<th>Player 1</th><td>4</td><td>4</td><td>4</td><td>13</td>" in page
+
+
+def test_a_four_player_bakugan_battle_names_its_two_battlers(client, user):
+    client.force_login(user)
+    _start(client, "bakugan", players=4)
+    table_game = TableGame.objects.get()
+    _act(client, table_game, event="battle", player_0=3, attribute_0="haos",
+         g_power_0=350, bonus_haos=50, player_1=2, attribute_1="darkus",
+         g_power_1=390)  # fmt: skip
+    table_game.refresh_from_db()
+    assert len(table_game.log) == 1
+    page = client.get(table_game.get_absolute_url()).content.decode()
+    assert "Player 4 400 against player 3 390: player 4 wins the gate" in page
