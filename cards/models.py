@@ -353,8 +353,11 @@ class Card(models.Model):
             models.Index(fields=["card_set", "number"]),
             models.Index(fields=["name"]),
             models.Index(fields=["card_type"]),
-            # Imports and bulk adds find cards by name, case and spaces ignored.
+            # Imports, bulk adds and decklists find cards by name or number with
+            # case and spaces ignored (cards/lookup.py).
             models.Index(Lower(Trim("name")), name="card_name_folded"),
+            models.Index(Lower(Trim("key")), name="card_key_folded"),
+            models.Index(Lower(Trim("printed_number")), name="card_printed_folded"),
             # The numbers the search language compares (number:>5, g:<=300, ...).
             *(
                 models.Index(fields=[field], name=f"card_{field}")

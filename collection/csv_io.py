@@ -14,9 +14,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
-from django.db.models import Q
-from django.db.models.functions import Lower, Trim
 
+from cards.lookup import folded_match
 from cards.models import Card, CardSet, Game
 
 from .choices import Condition, Finish, GradingCompany, Language
@@ -233,7 +232,7 @@ class CardIndex:
             .select_related("game")
             .only("pk", "slug", "name", "game__slug")
         )
-        for card_set in _folded(sets, ("slug", "name"), texts):
+        for card_set in folded_match(sets, ("slug", "name"), texts):
             pk, game, slug, name = (
                 card_set.pk,
                 card_set.game.slug,
@@ -249,7 +248,7 @@ class CardIndex:
         if not numbers or not self.set_ids:
             return
         cards = _visible_cards(self.user).filter(card_set_id__in=self.set_ids.values())
-        for card in _folded(cards, ("key", "printed_number"), numbers):
+        for card in folded_match(cards, ("key", "printed_number"), numbers):
             card_set = card.card_set
             for number in {card.key.lower(), (card.printed_number or "").lower()}:
                 if number in numbers:
@@ -261,7 +260,7 @@ class CardIndex:
         if not names:
             return
         cards = _visible_cards(self.user)
-        for card in _folded(cards, ("name",), names):
+        for card in folded_match(cards, ("name",), names):
             self.by_name.setdefault(card.name.strip().lower(), []).append(card)
 
     def game(self, text: str) -> str | None:
@@ -298,36 +297,6 @@ class CardIndex:
 
 def _visible_cards(user):
     return Card.objects.visible_to(user).select_related("card_set", "card_set__game")
-
-
-def _folded(queryset, fields: tuple[str, ...], texts: set[str]) -> list:
-    """Return the rows one of whose ``fields``, trimmed and lower-cased, is in ``texts``.
-
-    The database folds case (on the cards' name, with the index on
-    Lower(Trim(name))); SQLite folds only ASCII letters, so texts with other
-    letters that found nothing are looked for again among the rows whose field
-    is not plain ASCII (a scan, but only for such input). Python checks every
-    match.
-    """
-
-    def folds(row) -> set[str]:
-        return {(getattr(row, f) or "").strip().lower() for f in fields}
-
-    queryset = queryset.alias(**{f"_folded_{f}": Lower(Trim(f)) for f in fields})
-    condition = Q()
-    for f in fields:
-        condition |= Q(**{f"_folded_{f}__in": texts})
-    rows = [row for row in queryset.filter(condition) if folds(row) & texts]
-    seen = set().union(*(folds(row) for row in rows)) if rows else set()
-    others = {t for t in texts - seen if not t.isascii()}
-    if others:
-        condition = Q()
-        for f in fields:
-            condition |= ~Q(**{f"{f}__regex": r"^[ -~]*$"}) & Q(
-                **{f"{f}__isnull": False}
-            )
-        rows += [row for row in queryset.filter(condition) if folds(row) & others]
-    return rows
 
 
 def label(card) -> str:
