@@ -1,6 +1,10 @@
 """Read-only API over games, sets and cards, with the shared FilterSets."""
 
-from django.db.models import Count
+from threading import Lock
+
+import orjson
+from django.db import router
+from django.db.models import Case, Count, When
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
@@ -16,11 +20,10 @@ from ..filtersets import CardFilterSet, CardSetFilterSet, GameFilterSet, sort_ca
 from ..models import Card, CardSet, Game
 from . import cache
 from .serializers import (
-    VALUE_FIELDS,
     CardSerializer,
     CardSetSerializer,
     GameSerializer,
-    represent_row,
+    represented_cards,
 )
 
 # Meta.ordering is dropped from GROUP BY queries, so the count annotation restates it.
@@ -72,33 +75,49 @@ SET_KEY = (
 CARD_KEY = ("number", "key", "pk")
 
 
-class SetOrderedCards:
+class SortedCards:
+    """A card listing in an explicit sort, as Django's Paginator reads it."""
+
+    def __init__(self, queryset, using: str, version=None):
+        self.queryset, self.using, self.version = queryset, using, version
+
+    def rows(self, ids: list[int]) -> list[dict]:
+        return represented_cards.get(ids, version=self.version, using=self.using)
+
+    def count(self) -> int:
+        return self.queryset.order_by().count()
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, page: slice) -> list[dict]:
+        return self.rows(list(self.queryset.values_list("pk", flat=True)[page]))
+
+
+class SetOrderedCards(SortedCards):
     """A card listing in checklist order, as Django's Paginator reads it.
 
     It never sorts the whole listing: one query counts the matching cards of
-    each set, in set order (a row per set); the page then reads and sorts only
-    the cards of the sets it falls in.
+    each set (a row per set), which are put in set order here; the page then
+    sorts only the cards of the sets it falls in.
     """
 
-    def __init__(self, queryset):
-        self.queryset = queryset.order_by()
+    def __init__(self, queryset, using: str, version, set_order: dict):
+        super().__init__(queryset.order_by(), using, version)
+        self.set_order = set_order
         self._groups = None
 
     def groups(self) -> list[tuple[int, int]]:
         if self._groups is None:
-            self._groups = list(
-                self.queryset.values_list("card_set_id")
-                .annotate(n=Count("pk"))
-                .order_by(*SET_KEY)
-                .values_list("card_set_id", "n")
+            counts = self.queryset.values_list("card_set_id").annotate(n=Count("pk"))
+            self._groups = sorted(
+                counts.values_list("card_set_id", "n"),
+                key=lambda group: self.set_order.get(group[0], (group[0],)),
             )
         return self._groups
 
     def count(self) -> int:
         return sum(n for _, n in self.groups())
-
-    def __len__(self) -> int:
-        return self.count()
 
     def __getitem__(self, page: slice) -> list[dict]:
         start, stop = page.start or 0, page.stop
@@ -115,12 +134,54 @@ class SetOrderedCards:
         if not sets:
             return []
         offset = start - before
-        rows = (
-            self.queryset.filter(card_set_id__in=sets)
-            .order_by(*SET_KEY, *CARD_KEY)
-            .values(*VALUE_FIELDS)
+        cards = self.queryset.filter(card_set_id__in=sets)
+        if len(sets) > 1:
+            rank = Case(
+                *(When(card_set_id=set_id, then=i) for i, set_id in enumerate(sets))
+            )
+            cards = cards.alias(_set_rank=rank).order_by("_set_rank", *CARD_KEY)
+        else:
+            cards = cards.order_by(*CARD_KEY)
+        return self.rows(
+            list(cards.values_list("pk", flat=True)[offset : offset + stop - start])
         )
-        return list(rows[offset : offset + stop - start])
+
+
+class SetOrder:
+    """Each set's place in checklist order, read once per card list version."""
+
+    def __init__(self):
+        self.version, self.order, self.lock = None, {}, Lock()
+
+    def get(self, version, using: str) -> dict:
+        with self.lock:
+            if version is not None and version == self.version:
+                return self.order
+        rows = CardSet.objects.using(using).values_list("pk", *SET_ORDER)
+        order = {pk: (*key, pk) for pk, *key in rows}
+        with self.lock:
+            self.version, self.order = version, order
+        return order
+
+    def clear(self) -> None:
+        with self.lock:
+            self.version, self.order = None, {}
+
+
+class FastJSONRenderer(JSONRenderer):
+    """DRF's compact JSON, written by orjson; indented JSON is left to DRF."""
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        if data is None:
+            return b""
+        indent = self.get_indent(accepted_media_type, renderer_context or {})
+        if indent is not None or self.ensure_ascii or not self.compact:
+            return super().render(data, accepted_media_type, renderer_context)
+        text = orjson.dumps(data, default=self.encoder_class().default)
+        # As DRF does: these two are legal JSON but not legal JavaScript.
+        return text.replace(b"\xe2\x80\xa8", b"\\u2028").replace(
+            b"\xe2\x80\xa9", b"\\u2029"
+        )
 
 
 class GameViewSet(viewsets.ReadOnlyModelViewSet):
@@ -167,7 +228,9 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     pagination_class = CardPagination
     permission_classes = [AllowAny]
     filter_backends = [PrunedFilterBackend]
-    renderer_classes = [JSONRenderer, BrowsableAPIRenderer]
+    renderer_classes = [FastJSONRenderer, BrowsableAPIRenderer]
+    set_order = SetOrder()
+    cache.WORKER_CACHES += [set_order, represented_cards]
 
     def get_queryset(self):
         return Card.objects.visible_to(self.request.user).with_related()
@@ -179,7 +242,8 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         key = cache.request_key(request)
         if key is None:
             return super().dispatch(request, *args, **kwargs)
-        version = cache.card_list_version()
+        using = router.db_for_read(Card)
+        version = request.card_list_version = cache.card_list_version(using)
         response = cache.kept_answer(request, version, key)
         if response is None:
             response = super().dispatch(request, *args, **kwargs)
@@ -192,13 +256,17 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         sort = params.get("sort")
         queryset, sort_warning = sort_cards(queryset, sort)
         parsed = search.parse_query(params.get("q", ""))
+        using = router.db_for_read(Card)
+        version = getattr(request, "card_list_version", None)
         if sort and not sort_warning:
-            rows = queryset.values(*VALUE_FIELDS)
+            rows = SortedCards(queryset, using, version)
         else:
-            rows = SetOrderedCards(queryset)
+            rows = SetOrderedCards(
+                queryset, using, version, self.set_order.get(version, using)
+            )
         page = self.paginate_queryset(rows)
         return self.paginator.get_paginated_response(
-            [represent_row(row) for row in page],
+            page,
             warnings=parsed.warnings + ([sort_warning] if sort_warning else []),
             searched=parsed.description,
         )

@@ -5,6 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.fields import DateTimeField
 
+from cards.api import cache
 from cards.api.serializers import CardSerializer
 from cards.models import Card
 from tests.factories import MF, B, C, make_card, make_set
@@ -234,6 +235,7 @@ def test_the_card_list_runs_the_same_number_of_queries_for_1_and_50_rows(client,
         make_card(C, title=f"Card {n}", number=n, battle_edge="LLS.E.")
     counts = []
     for size in (1, 50):
+        cache.worker_caches_clear()
         with CaptureQueriesContext(connection) as queries:
             response = client.get(f"/api/cards/?page_size={size}{query}")
         assert len(response.json()["results"]) == size

@@ -132,12 +132,12 @@ def deck_import(client, site):
 
 
 def card_search(client, site):
-    cache.ANSWERS.clear()
+    cache.worker_caches_clear()
     return client.get("/api/cards/?q=dragoon", HTTP_ACCEPT="application/json")
 
 
 def card_page(client, site):
-    cache.ANSWERS.clear()
+    cache.worker_caches_clear()
     return client.get("/api/cards/?page_size=50", HTTP_ACCEPT="application/json")
 
 
