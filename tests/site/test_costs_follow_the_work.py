@@ -6,6 +6,9 @@ same number of queries both times (issue 22). Timings are for the benchmark
 (``manage.py bench_scale``), never for a test.
 """
 
+import gc
+import tracemalloc
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
@@ -222,6 +225,25 @@ def test_a_page_of_results_reads_only_what_it_shows(client, site):
     assert client.get("/api/cards/?q=filler&page_size=5").json()["count"] == 300
     page = client.get("/decks/").content.decode()
     assert "Page 1 of 2" in page  # my 41 decks, 30 a page
+
+
+def test_a_ten_row_import_allocates_little_and_keeps_nothing(client, site):
+    client.force_login(site["user"])
+    grow(site, 3000)
+    csv_import(client, site)  # warm what a running worker has warmed
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        assert csv_import(client, site).status_code == 302
+        peak = tracemalloc.get_traced_memory()[1] - before
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    # Wide margins: loading the 3,000 other cards as objects took over 10 MiB.
+    assert peak < 4 * 2**20
+    assert kept < 2**20
 
 
 @pytest.mark.parametrize("size", [5, 60])
