@@ -40,11 +40,19 @@ def folded_match(
     def folds(row) -> set[str]:
         return {fold(getattr(row, f) or "") for f in fields}
 
-    aliased = queryset.alias(**{f"_folded_{f}": Lower(Trim(f)) for f in fields})
     condition = Q()
     for f in fields:
         condition |= Q(**{f"_folded_{f}__in": {_lowered(t) for t in texts}})
-    rows = [row for row in aliased.filter(condition) if folds(row) & wanted]
+    # The folded ids come from the model's own table, where the expression
+    # indexes serve them; a join in the same query (visible sets, a game) would
+    # let the planner start from the sets and read all their rows instead.
+    ids = (
+        queryset.model._base_manager.using(queryset.db)
+        .alias(**{f"_folded_{f}": Lower(Trim(f)) for f in fields})
+        .filter(condition)
+        .values("pk")
+    )
+    rows = [row for row in queryset.filter(pk__in=ids) if folds(row) & wanted]
     found = set().union(*(folds(row) for row in rows)) if rows else set()
     others = {fold(t) for t in texts if not t.isascii()} - found
     if others:
