@@ -109,16 +109,29 @@ class CardIndex:
 
     def load(self, refs) -> None:
         """Read the cards that ``refs`` (names, ``#key``, ``set#key``) may mean."""
-        names, keys = set(), set()
+        names, keys, set_keys = set(), set(), defaultdict(set)
         for ref in refs:
             number = NUMBER_RE.match(ref)
-            if number:
+            if number and number["set"]:
+                set_keys[number["set"].casefold()].add(number["key"])
+            elif number:
                 keys.add(number["key"])
             else:
                 names.add(ref)
         self.load_names(names)
         self._add(
             folded_match(self.cards, ("key", "printed_number"), keys, fold=str.casefold)
+        )
+        # ``set#key`` reads only that set's card, not every set's card of that key.
+        for_sets = self.cards.alias(_set=Lower("card_set__slug")).filter(
+            _set__in=set_keys
+        )
+        self._add(
+            card
+            for card in folded_match(
+                for_sets, ("key",), set().union(*set_keys.values()), fold=str.casefold
+            )
+            if card.key.casefold() in set_keys[card.card_set.slug.casefold()]
         )
 
     def close_names(self, ref: str) -> list[str]:

@@ -159,10 +159,10 @@ def kept_answer(request, version: int, key):
 
 
 def keep_answer(version: int, key, response) -> None:
-    """Tag a computed answer with its ETag and keep it when it is a 200 JSON page."""
-    response["ETag"] = etag_for(version, key)
+    """Tag a computed 200 JSON page with its ETag and keep it."""
     if response.status_code != 200:
         return
+    response["ETag"] = etag_for(version, key)
     response.render()
     ANSWERS.put(
         version,

@@ -166,6 +166,7 @@ class Command(BaseCommand):
             names = list(paths)
             shift = round_ % len(names)
             for name in names[shift:] + names[:shift]:
+                getattr(paths[name], "prepare", lambda: None)()
                 start = time.perf_counter()
                 paths[name]()
                 times[name].append(time.perf_counter() - start)
@@ -356,6 +357,11 @@ class World:
 
             return run
 
+        def kept():
+            return ok(client.get("/api/cards/?page_size=50"))
+
+        kept.prepare = kept  # the answer is kept by the request before the timed one
+
         return {
             "CSV import of 10 rows": csv_import,
             'bulk add "3 Dragoon"': lambda: ok(
@@ -375,9 +381,7 @@ class World:
             ),
             "/api/cards/?q=dragoon, cold": cold("/api/cards/?q=dragoon"),
             "/api/cards/?page_size=50, cold": cold("/api/cards/?page_size=50"),
-            "/api/cards/?page_size=50, kept": lambda: ok(
-                client.get("/api/cards/?page_size=50")
-            ),
+            "/api/cards/?page_size=50, kept": kept,
             "home page": lambda: ok(page.get("/")),
             "/collection/ (50 entries)": lambda: ok(page.get("/collection/")),
             "deck lists (public and mine)": lambda: ok(page.get("/decks/")),
