@@ -169,6 +169,13 @@ class Command(BaseCommand):
             try:
                 for (_, side, path), server in zip(TARGETS[:2], servers, strict=True):
                     self.wait_until_up(ports[side], path, server)
+                for label, side, path in TARGETS:
+                    status = get(ports[side], path.format(n=1))
+                    if status != 200:
+                        raise CommandError(
+                            f"{label} answered {status}: is the database migrated "
+                            "and loaded (make setup)?"
+                        )
                 with ProcessPoolExecutor(2) as pool:
                     for _, side, path in TARGETS:  # warm every worker
                         self.measure(pool, ports[side], path, 0.5, connections)
