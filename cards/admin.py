@@ -4,7 +4,7 @@ from django import forms
 from django.contrib import admin
 
 from .history import card_save, card_values
-from .models import Card, CardSet, Game
+from .models import Card, CardListVersion, CardSet, Game
 
 
 @admin.register(Game)
@@ -83,3 +83,19 @@ class CardAdmin(admin.ModelAdmin):
         for name in form.changed_data:
             setattr(current, name, getattr(obj, name))
         card_save(card=current, user=request.user, source=source, old=old)
+
+
+@admin.register(CardListVersion)
+class CardListVersionAdmin(admin.ModelAdmin):
+    """The card list's version (cards/api/cache.py): shown, never edited by hand."""
+
+    list_display = ["value"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

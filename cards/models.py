@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models.functions import Lower, Trim
 from django.urls import reverse
 
 from . import games
@@ -182,6 +183,24 @@ SIGNED = [MinValueValidator(-9999), MaxValueValidator(9999)]
 PIPS = [MinValueValidator(0), MaxValueValidator(5)]
 
 
+# The numeric columns the search language filters, each with its index.
+SEARCHED_NUMBERS = (
+    "number",
+    "spin_strength",
+    "stat_red",
+    "stat_blue",
+    "stat_green",
+    "stat_yellow",
+    "g_power",
+    "bonus_pyrus",
+    "bonus_aquos",
+    "bonus_subterra",
+    "bonus_haos",
+    "bonus_darkus",
+    "bonus_ventus",
+)
+
+
 def _int(validators=(), **kw):
     return models.SmallIntegerField(
         null=True, blank=True, validators=list(validators), **kw
@@ -334,6 +353,16 @@ class Card(models.Model):
             models.Index(fields=["card_set", "number"]),
             models.Index(fields=["name"]),
             models.Index(fields=["card_type"]),
+            # Imports, bulk adds and decklists find cards by name or number with
+            # case and spaces ignored (cards/lookup.py).
+            models.Index(Lower(Trim("name")), name="card_name_folded"),
+            models.Index(Lower(Trim("key")), name="card_key_folded"),
+            models.Index(Lower(Trim("printed_number")), name="card_printed_folded"),
+            # The numbers the search language compares (number:>5, g:<=300, ...).
+            *(
+                models.Index(fields=[field], name=f"card_{field}")
+                for field in SEARCHED_NUMBERS
+            ),
         ]
 
     def __str__(self):
@@ -379,6 +408,19 @@ class Card(models.Model):
         errors = validate_card(self)
         if errors:
             raise ValidationError(errors)
+
+
+class CardListVersion(models.Model):
+    """One row whose number grows on every write to a game, set or card.
+
+    The card list API keys its cached answers and its ETag on it (see
+    ``cards/api/cache.py``), so every worker sees a change at once.
+    """
+
+    value = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self):
+        return f"card list version {self.value}"
 
 
 # --- Community data: submissions, history, scans, whole-set imports ----------

@@ -1,12 +1,30 @@
 """Querysets for sets and cards."""
 
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Q
 
 from .choices import SetKind
 
 
-class CardSetQuerySet(models.QuerySet):
+class VersionedQuerySet(models.QuerySet):
+    """A queryset whose bulk writes, which send no signals, still mark the card list changed."""
+
+    def update(self, **kwargs):
+        from .api.cache import bump_card_list_version
+
+        with transaction.atomic(using=self.db):
+            bump_card_list_version()
+            return super().update(**kwargs)
+
+    def bulk_create(self, objs, *args, **kwargs):
+        from .api.cache import bump_card_list_version
+
+        with transaction.atomic(using=self.db):
+            bump_card_list_version()
+            return super().bulk_create(objs, *args, **kwargs)
+
+
+class CardSetQuerySet(VersionedQuerySet):
     def official(self):
         return self.filter(kind=SetKind.OFFICIAL)
 
@@ -18,7 +36,7 @@ class CardSetQuerySet(models.QuerySet):
         return self.filter(q)
 
 
-class CardQuerySet(models.QuerySet):
+class CardQuerySet(VersionedQuerySet):
     def official(self):
         return self.filter(card_set__kind=SetKind.OFFICIAL)
 

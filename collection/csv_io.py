@@ -9,12 +9,14 @@ the help page (``collection/csv_help.html``).
 import csv
 import io
 import re
+from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
 
-from cards.models import Card
+from cards.lookup import folded_match
+from cards.models import Card, CardSet, Game
 
 from .choices import Condition, Finish, GradingCompany, Language
 from .models import MAX_COPIES, CollectionEntry, grade_key
@@ -183,37 +185,103 @@ CHOICE_COLUMNS = [
 
 
 class CardIndex:
-    """Every card a user may see, keyed for matching by number and by name."""
+    """The games, sets and cards some rows name, of those a user may see.
+
+    ``load(rows)`` reads only what the rows mention, in a fixed number of
+    queries whatever the size of the card table; matching then runs in memory.
+    Names, set names and numbers match with case and surrounding spaces ignored.
+    """
 
     def __init__(self, user):
-        cards = Card.objects.visible_to(user).select_related(
-            "card_set", "card_set__game"
-        )
-        self.cards = {}
+        self.user = user
+        self.games = {}
+        for slug, name in Game.objects.values_list("slug", "name"):
+            self.games[slug.lower()] = slug
+            self.games[name.lower()] = slug
+        self.sets = {}
+        self.set_ids = {}
         self.by_number = {}
         self.by_name = {}
-        self.games = {}
-        self.sets = {}
-        for card in cards:
+        self._game_sets = {}
+
+    def load(self, rows) -> None:
+        """Read the sets and cards that ``rows`` (dicts of cells) name."""
+        set_texts, numbers, names = defaultdict(set), set(), set()
+        for cells in rows:
+            game = self.game(cells.get("game", ""))
+            set_text = cells.get("set", "").strip().lower()
+            if game and set_text:
+                set_texts[game].add(set_text)
+            number = cells.get("number", "").strip().lstrip("#").lower()
+            if number:
+                numbers.add(number)
+            name = cells.get("name", "").strip().lower()
+            if name:
+                names.add(name)
+        self._load_sets(set_texts)
+        self._load_numbers(numbers)
+        self._load_names(names)
+
+    def _load_sets(self, set_texts: dict[str, set[str]]) -> None:
+        texts = set().union(*set_texts.values()) if set_texts else set()
+        if not texts:
+            return
+        sets = (
+            CardSet.objects.visible_to(self.user)
+            .filter(game__slug__in=set_texts)
+            .select_related("game")
+            .only("pk", "slug", "name", "game__slug")
+        )
+        for card_set in folded_match(sets, ("slug", "name"), texts):
+            pk, game, slug, name = (
+                card_set.pk,
+                card_set.game.slug,
+                card_set.slug,
+                card_set.name,
+            )
+            self.set_ids[(game, slug)] = pk
+            for text in (slug.lower(), name.strip().lower()):
+                if text in set_texts[game]:
+                    self.sets.setdefault((game, text), slug)
+
+    def _load_numbers(self, numbers: set[str]) -> None:
+        if not numbers or not self.set_ids:
+            return
+        cards = _visible_cards(self.user).filter(card_set_id__in=self.set_ids.values())
+        for card in folded_match(cards, ("key", "printed_number"), numbers):
             card_set = card.card_set
-            game = card_set.game
-            self.cards[card.pk] = card
-            self.games[game.slug.lower()] = game.slug
-            self.games[game.name.lower()] = game.slug
-            self.sets[(game.slug, card_set.slug.lower())] = card_set.slug
-            self.sets[(game.slug, card_set.name.lower())] = card_set.slug
-            for number in {card.key.lower(), (card.printed_number or "").lower()} - {
-                ""
-            }:
-                self.by_number.setdefault((game.slug, card_set.slug, number), card)
-            if card.name:
-                self.by_name.setdefault(card.name.strip().lower(), []).append(card)
+            for number in {card.key.lower(), (card.printed_number or "").lower()}:
+                if number in numbers:
+                    self.by_number.setdefault(
+                        (card_set.game.slug, card_set.slug, number), card
+                    )
+
+    def _load_names(self, names: set[str]) -> None:
+        if not names:
+            return
+        cards = _visible_cards(self.user)
+        for card in folded_match(cards, ("name",), names):
+            self.by_name.setdefault(card.name.strip().lower(), []).append(card)
 
     def game(self, text: str) -> str | None:
         return self.games.get(text.strip().lower())
 
     def card_set(self, game: str, text: str) -> str | None:
         return self.sets.get((game, text.strip().lower()))
+
+    def set_slugs(self, game: str) -> list[str]:
+        """Return the slugs of the sets of ``game`` with a card the user may see."""
+        if game not in self._game_sets:
+            self._game_sets[game] = sorted(
+                set(
+                    _visible_cards(self.user)
+                    .filter(card_set__game__slug=game)
+                    .order_by()
+                    .values_list("card_set__slug", flat=True)
+                    .distinct()
+                )
+            )
+        return self._game_sets[game]
 
     def by_ref(self, game: str, card_set: str, number: str):
         return self.by_number.get((game, card_set, number.strip().lstrip("#").lower()))
@@ -225,6 +293,10 @@ class CardIndex:
         if card_set:
             found = [c for c in found if c.card_set.slug == card_set]
         return found
+
+
+def _visible_cards(user):
+    return Card.objects.visible_to(user).select_related("card_set", "card_set__game")
 
 
 def label(card) -> str:
@@ -486,7 +558,8 @@ def read_csv(data: bytes, *, user) -> ReadResult:
     if result.problems:
         return result
     index = CardIndex(user)
-    rows = []
+    # Read every record first, so the index loads only the cards they name.
+    records = []
     line = 1
     count = 0
     try:
@@ -502,18 +575,27 @@ def read_csv(data: bytes, *, user) -> ReadResult:
                 result.problem(None, TOO_MANY_ROWS)
                 return result
             if len(record) > len(columns):
-                result.problem(
-                    start, f"{len(record)} cells, but the header has {len(columns)}."
-                )
+                records.append((start, None, len(record)))
                 continue
             cells = {
                 c: unneutralise(v) for c, v in zip(columns, record, strict=False) if c
             }
+            records.append((start, cells, None))
+    except csv.Error as exc:
+        records.append((line + 1, None, exc))
+    index.load(cells for _, cells, _ in records if cells is not None)
+    rows = []
+    for start, cells, trouble in records:
+        if isinstance(trouble, csv.Error):
+            result.problem(start, f"cannot be read as CSV ({trouble}).")
+        elif cells is None:
+            result.problem(
+                start, f"{trouble} cells, but the header has {len(columns)}."
+            )
+        else:
             row = _row(cells, start, index, result)
             if row is not None:
                 rows.append(row)
-    except csv.Error as exc:
-        result.problem(line + 1, f"cannot be read as CSV ({exc}).")
     if not result.problems and not rows:
         result.problem(None, "The file has a header but no rows.")
     result.rows = [] if result.problems else _merge(rows)
@@ -538,7 +620,8 @@ def read_bulk_text(
         result.problem(None, f"Add at most {BULK_MAX_LINES:,} lines at a time.")
         return result
     index = CardIndex(user)
-    rows = []
+    # Every line is read first, so the index loads only the cards they name.
+    pending = []
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line or line.startswith("//"):
@@ -550,26 +633,35 @@ def read_bulk_text(
                 qty, ref = int(match["qty"]), match["ref"].strip()
                 break
         if qty < 1 or qty > 9999:
-            result.problem(
-                number, f"the number of copies must be 1 to 9999, not {qty}."
+            pending.append(
+                (number, f"the number of copies must be 1 to 9999, not {qty}.")
             )
             continue
         cells = {"quantity": str(qty), "game": game, "set": card_set}
         if ref.startswith("#"):
             if not game:
-                result.problem(number, f"choose a game to add cards by number ({ref}).")
+                pending.append(
+                    (number, f"choose a game to add cards by number ({ref}).")
+                )
                 continue
             if not card_set:
-                sets = sorted({s for (g, _), s in index.sets.items() if g == game})
+                sets = index.set_slugs(game)
                 if len(sets) != 1:
-                    result.problem(
-                        number, f"choose a set to add cards by number ({ref})."
+                    pending.append(
+                        (number, f"choose a set to add cards by number ({ref}).")
                     )
                     continue
                 cells["set"] = sets[0]
             cells["number"] = ref
         else:
             cells["name"] = ref
+        pending.append((number, cells))
+    index.load(cells for _, cells in pending if isinstance(cells, dict))
+    rows = []
+    for number, cells in pending:
+        if isinstance(cells, str):
+            result.problem(number, cells)
+            continue
         row = _row(cells, number, index, result)
         if row is not None:
             rows.append(row)

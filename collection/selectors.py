@@ -1,15 +1,15 @@
 """Reads over collections: counts for a page of cards, totals, completion, population.
 
 The checklist and the card page show a one-click widget per card. To keep it at
-one query per page, not one per row, call ``annotate_cards(cards, user)`` (a
-list) or ``with_collection_counts(queryset, user)`` (a queryset) before
-rendering: both give each card ``owned_qty`` and ``wanted_qty``, which
+one query per page, not one per row, call ``annotate_cards(cards, user)`` (or
+``annotate_page``, which adds ``trade_qty``) on the page before rendering: each
+card then has ``owned_qty`` and ``wanted_qty``, which
 ``_owned_widget.html`` reads instead of querying.
 """
 
 from collections import defaultdict
 
-from django.db.models import IntegerField, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import Q, Sum
 from django.db.models.functions import Coalesce
 
 from cards.choices import SetKind
@@ -36,14 +36,33 @@ def entries_of(*, user):
     return CollectionEntry.objects.of(user).with_related()
 
 
-def cards_by_status(cards, status: str):
-    """Return the counted ``cards`` that have ``status`` (owned, missing, ...)."""
-    return {
-        CardStatus.OWNED: cards.filter(owned_qty__gt=0),
-        CardStatus.MISSING: cards.filter(owned_qty=0),
-        CardStatus.WANTED: cards.filter(wanted_qty__gt=0),
-        CardStatus.FOR_TRADE: cards.filter(trade_qty__gt=0),
-    }.get(status, cards)
+def cards_by_status(cards, status: str, user):
+    """Return the ``cards`` that have ``status`` (owned, missing, ...) in ``user``'s collection.
+
+    Each status is a membership test against the user's own entries, so the
+    owned, wanted and for-trade lists cost what the collection holds, not what
+    the card table holds.
+    """
+    if user is None or not user.is_authenticated:
+        return cards.none() if status in _HELD else cards
+    entries = CollectionEntry.objects.filter(user=user)
+    owned = entries.filter(quantity__gt=0).values("card_id")
+    if status == CardStatus.OWNED:
+        return cards.filter(pk__in=owned)
+    if status == CardStatus.MISSING:
+        return cards.exclude(pk__in=owned)
+    if status in _HELD:
+        return cards.filter(
+            pk__in=entries.filter(**{_HELD[status]: 0}).values("card_id")
+        )
+    return cards
+
+
+_HELD = {
+    CardStatus.OWNED: "quantity__gt",
+    CardStatus.WANTED: "wanted_quantity__gt",
+    CardStatus.FOR_TRADE: "trade_quantity__gt",
+}
 
 
 def share_links_of(*, user) -> dict:
@@ -70,28 +89,30 @@ def annotate_cards(cards, user):
     return cards
 
 
-def _sum_subquery(user, field: str):
-    entries = (
-        CollectionEntry.objects.filter(user=user, card=OuterRef("pk"))
-        .order_by()
-        .values("card")
-        .annotate(total=Sum(field))
-        .values("total")
-    )
-    return Coalesce(Subquery(entries, output_field=IntegerField()), Value(0))
-
-
-def with_collection_counts(queryset, user):
-    """Annotate a Card queryset with ``owned_qty``, ``wanted_qty`` and ``trade_qty``."""
-    if user is None or not user.is_authenticated:
-        return queryset.annotate(
-            owned_qty=Value(0), wanted_qty=Value(0), trade_qty=Value(0)
-        )
-    return queryset.annotate(
-        owned_qty=_sum_subquery(user, "quantity"),
-        wanted_qty=_sum_subquery(user, "wanted_quantity"),
-        trade_qty=_sum_subquery(user, "trade_quantity"),
-    )
+def annotate_page(cards, user) -> list:
+    """Set ``owned_qty``, ``wanted_qty`` and ``trade_qty`` on a page of cards, in one query."""
+    cards = list(cards)
+    rows = {}
+    if user is not None and user.is_authenticated and cards:
+        rows = {
+            r["card_id"]: r
+            for r in CollectionEntry.objects.filter(
+                user=user, card_id__in=[c.pk for c in cards]
+            )
+            .order_by()
+            .values("card_id")
+            .annotate(
+                owned=Sum("quantity"),
+                wanted=Sum("wanted_quantity"),
+                trade=Sum("trade_quantity"),
+            )
+        }
+    for card in cards:
+        row = rows.get(card.pk, {})
+        card.owned_qty = row.get("owned") or 0
+        card.wanted_qty = row.get("wanted") or 0
+        card.trade_qty = row.get("trade") or 0
+    return cards
 
 
 def collection_totals(*, user) -> dict:

@@ -97,12 +97,13 @@ def home(request):
             if status_form.is_valid()
             else CardStatus.ALL
         )
-    cards = selectors.with_collection_counts(cards, user)
     search = getattr(filterset, "search", None)
     order = getattr(search, "order", None)  # the query's order:, unless sort= is given
+    cards = selectors.cards_by_status(cards, status, user)
     cards, sort_warning = sort_cards(cards, request.GET.get("sort") or order)
-    cards = selectors.cards_by_status(cards, status)
     page = Paginator(cards, 50).get_page(request.GET.get("page"))
+    # Counted for the page shown only, from the user's own entries.
+    page.object_list = selectors.annotate_page(page.object_list, user)
     # The search language reports ignored terms once the query has been built.
     warnings = list(getattr(getattr(filterset, "search", None), "warnings", []))
     if sort_warning:
@@ -317,7 +318,9 @@ def import_start(request):
 def _describe(preview: ImportPreview) -> list[dict]:
     """Return the preview's changes with card names, for the page."""
     shown = preview.changes[:PREVIEW_ROWS_SHOWN]
-    cards = Card.objects.in_bulk({c["key"][0] for c in shown})
+    cards = Card.objects.select_related("card_set__game").in_bulk(
+        {c["key"][0] for c in shown}
+    )
     rows = []
     for change in shown:
         card_id, condition, finish, language, company, grade = change["key"]

@@ -44,7 +44,16 @@ class Deck(models.Model):
 
     class Meta:
         ordering = ["-updated_at", "-id"]
-        indexes = [models.Index(fields=["is_public", "game"])]
+        indexes = [
+            models.Index(fields=["is_public", "game"]),
+            # The deck lists take a page of the newest, public or one owner's.
+            models.Index(
+                fields=["is_public", "-updated_at", "-id"], name="deck_public_recent"
+            ),
+            models.Index(
+                fields=["owner", "-updated_at", "-id"], name="deck_owner_recent"
+            ),
+        ]
 
     def __str__(self):
         return self.name

@@ -8,7 +8,7 @@ from cards.models import Card
 from cards.selectors import PRIVATE_CARD_NAME, hide_private_cards
 from collection.selectors import counts_for_cards, owned_card_ids
 
-from .models import Deck, DeckVersion
+from .models import Deck, DeckEntry, DeckVersion
 
 
 def visible_decks(user):
@@ -22,25 +22,42 @@ def own_decks(user):
 
 
 def public_decks():
-    """Return every public deck with its card count, newest change first."""
+    """Return every public deck, newest change first (card counts: with_card_counts)."""
     return (
         Deck.objects.filter(is_public=True)
         .select_related("game", "owner")
-        .annotate(card_count=Sum("entries__quantity"))
         .order_by("-updated_at", "-id")
     )
 
 
 def user_decks(user, *, game_slug: str | None = None):
-    """Return ``user``'s decks (of one game when given) with their card counts."""
+    """Return ``user``'s decks (of one game when given), newest change first."""
     decks = (
         Deck.objects.owned_by(user)
         .select_related("game")
-        .annotate(card_count=Sum("entries__quantity"))
         .order_by("-updated_at", "-id")
     )
     if game_slug is not None:
         decks = decks.filter(game__slug=game_slug)
+    return decks
+
+
+def with_card_counts(decks) -> list:
+    """Return a page of decks as a list, each with ``card_count``, in one query.
+
+    Counting after the page is taken sums the entries of the decks shown only,
+    not of every deck the list could hold.
+    """
+    decks = list(decks)
+    totals = dict(
+        DeckEntry.objects.filter(deck_id__in=[d.pk for d in decks])
+        .order_by()
+        .values("deck_id")
+        .annotate(n=Sum("quantity"))
+        .values_list("deck_id", "n")
+    )
+    for deck in decks:
+        deck.card_count = totals.get(deck.pk, 0)
     return decks
 
 

@@ -149,8 +149,9 @@ def _save_entries(*, deck: Deck, entries: list[DeckEntry]) -> None:
     deck.entries.all().delete()
     for entry in entries:
         # The entries were merged per card and zone above, so the unique
-        # constraint holds; skipping its check saves a query per entry.
-        entry.full_clean(validate_constraints=False)
+        # constraint holds; the deck is locked and the cards were read in
+        # deck_entries_check, so their keys need no query each either.
+        entry.full_clean(exclude=["deck", "card"], validate_constraints=False)
     DeckEntry.objects.bulk_create(entries)
 
 

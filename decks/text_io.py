@@ -14,7 +14,10 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.db.models.functions import Lower, Trim
+
 from cards.games import GAMES
+from cards.lookup import folded_match
 from cards.models import Card
 from cards.selectors import PRIVATE_CARD_NAME, hide_private_cards
 
@@ -62,17 +65,37 @@ def _reads_back(name: str) -> bool:
 
 
 class CardIndex:
-    """The cards of one game a user may use, looked up by name and by number."""
+    """The cards of one game a user may use, looked up by name and by number.
 
-    def __init__(self, cards):
+    It reads only the cards it is asked about: ``load(refs)`` before a decklist
+    is read, ``load_names(names)`` before one is written, in a fixed number of
+    queries whatever the size of the card table.
+    """
+
+    def __init__(self, game_slug: str, user=None):
+        self.cards = (
+            Card.objects.visible_to(user)
+            .filter(card_set__game__slug=game_slug)
+            .select_related("card_set")
+            .only("id", "name", "key", "printed_number", "card_type", "card_set__slug")
+        )
         self.by_name = defaultdict(list)
         self.by_number = defaultdict(list)
         self.by_set_key = {}
-        self.names = {}
+        self.names = None
+        self._seen = set()
+
+    @classmethod
+    def for_game(cls, game_slug: str, user=None):
+        return cls(game_slug, user)
+
+    def _add(self, cards) -> None:
         for card in cards:
+            if card.pk in self._seen:
+                continue
+            self._seen.add(card.pk)
             if card.name:
                 self.by_name[card.name.casefold()].append(card)
-                self.names.setdefault(card.name.casefold(), card.name)
             numbers = {card.key.casefold()}
             if card.printed_number:
                 numbers.add(card.printed_number.casefold())
@@ -80,15 +103,52 @@ class CardIndex:
                 self.by_number[number].append(card)
             self.by_set_key[(card.card_set.slug.casefold(), card.key.casefold())] = card
 
-    @classmethod
-    def for_game(cls, game_slug: str, user=None):
-        cards = (
-            Card.objects.visible_to(user)
-            .filter(card_set__game__slug=game_slug)
-            .select_related("card_set")
-            .only("id", "name", "key", "printed_number", "card_type", "card_set__slug")
+    def load_names(self, names) -> None:
+        """Read the cards named ``names`` (to tell unique names from shared ones)."""
+        self._add(folded_match(self.cards, ("name",), names, fold=str.casefold))
+
+    def load(self, refs) -> None:
+        """Read the cards that ``refs`` (names, ``#key``, ``set#key``) may mean."""
+        names, keys, set_keys = set(), set(), defaultdict(set)
+        for ref in refs:
+            number = NUMBER_RE.match(ref)
+            if number and number["set"]:
+                set_keys[number["set"].casefold()].add(number["key"])
+            elif number:
+                keys.add(number["key"])
+            else:
+                names.add(ref)
+        self.load_names(names)
+        self._add(
+            folded_match(self.cards, ("key", "printed_number"), keys, fold=str.casefold)
         )
-        return cls(cards)
+        # ``set#key`` reads only that set's card, not every set's card of that key.
+        for_sets = self.cards.alias(_set=Lower("card_set__slug")).filter(
+            _set__in=set_keys
+        )
+        self._add(
+            card
+            for card in folded_match(
+                for_sets, ("key",), set().union(*set_keys.values()), fold=str.casefold
+            )
+            if card.key.casefold() in set_keys[card.card_set.slug.casefold()]
+        )
+
+    def close_names(self, ref: str) -> list[str]:
+        """Return up to three names close to ``ref``, among the names sharing its first letter."""
+        folded = ref.casefold()
+        if not folded:
+            return []
+        first = folded[0]
+        names = {}
+        for name in (
+            self.cards.alias(_folded=Lower(Trim("name")))
+            .filter(_folded__gte=first, _folded__lt=first + "\U0010ffff")
+            .values_list("name", flat=True)
+        ):
+            names.setdefault(name.casefold(), name)
+        close = difflib.get_close_matches(folded, list(names), n=3, cutoff=0.6)
+        return [names[c] for c in close]
 
     def reference(self, card) -> str:
         """Return the shortest text that names this card and no other."""
@@ -126,13 +186,7 @@ class CardIndex:
                 f"“{ref}” names {len(matches)} cards; use one of these.",
                 options,
             )
-        close = difflib.get_close_matches(
-            ref.casefold(), list(self.names), n=3, cutoff=0.6
-        )
-        return None, (
-            f"No card named “{ref}” in this game.",
-            [self.names[c] for c in close],
-        )
+        return None, (f"No card named “{ref}” in this game.", self.close_names(ref))
 
 
 def _heading_zone(line: str, zones: tuple[str, ...]):
@@ -156,6 +210,8 @@ def parse_decklist(text: str, *, game_slug: str, user=None, index=None) -> Parse
             LineError(0, "", f"A decklist has at most {MAX_LINES} lines.")
         )
         return parsed
+    # Every line is read first, so the index loads only the cards they name.
+    steps = []
     zone = None
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
@@ -168,7 +224,7 @@ def parse_decklist(text: str, *, game_slug: str, user=None, index=None) -> Parse
                     close = difflib.get_close_matches(
                         line.strip("#: ").casefold(), list(zones), n=3, cutoff=0.5
                     )
-                    parsed.errors.append(
+                    steps.append(
                         _error(
                             number,
                             raw,
@@ -182,17 +238,33 @@ def parse_decklist(text: str, *, game_slug: str, user=None, index=None) -> Parse
         match = COUNT_FIRST_RE.match(line) or COUNT_LAST_RE.match(line)
         quantity, ref = (int(match["n"]), match["ref"].strip()) if match else (1, line)
         if not 1 <= quantity <= MAX_QUANTITY:
-            parsed.errors.append(
+            steps.append(
                 _error(number, raw, f"the count must be between 1 and {MAX_QUANTITY}.")
             )
             continue
-        card, problem = index.lookup(ref)
         plain = COUNT_PLAIN_RE.match(line)
-        if card is None and plain and plain["ref"].strip() != ref:
-            # "4 X Ray" is four of "X Ray" when no card is named "Ray".
-            card, _ = index.lookup(plain["ref"].strip())
-        if card is None and match:
-            # A name may itself end in "x 2" or start with a number.
+        # "4 X Ray" is four of "X Ray" when no card is named "Ray"; a name may
+        # itself end in "x 2" or start with a number.
+        others = []
+        if plain and plain["ref"].strip() != ref:
+            others.append(plain["ref"].strip())
+        steps.append((number, raw, line, zone, quantity, ref, others, bool(match)))
+    index.load(
+        ref
+        for step in steps
+        if isinstance(step, tuple)
+        for ref in (step[5], *step[6], *([step[2]] if step[7] else []))
+    )
+    for step in steps:
+        if isinstance(step, LineError):
+            parsed.errors.append(step)
+            continue
+        number, raw, line, zone, quantity, ref, others, counted = step
+        card, problem = index.lookup(ref)
+        for other in others:
+            if card is None:
+                card, _ = index.lookup(other)
+        if card is None and counted:
             card, _ = index.lookup(line)
             quantity = 1 if card is not None else quantity
         if card is None:
@@ -222,6 +294,7 @@ def export_decklist(deck, *, reader=None, index=None) -> str:
     """
     index = index or CardIndex.for_game(deck.game.slug, deck.owner)
     entries = list(deck.entries.select_related("card__card_set__game"))
+    index.load_names(e.card.name for e in entries if e.card.name)
     hidden = hide_private_cards(entries, deck.owner if reader is None else reader)
     labels = dict(Zone.choices)
     blocks = []

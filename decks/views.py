@@ -149,13 +149,18 @@ def deck_list(request, game=None):
     filterset = DeckFilterSet(params, queryset=public)
     decks = filterset.qs if filterset.is_valid() else public.none()
     page = Paginator(decks, 30).get_page(request.GET.get("page"))
+    page.object_list = selectors.with_card_counts(page.object_list)
     mine = []
     if request.user.is_authenticated:
         game_slug = params.get("game")
-        mine = selectors.user_decks(
-            request.user,
-            game_slug=game_slug if game_slug in GameSlug.values else None,
-        )
+        mine = Paginator(
+            selectors.user_decks(
+                request.user,
+                game_slug=game_slug if game_slug in GameSlug.values else None,
+            ),
+            30,
+        ).get_page(request.GET.get("mine_page"))
+        mine.object_list = selectors.with_card_counts(mine.object_list)
     return render(
         request,
         "decks/list.html",

@@ -1,7 +1,7 @@
 """Read-only serializers of games, sets and cards."""
 
-import json
-from functools import lru_cache
+from collections import OrderedDict
+from threading import Lock
 
 from django.db import connections
 from rest_framework import serializers
@@ -172,104 +172,98 @@ def represent_row(row: dict) -> dict:
     return data
 
 
-JSON_COLUMNS = frozenset({"not_printed", "effects"})
-DATETIME_COLUMNS = ("created_at", "updated_at")
+class RowReader:
+    """Read cards by id as dicts of VALUE_FIELDS, with SQL compiled once per count.
 
+    The query (three tables, sixty columns) cost more to compile than to run;
+    its SQL depends only on how many ids it is given, so the ORM compiles it
+    once per count and connection, and each page reuses it with the ORM's own
+    value converters.
+    """
 
-def _sqlite_value(column: str, kind: str) -> str:
-    if kind == "json":
-        return f"json({column})"
-    if kind == "datetime":
-        # Django stores UTC as 'YYYY-MM-DD HH:MM:SS[.ffffff]', isoformat's shape.
-        return f"replace({column}, ' ', 'T') || 'Z'"
-    return column
+    def __init__(self, size: int = 64):
+        self.size, self.plans, self.lock = size, OrderedDict(), Lock()
 
-
-def _postgresql_value(column: str, kind: str) -> str:
-    if kind == "datetime":
-        return (
-            f"replace(to_char({column} AT TIME ZONE 'UTC', "
-            "'YYYY-MM-DD\"T\"HH24:MI:SS.US'), '.000000', '') || 'Z'"
+    def _plan(self, using: str, count: int):
+        connection = connections[using]
+        key = (using, count, id(connection))
+        with self.lock:
+            plan = self.plans.get(key)
+            if plan is not None:
+                self.plans.move_to_end(key)
+                return plan
+        query = (
+            Card.objects.using(using)
+            .order_by()
+            .filter(pk__in=list(range(1, count + 1)))
+            .values_list(*VALUE_FIELDS)
+            .query
         )
-    return column
+        compiler = query.get_compiler(using=using)
+        sql, params = compiler.as_sql()
+        if len(params) != count:
+            raise RuntimeError("The card rows query takes only the ids.")
+        converters = compiler.get_converters([col for col, _, _ in compiler.select])
+        plan = (sql, compiler, converters)
+        with self.lock:
+            self.plans[key] = plan
+            while len(self.plans) > self.size:
+                self.plans.popitem(last=False)
+        return plan
+
+    def read(self, ids: list[int], *, using: str = "default") -> list[dict]:
+        """Return the cards ``ids`` as dicts of VALUE_FIELDS, in that order."""
+        if not ids:
+            return []
+        sql, compiler, converters = self._plan(using, len(ids))
+        with connections[using].cursor() as cursor:
+            cursor.execute(sql, list(ids))
+            rows = cursor.fetchall()
+        if converters:
+            rows = compiler.apply_converters(rows, converters)
+        by_id = {row[0]: dict(zip(VALUE_FIELDS, row, strict=True)) for row in rows}
+        return [by_id[pk] for pk in ids if pk in by_id]
 
 
-# (object as text, most key/value pairs one call takes: the argument limits are
-# 127 in SQLite and 100 in PostgreSQL; psycopg would decode a json value).
-_OBJECT_SQL = {
-    "sqlite": ("json_object({})", 60, _sqlite_value),
-    "postgresql": ("json_build_object({})::text", 50, _postgresql_value),
-}
+class RepresentedCards:
+    """The API form of cards by id, kept per worker for one card list version.
+
+    A listing with a filter never asked before still shows cards already
+    shown: their rows are taken from here, and only the others are read.
+    """
+
+    def __init__(self, size: int = 5000):
+        self.size, self.version, self.rows, self.lock = size, None, {}, Lock()
+
+    def get(self, ids: list[int], *, version, using: str = "default") -> list[dict]:
+        """Return the API form of the cards ``ids``, in that order."""
+        with self.lock:
+            if version is None or version != self.version:
+                kept = {}
+            else:
+                kept = {pk: self.rows[pk] for pk in ids if pk in self.rows}
+        missing = [pk for pk in ids if pk not in kept]
+        if missing:
+            read = {
+                row["id"]: represent_row(row)
+                for row in card_rows.read(missing, using=using)
+            }
+            kept.update(read)
+            if version is not None:
+                with self.lock:
+                    if version != self.version:
+                        self.version, self.rows = version, {}
+                    if len(self.rows) + len(read) > self.size:
+                        self.rows = {}
+                    self.rows.update(read)
+        return [kept[pk] for pk in ids if pk in kept]
+
+    def clear(self) -> None:
+        with self.lock:
+            self.version, self.rows = None, {}
 
 
-@lru_cache(maxsize=256)
-def card_json_sql(using: str, size: int) -> str | None:
-    """Return SQL giving (id, JSON objects that join into represent_row's dict)."""
-    # The database writes each row's JSON: converting ~60 values a row to Python
-    # objects and back to text was most of the cost of a page.
-    if connections[using].vendor not in _OBJECT_SQL:
-        return None
-    function, most, value = _OBJECT_SQL[connections[using].vendor]
-    quote = connections[using].ops.quote_name
-
-    def card(name):
-        return f"c.{quote(Card._meta.get_field(name).column)}"
-
-    pk = card("id")
-    pairs = [
-        ("id", pk),
-        ("game", f"g.{quote('slug')}"),
-        ("set", f"s.{quote('slug')}"),
-        ("set_name", f"s.{quote('name')}"),
-        ("set_kind", f"s.{quote('kind')}"),
-        *(
-            (name, value(card(name), "json" if name in JSON_COLUMNS else ""))
-            for name in CARD_FIELDS[1:]
-        ),
-        *((name, value(card(name), "datetime")) for name in DATETIME_COLUMNS),
-        ("page_url", f"'/cards/' || {pk} || '/'"),
-        ("image_url", f"'/cards/' || {pk} || '/image.png'"),
-    ]
-    arguments = [f"'{key}', {sql}" for key, sql in pairs]
-    objects = [
-        function.format(", ".join(arguments[i : i + most]))
-        for i in range(0, len(arguments), most)
-    ]
-    set_fk = quote(Card._meta.get_field("card_set").column)
-    game_fk = quote(CardSet._meta.get_field("game").column)
-    placeholders = ", ".join(["%s"] * size)
-    return (
-        f"SELECT {pk}, {', '.join(objects)} "
-        f"FROM {quote(Card._meta.db_table)} c "
-        f"INNER JOIN {quote(CardSet._meta.db_table)} s ON c.{set_fk} = s.{quote('id')} "
-        f"INNER JOIN {quote(Game._meta.db_table)} g ON s.{game_fk} = g.{quote('id')} "
-        f"WHERE {pk} IN ({placeholders})"
-    )
+represented_cards = RepresentedCards()
 
 
-def _join_objects(objects) -> str:
-    """Return JSON objects' texts merged into one object's text."""
-    if len(objects) == 1:
-        return objects[0]
-    return ",".join(text[1 if i else 0 : -1] for i, text in enumerate(objects)) + "}"
-
-
-def card_rows_json(ids: list[int], *, using: str = "default") -> list[str]:
-    """Return the API form of the cards ``ids``, in that order, as JSON texts."""
-    if not ids:
-        return []
-    connection = connections[using]
-    sql = card_json_sql(using, len(ids))
-    if sql is None:
-        rows = Card.objects.using(using).order_by().filter(pk__in=ids)
-        texts = {
-            row["id"]: json.dumps(
-                represent_row(row), ensure_ascii=False, separators=(",", ":")
-            )
-            for row in rows.values(*VALUE_FIELDS)
-        }
-    else:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, ids)
-            texts = {row[0]: _join_objects(row[1:]) for row in cursor.fetchall()}
-    return [texts[pk] for pk in ids]
+card_rows = RowReader()

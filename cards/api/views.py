@@ -1,13 +1,10 @@
 """Read-only API over games, sets and cards, with the shared FilterSets."""
 
-import json
-from collections import OrderedDict
-from dataclasses import dataclass
 from threading import Lock
 
-from django.core.exceptions import EmptyResultSet
-from django.db import connections, router
-from django.db.models import Count
+import orjson
+from django.db import router
+from django.db.models import Case, Count, When
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
@@ -21,11 +18,12 @@ from rest_framework.response import Response
 from .. import search
 from ..filtersets import CardFilterSet, CardSetFilterSet, GameFilterSet, sort_cards
 from ..models import Card, CardSet, Game
+from . import cache
 from .serializers import (
     CardSerializer,
     CardSetSerializer,
     GameSerializer,
-    card_rows_json,
+    represented_cards,
 )
 
 # Meta.ordering is dropped from GROUP BY queries, so the count annotation restates it.
@@ -66,117 +64,124 @@ class CardPagination(PageNumberPagination):
         return schema
 
 
-class JSONText(str):
-    """JSON already written (by the database), spliced into a response as is."""
+# The listing's order: the sets in checklist order, then the cards of each set.
+SET_KEY = (
+    "card_set__game__sort_order",
+    "card_set__kind",
+    "card_set__sort_order",
+    "card_set__slug",
+    "card_set_id",
+)
+CARD_KEY = ("number", "key", "pk")
 
 
-class SplicingJSONRenderer(JSONRenderer):
-    """DRF's JSON renderer, writing JSONText values of a top-level dict verbatim."""
+class SortedCards:
+    """A card listing in an explicit sort, as Django's Paginator reads it."""
 
-    def render(self, data, accepted_media_type=None, renderer_context=None):
-        if not isinstance(data, dict) or not any(
-            isinstance(v, JSONText) for v in data.values()
-        ):
-            return super().render(data, accepted_media_type, renderer_context)
-        indent = self.get_indent(accepted_media_type, renderer_context or {})
-        if indent is not None or self.ensure_ascii or not self.compact:
-            # Rare forms (the browsable API, ?indent): decode and render normally.
-            data = {
-                k: json.loads(v) if isinstance(v, JSONText) else v
-                for k, v in data.items()
-            }
-            return super().render(data, accepted_media_type, renderer_context)
-        parts = [
-            json.dumps(key, ensure_ascii=False)
-            + ":"
-            + (value if isinstance(value, JSONText) else self._dump(value))
-            for key, value in data.items()
-        ]
-        text = "{" + ",".join(parts) + "}"
-        # As JSONRenderer does: these two are legal JSON but not legal JavaScript.
-        text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-        return text.encode()
+    def __init__(self, queryset, using: str, version=None):
+        self.queryset, self.using, self.version = queryset, using, version
 
-    def _dump(self, value) -> str:
-        return json.dumps(
-            value,
-            cls=self.encoder_class,
-            ensure_ascii=False,
-            allow_nan=not self.strict,
-            separators=(",", ":"),
-        )
-
-
-@dataclass(frozen=True)
-class CardListPlan:
-    """The SQL of one card listing (filters, sort, visibility) and its search notes."""
-
-    ids_sql: str
-    ids_params: tuple
-    count_sql: str
-    count_params: tuple
-    searched: str
-    warnings: tuple
-
-
-class CardRows:
-    """A card listing as Django's Paginator sees it: a count and slices of JSON rows."""
-
-    def __init__(self, plan: CardListPlan, using: str):
-        self.plan, self.using = plan, using
+    def rows(self, ids: list[int]) -> list[dict]:
+        return represented_cards.get(ids, version=self.version, using=self.using)
 
     def count(self) -> int:
-        with connections[self.using].cursor() as cursor:
-            cursor.execute(self.plan.count_sql, self.plan.count_params)
-            return cursor.fetchone()[0]
+        return self.queryset.order_by().count()
 
     def __len__(self) -> int:
         return self.count()
 
-    def __getitem__(self, page: slice) -> list[str]:
+    def __getitem__(self, page: slice) -> list[dict]:
+        return self.rows(list(self.queryset.values_list("pk", flat=True)[page]))
+
+
+class SetOrderedCards(SortedCards):
+    """A card listing in checklist order, as Django's Paginator reads it.
+
+    It never sorts the whole listing: one query counts the matching cards of
+    each set (a row per set), which are put in set order here; the page then
+    sorts only the cards of the sets it falls in.
+    """
+
+    def __init__(self, queryset, using: str, version, set_order: dict):
+        super().__init__(queryset.order_by(), using, version)
+        self.set_order = set_order
+        self._groups = None
+
+    def groups(self) -> list[tuple[int, int]]:
+        if self._groups is None:
+            counts = self.queryset.values_list("card_set_id").annotate(n=Count("pk"))
+            self._groups = sorted(
+                counts.values_list("card_set_id", "n"),
+                key=lambda group: self.set_order.get(group[0], (group[0],)),
+            )
+        return self._groups
+
+    def count(self) -> int:
+        return sum(n for _, n in self.groups())
+
+    def __getitem__(self, page: slice) -> list[dict]:
         start, stop = page.start or 0, page.stop
         if stop is None or stop <= start:
             return []
-        with connections[self.using].cursor() as cursor:
-            cursor.execute(
-                f"{self.plan.ids_sql} LIMIT %s OFFSET %s",
-                (*self.plan.ids_params, stop - start, start),
+        sets, before, seen = [], None, 0
+        for set_id, n in self.groups():
+            if seen + n > start and seen < stop:
+                sets.append(set_id)
+                before = seen if before is None else before
+            seen += n
+            if seen >= stop:
+                break
+        if not sets:
+            return []
+        offset = start - before
+        cards = self.queryset.filter(card_set_id__in=sets)
+        if len(sets) > 1:
+            rank = Case(
+                *(When(card_set_id=set_id, then=i) for i, set_id in enumerate(sets))
             )
-            ids = [row[0] for row in cursor.fetchall()]
-        return card_rows_json(ids, using=self.using)
+            cards = cards.alias(_set_rank=rank).order_by("_set_rank", *CARD_KEY)
+        else:
+            cards = cards.order_by(*CARD_KEY)
+        return self.rows(
+            list(cards.values_list("pk", flat=True)[offset : offset + stop - start])
+        )
 
 
-class PlanCache:
-    """A bounded, per-process map from a listing's parameters to its CardListPlan."""
+class SetOrder:
+    """Each set's place in checklist order, read once per card list version."""
 
-    # Turning the FilterSet and sort into SQL cost more than running it. The SQL
-    # depends only on the parameters, the viewer and the database, never on the
-    # data, so it is reused; every request still reads the rows.
+    def __init__(self):
+        self.version, self.order, self.lock = None, {}, Lock()
 
-    def __init__(self, size: int = 512):
-        self.size, self.plans, self.lock = size, OrderedDict(), Lock()
-
-    def get(self, key):
+    def get(self, version, using: str) -> dict:
         with self.lock:
-            plan = self.plans.get(key)
-            if plan is not None:
-                self.plans.move_to_end(key)
-            return plan
-
-    def put(self, key, plan) -> None:
+            if version is not None and version == self.version:
+                return self.order
+        rows = CardSet.objects.using(using).values_list("pk", *SET_ORDER)
+        order = {pk: (*key, pk) for pk, *key in rows}
         with self.lock:
-            self.plans[key] = plan
-            self.plans.move_to_end(key)
-            while len(self.plans) > self.size:
-                self.plans.popitem(last=False)
+            self.version, self.order = version, order
+        return order
 
     def clear(self) -> None:
         with self.lock:
-            self.plans.clear()
+            self.version, self.order = None, {}
 
 
-# Parameters that choose a page or a rendering, not the listing itself.
-PAGE_PARAMETERS = frozenset({"page", "page_size", "format"})
+class FastJSONRenderer(JSONRenderer):
+    """DRF's compact JSON, written by orjson; indented JSON is left to DRF."""
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        if data is None:
+            return b""
+        indent = self.get_indent(accepted_media_type, renderer_context or {})
+        if indent is not None or self.ensure_ascii or not self.compact:
+            return super().render(data, accepted_media_type, renderer_context)
+        text = orjson.dumps(data, default=self.encoder_class().default)
+        # As DRF does: these two are legal JSON but not legal JavaScript.
+        return text.replace(b"\xe2\x80\xa8", b"\\u2028").replace(
+            b"\xe2\x80\xa9", b"\\u2029"
+        )
 
 
 class GameViewSet(viewsets.ReadOnlyModelViewSet):
@@ -224,66 +229,49 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     pagination_class = CardPagination
     permission_classes = [AllowAny]
     filter_backends = [PrunedFilterBackend]
-    renderer_classes = [SplicingJSONRenderer, BrowsableAPIRenderer]
-    plans = PlanCache()
+    renderer_classes = [FastJSONRenderer, BrowsableAPIRenderer]
+    set_order = SetOrder()
+    cache.WORKER_CACHES += [set_order, represented_cards]
 
     def get_queryset(self):
         return Card.objects.visible_to(self.request.user).with_related()
 
-    def list(self, request, *args, **kwargs):
+    def dispatch(self, request, *args, **kwargs):
+        # A kept answer skips DRF altogether (see cards/api/cache.py).
+        if self.action_map.get(request.method.lower()) != "list":
+            return super().dispatch(request, *args, **kwargs)
+        key = cache.request_key(request)
+        if key is None:
+            return super().dispatch(request, *args, **kwargs)
         using = router.db_for_read(Card)
-        plan = self.list_plan(request, using)
-        page = self.paginate_queryset(CardRows(plan, using))
-        return self.paginator.get_paginated_response(
-            JSONText("[" + ",".join(page) + "]"),
-            warnings=plan.warnings,
-            searched=plan.searched,
-        )
+        version = request.card_list_version = cache.card_list_version(using)
+        response = cache.kept_answer(request, version, key)
+        if response is None:
+            response = super().dispatch(request, *args, **kwargs)
+            cache.keep_answer(version, key, response)
+        return response
 
-    def list_plan(self, request, using: str) -> CardListPlan:
-        """Return the listing's plan, validating the parameters when it is new."""
+    def list(self, request, *args, **kwargs):
         params = request.query_params
-        key = (
-            using,
-            request.user.pk,
-            tuple(
-                sorted(
-                    (name, tuple(params.getlist(name)))
-                    for name in params
-                    if name not in PAGE_PARAMETERS
-                )
-            ),
-        )
-        plan = self.plans.get(key)
-        if plan is not None:
-            return plan
-        # Bad parameters raise here (a 400) before anything is kept.
         queryset = self.filter_queryset(Card.objects.visible_to(request.user))
         parsed = search.parse_query(params.get("q", ""))
         # The sort parameter wins; else the query's order: and direction:.
-        queryset, sort_warning = sort_cards(
-            queryset, params.get("sort") or parsed.order
-        )
-        try:
-            ids_sql, ids_params = queryset.values_list("pk").query.sql_with_params()
-        except EmptyResultSet:
-            # Django proves some conditions match no row (number:-3 on a
-            # positive column) and writes no SQL for them; list nothing.
-            queryset = Card.objects.filter(pk__isnull=True)
-            ids_sql, ids_params = queryset.values_list("pk").query.sql_with_params()
-        count_sql, count_params = (
-            queryset.order_by().values("pk").query.sql_with_params()
-        )
-        plan = CardListPlan(
-            ids_sql=ids_sql,
-            ids_params=tuple(ids_params),
-            count_sql=f"SELECT COUNT(*) FROM ({count_sql}) listing",
-            count_params=tuple(count_params),
+        sort = params.get("sort") or parsed.order
+        queryset, sort_warning = sort_cards(queryset, sort)
+        using = router.db_for_read(Card)
+        version = getattr(request, "card_list_version", None)
+        if sort and not sort_warning:
+            rows = SortedCards(queryset, using, version)
+        else:
+            rows = SetOrderedCards(
+                queryset, using, version, self.set_order.get(version, using)
+            )
+        page = self.paginate_queryset(rows)
+        return self.paginator.get_paginated_response(
+            page,
+            warnings=parsed.warnings + ([sort_warning] if sort_warning else []),
             searched=parsed.description,
-            warnings=tuple(parsed.warnings + ([sort_warning] if sort_warning else [])),
         )
-        self.plans.put(key, plan)
-        return plan
 
 
 @extend_schema(

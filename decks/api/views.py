@@ -1,6 +1,5 @@
 """The deck API: the owner's decks, public decks, one deck with its legality."""
 
-from django.db.models import Sum
 from rest_framework import status, viewsets
 from rest_framework.exceptions import NotAuthenticated, ValidationError
 from rest_framework.permissions import AllowAny
@@ -9,6 +8,7 @@ from rest_framework.response import Response
 from .. import services
 from ..filtersets import DeckFilterSet
 from ..models import Deck
+from ..selectors import with_card_counts
 from .serializers import DeckListSerializer, DeckSerializer
 
 
@@ -27,12 +27,17 @@ class DeckViewSet(viewsets.ModelViewSet):
         if self.action == "list":
             scoped = user.is_authenticated and "public" not in self.request.query_params
             decks = decks.owned_by(user) if scoped else decks.visible_to(user)
-            return decks.annotate(card_count=Sum("entries__quantity")).order_by(
-                "-updated_at", "-id"
-            )
+            return decks.order_by("-updated_at", "-id")
         if self.request.method in ("GET", "HEAD", "OPTIONS"):
             return decks.visible_to(user)
         return decks.owned_by(user)
+
+    def paginate_queryset(self, queryset):
+        page = super().paginate_queryset(queryset)
+        if page is None or self.action != "list":
+            return page
+        # Counted for the page shown only (see selectors.with_card_counts).
+        return with_card_counts(page)
 
     def get_serializer_class(self):
         return DeckListSerializer if self.action == "list" else DeckSerializer

@@ -1,42 +1,71 @@
-"""Measure the card list API against a trivial JSON view on one local server."""
+"""Measure the card list API against a bare Django project, both under gunicorn.
 
-import http.client
+The yardstick is a project made by ``django-admin startproject`` in a temporary
+directory with one view answering ``JsonResponse({"ok": True})``: Django's
+default middleware and nothing else. It and the site run under the same
+gunicorn settings (sync workers, ``--workers``), and the client keeps
+``--connections`` requests in flight from two processes. Each round measures
+every target in turn, starting one target later each round, so load that comes
+and goes on a shared machine falls on both sides; each target's figure is the
+median over rounds of its requests/s divided by the bare project's in that
+round.
+"""
+
 import itertools
 import os
+import re
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
-from django.test import Client
-from django.test.utils import override_settings
 
+BARE = "bare Django, one JSON view"
 TARGETS = (
-    ("trivial view /api/ping/", "/api/ping/"),
-    ("card list, page of 50", "/api/cards/?page_size=50"),
+    (BARE, "bare", "/json/"),
+    ("site, trivial DRF view /api/ping/", "site", "/api/ping/"),
+    ("card list, page of 50", "site", "/api/cards/?page_size=50"),
     (
         "card list, page of 50, filtered (q)",
+        "site",
         "/api/cards/?page_size=50&q=is%3Aofficial+-colour%3Ared",
     ),
     (
         "card list, page of 50, filtered (params)",
+        "site",
         "/api/cards/?page_size=50&number_min=2",
     ),
-    # A new parameter value every request, so the list's reused SQL never applies.
+    # A new parameter value every request: nothing kept for the listing applies.
     (
         "card list, page of 50, new filter each request",
+        "site",
         "/api/cards/?page_size=50&number_min=-{n}",
     ),
 )
+GOALS = {
+    "card list, page of 50": 0.5,
+    "card list, page of 50, filtered (q)": 0.5,
+    "card list, page of 50, filtered (params)": 0.5,
+    "card list, page of 50, new filter each request": 0.3,
+}
+BARE_URLS = """from django.http import JsonResponse
+from django.urls import path
 
 
-def path_for(template: str, counter) -> str:
-    return template.format(n=next(counter) % 99999) if "{n}" in template else template
+def ok(request):
+    return JsonResponse({"ok": True})
+
+
+urlpatterns = [path("json/", ok)]
+"""
 
 
 def free_port() -> int:
@@ -46,177 +75,203 @@ def free_port() -> int:
 
 
 def get(port: int, path: str) -> int:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    try:
-        conn.request("GET", path, headers={"Accept": "application/json"})
-        response = conn.getresponse()
-        response.read()
-        return response.status
-    finally:
-        conn.close()
+    """Send one GET on a new connection (gunicorn's sync workers close each)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        conn.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n"
+            "Connection: close\r\n\r\n".encode()
+        )
+        first = b""
+        while True:
+            chunk = conn.recv(65536)
+            if not chunk:
+                break
+            if not first:
+                first = chunk
+    match = re.match(rb"HTTP/1\.[01] (\d{3})", first)
+    return int(match.group(1)) if match else 0
+
+
+def client_process(port: int, template: str, seconds: float, threads: int, seed: int):
+    """Return (answers, non-200 answers) of ``threads`` client threads over ``seconds``."""
+    deadline = time.monotonic() + seconds
+    counter = itertools.count(seed)
+    lock = threading.Lock()
+    totals = [0, 0]
+
+    def run():
+        done = bad = 0
+        while time.monotonic() < deadline:
+            with lock:
+                n = next(counter)
+            path = template.format(n=n % 99999 + 1) if "{n}" in template else template
+            if get(port, path) != 200:
+                bad += 1
+            done += 1
+        with lock:
+            totals[0] += done
+            totals[1] += bad
+
+    workers = [threading.Thread(target=run) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return tuple(totals)
 
 
 class Command(BaseCommand):
     help = (
-        "Start the site on a loopback port (gunicorn, else runserver), hit the card list "
-        "API and a trivial JSON view from a thread pool, and print requests/s and ratios."
+        "Start a bare Django project and the site under the same gunicorn settings, "
+        "alternate the card list API with the bare JSON view, print requests/s and ratios."
     )
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--seconds", type=float, default=2.0, help="Per target and round."
+            "--seconds", type=float, default=3.0, help="Per target and round."
         )
         parser.add_argument("--rounds", type=int, default=5)
-        parser.add_argument("--concurrency", type=int, default=4)
-        parser.add_argument("--workers", type=int, default=2, help="Server processes.")
         parser.add_argument(
-            "--cpu-requests",
-            type=int,
-            default=200,
-            help="Requests per target for the in-process CPU time (0 skips it).",
+            "--connections", type=int, default=16, help="Requests in flight."
         )
+        parser.add_argument("--workers", type=int, default=2, help="Per server.")
 
-    def handle(self, *args, seconds, rounds, concurrency, workers, cpu_requests, **o):
-        if seconds <= 0 or rounds < 1 or concurrency < 1 or workers < 1:
+    def handle(self, *args, seconds, rounds, connections, workers, **options):
+        if seconds <= 0 or rounds < 1 or connections < 2 or workers < 1:
             raise CommandError(
-                "--seconds, --rounds, --concurrency and --workers must be positive."
+                "--seconds, --rounds and --workers must be positive, --connections 2 or more."
             )
-        if cpu_requests < 0:
-            raise CommandError("--cpu-requests must not be negative.")
-        port = free_port()
-        server = self.start_server(port, workers)
-        rates = {label: [] for label, _ in TARGETS}
+        gunicorn = Path(sys.executable).with_name("gunicorn")
+        if not gunicorn.exists():
+            raise CommandError("gunicorn is not installed (requirements.txt).")
+        rates = {label: [] for label, _, _ in TARGETS}
         errors = dict.fromkeys(rates, 0)
-        try:
-            self.wait_until_up(port, server)
-            for _, path in TARGETS:  # warm up every worker's caches
-                for n in range(4 * workers):
-                    get(port, path_for(path, iter([n])))
-            counter = itertools.count(1)
-            for round_ in range(rounds):
-                # Interleaved, starting one target later each round, so load that
-                # comes and goes on a shared machine spreads over every target.
-                shift = round_ % len(TARGETS)
-                for label, path in TARGETS[shift:] + TARGETS[:shift]:
-                    rate, bad = self.measure(port, path, seconds, concurrency, counter)
-                    rates[label].append(rate)
-                    errors[label] += bad
-        finally:
-            server.terminate()
+        with tempfile.TemporaryDirectory(prefix="bench-bare-") as bare_dir:
+            ports = {"bare": free_port(), "site": free_port()}
+            servers = [
+                self.start(
+                    gunicorn,
+                    self.make_bare(bare_dir),
+                    "bare.wsgi:application",
+                    ports["bare"],
+                    workers,
+                    bare=True,
+                ),
+                self.start(
+                    gunicorn,
+                    Path(settings.BASE_DIR),
+                    "cardsite.wsgi:application",
+                    ports["site"],
+                    workers,
+                    bare=False,
+                ),
+            ]
             try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+                for (_, side, path), server in zip(TARGETS[:2], servers, strict=True):
+                    self.wait_until_up(ports[side], path, server)
+                for label, side, path in TARGETS:
+                    status = get(ports[side], path.format(n=1))
+                    if status != 200:
+                        raise CommandError(
+                            f"{label} answered {status}: is the database migrated "
+                            "and loaded (make setup)?"
+                        )
+                with ProcessPoolExecutor(2) as pool:
+                    for _, side, path in TARGETS:  # warm every worker
+                        self.measure(pool, ports[side], path, 0.5, connections)
+                    for round_ in range(rounds):
+                        shift = round_ % len(TARGETS)
+                        for label, side, path in TARGETS[shift:] + TARGETS[:shift]:
+                            rate, bad = self.measure(
+                                pool,
+                                ports[side],
+                                path,
+                                seconds,
+                                connections,
+                                seed=round_ * 10_000_000,
+                            )
+                            rates[label].append(rate)
+                            errors[label] += bad
+            finally:
+                for server in servers:
+                    server.terminate()
+                for server in servers:
+                    try:
+                        server.wait(timeout=10)
+                    except subprocess.TimeoutExpired:
+                        server.kill()
         self.stdout.write(
             f"Wall: {rounds} interleaved rounds of {seconds:g}s per target, "
-            f"{concurrency} client threads, {workers} gunicorn workers, one server; "
-            "median of rounds"
+            f"{connections} connections from 2 client processes, gunicorn "
+            f"{workers} sync workers per server; median of rounds"
         )
-        baseline = rates[TARGETS[0][0]]
+        base = rates[BARE]
         for label, values in rates.items():
-            ratios = [
-                rate / base for rate, base in zip(values, baseline, strict=True) if base
-            ]
+            ratios = [r / b for r, b in zip(values, base, strict=True) if b]
+            ratio = statistics.median(ratios)
+            goal = GOALS.get(label)
+            verdict = (
+                ""
+                if goal is None
+                else (f"  goal {goal:.1f}x {'met' if ratio >= goal else 'NOT MET'}")
+            )
             self.stdout.write(
                 f"  {label:47} {statistics.median(values):8.1f} req/s  "
-                f"{statistics.median(ratios):5.2f}x trivial  ({errors[label]} not 200)"
-            )
-        if cpu_requests:
-            self.measure_cpu(cpu_requests, rounds)
-
-    def measure_cpu(self, requests: int, rounds: int) -> None:
-        """Print CPU time per request in this process (Django's test client)."""
-        # As the server runs: DEBUG would record every query.
-        with override_settings(DEBUG=False):
-            times = self.time_requests(
-                Client(HTTP_ACCEPT="application/json"), requests, rounds
-            )
-        per_round = max(1, requests // rounds)
-        self.stdout.write(
-            f"CPU: {per_round * rounds} requests per target in this process "
-            f"(test client, DEBUG off), median of {rounds} rounds"
-        )
-        baseline = statistics.median(times[TARGETS[0][0]])
-        for label, values in times.items():
-            cost = statistics.median(values)
-            self.stdout.write(
-                f"  {label:47} {cost * 1000:8.2f} ms  {baseline / cost:5.2f}x trivial"
+                f"{ratio:5.2f}x bare  ({errors[label]} not 200){verdict}"
             )
 
-    def time_requests(self, client, requests: int, rounds: int) -> dict:
-        """Return each target's CPU seconds per request, one figure per round."""
-        counter = itertools.count(100000)
-        per_round = max(1, requests // rounds)
-        times = {label: [] for label, _ in TARGETS}
-        for _, path in TARGETS:
-            for _ in range(20):
-                client.get(path_for(path, counter))
-        for round_ in range(rounds):
-            shift = round_ % len(TARGETS)
-            for label, path in TARGETS[shift:] + TARGETS[:shift]:
-                start = time.process_time()
-                for _ in range(per_round):
-                    response = client.get(path_for(path, counter))
-                    if response.status_code != 200:
-                        raise CommandError(f"{path} answered {response.status_code}.")
-                times[label].append((time.process_time() - start) / per_round)
-        return times
+    def make_bare(self, directory: str) -> Path:
+        """Write the bare project (startproject, DEBUG off, one JSON view)."""
+        root = Path(directory)
+        call_command("startproject", "bare", str(root), verbosity=0)
+        settings_file = root / "bare" / "settings.py"
+        text = settings_file.read_text()
+        text = text.replace("DEBUG = True", "DEBUG = False")
+        text = text.replace("ALLOWED_HOSTS = []", 'ALLOWED_HOSTS = ["127.0.0.1"]')
+        settings_file.write_text(text)
+        (root / "bare" / "urls.py").write_text(BARE_URLS)
+        return root
 
-    def start_server(self, port: int, workers: int):
-        env = {
-            **os.environ,
-            "DEBUG": "0",
-            "DJANGO_SETTINGS_MODULE": "cardsite.settings",
-        }
-        base = Path(settings.BASE_DIR)
-        gunicorn = Path(sys.executable).with_name("gunicorn")
-        if gunicorn.exists():
-            command = [
-                str(gunicorn),
-                "cardsite.wsgi:application",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--workers",
-                str(workers),
-                "--log-level",
-                "warning",
-            ]
-        else:
-            command = [
-                sys.executable,
-                "manage.py",
-                "runserver",
-                "--noreload",
-                f"127.0.0.1:{port}",
-            ]
-        return subprocess.Popen(command, cwd=base, env=env, stdout=subprocess.DEVNULL)
+    def start(self, gunicorn, cwd: Path, app: str, port: int, workers: int, *, bare):
+        env = {**os.environ, "DEBUG": "0"}
+        env["DJANGO_SETTINGS_MODULE"] = "bare.settings" if bare else "cardsite.settings"
+        command = [
+            str(gunicorn),
+            app,
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--worker-class",
+            "sync",
+            "--log-level",
+            "warning",
+        ]
+        return subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL)
 
-    def wait_until_up(self, port: int, server) -> None:
+    def wait_until_up(self, port: int, path: str, server) -> None:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if server.poll() is not None:
-                raise CommandError("The server stopped before answering.")
+                raise CommandError("A server stopped before answering.")
             try:
-                if get(port, "/api/ping/") == 200:
+                if get(port, path) == 200:
                     return
             except OSError:
-                time.sleep(0.2)
-        raise CommandError("The server did not answer within 30 seconds.")
+                pass
+            time.sleep(0.2)
+        raise CommandError("A server did not answer within 30 seconds.")
 
-    def measure(self, port: int, path: str, seconds: float, concurrency: int, counter):
+    def measure(self, pool, port, path, seconds, connections, seed=0):
         """Return (requests/s, non-200 answers) over ``seconds``."""
-        deadline = time.monotonic() + seconds
-
-        def worker(_):
-            done = errors = 0
-            while time.monotonic() < deadline:
-                if get(port, path_for(path, counter)) != 200:
-                    errors += 1
-                done += 1
-            return done, errors
-
+        half = connections // 2
         start = time.monotonic()
-        with ThreadPoolExecutor(concurrency) as pool:
-            outcomes = list(pool.map(worker, range(concurrency)))
+        futures = [
+            pool.submit(
+                client_process, port, path, seconds, threads, seed + i * 1_000_000
+            )
+            for i, threads in enumerate((half, connections - half))
+        ]
+        outcomes = [f.result() for f in futures]
         elapsed = time.monotonic() - start
-        return sum(d for d, _ in outcomes) / elapsed, sum(e for _, e in outcomes)
+        return sum(d for d, _ in outcomes) / elapsed, sum(b for _, b in outcomes)

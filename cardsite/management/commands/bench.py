@@ -92,18 +92,23 @@ class Command(BaseCommand):
         api = captured("bench_api", seconds=1 if quick else 3, rounds=2 if quick else 5)
         for line in api.splitlines():
             m = re.match(
-                r"\s+(card list.*?|trivial view.*?)\s{2,}([\d.]+) (req/s|ms)\s+([\d.]+)x",
+                r"\s+(card list.*?|bare Django.*?|site, trivial.*?)\s{2,}([\d.]+) req/s"
+                r"\s+([\d.]+)x bare",
                 line,
             )
             if m:
-                kind = "wall req/s" if m.group(3) == "req/s" else "CPU ms"
                 rows.append(
                     (
                         "API " + m.group(1),
-                        f"{m.group(2)} {kind}",
-                        f"{m.group(4)}x of trivial view",
+                        f"{m.group(2)} wall req/s",
+                        f"{m.group(3)}x of bare Django",
                     )
                 )
+        scale = captured("bench_scale", **({"sizes": "1000,10000"} if quick else {}))
+        for line in scale.splitlines():
+            m = re.match(r"(\S.*?)\s{2,}(.*\d+ q)\s{2,}(.*x)$", line)
+            if m:
+                rows.append((f"scale: {m.group(1)}", m.group(2), m.group(3)))
         for label, one, fifty in query_counts():
             rows.append(
                 (

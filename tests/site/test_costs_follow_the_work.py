@@ -1,0 +1,273 @@
+"""Every path's SQL follows the work asked for, not the size of the tables.
+
+Each path runs once on a small site, then again after the card table, other
+users' collections and the public decks have grown; it must run exactly the
+same number of queries both times (issue 22). Timings are for the benchmark
+(``manage.py bench_scale``), never for a test.
+"""
+
+import gc
+import tracemalloc
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.db.models.signals import post_init
+from django.test.utils import CaptureQueriesContext
+
+from cards.api import cache
+from cards.models import Card
+from collection.models import CollectionEntry
+from decks.models import Deck, DeckEntry
+from decks.services import deck_update
+from tests.factories import C, make_card, make_deck, make_entry, make_set
+
+pytestmark = pytest.mark.django_db
+
+CSV = "game,set,number,quantity\n" + "".join(
+    f"collision,base,{n},{n % 3 + 1}\n" for n in range(1, 11)
+)
+
+
+@pytest.fixture
+def site(user, django_user_model):
+    """Return a small site: a Collision set, the user's entries and decks."""
+    base = make_set(C, "official", slug="base", name="Base")
+    blade = make_card(
+        C,
+        card_set=base,
+        key="100",
+        number=100,
+        card_type="blade",
+        title="Dragoon",
+        subtitle="Storm",
+        spin_strength=6,
+    )
+    actions = [
+        make_card(
+            C,
+            card_set=base,
+            key=str(n),
+            number=n,
+            printed_number=str(n),
+            card_type="action",
+            title=f"Move {n}",
+            colour="red",
+        )
+        for n in range(1, 16)
+    ]
+    for card in actions[:8]:
+        make_entry(user, card, quantity=2)
+    entries = [{"card": blade.pk, "zone": "blade", "quantity": 1}]
+    entries += [{"card": a.pk, "zone": "deck", "quantity": 4} for a in actions[:14]]
+    deck = make_deck(user, name="Storm", entries=entries, is_public=True)
+    other = django_user_model.objects.create_user("bob", password=None)
+    return {
+        "user": user,
+        "other": other,
+        "deck": deck,
+        "blade": blade,
+        "actions": actions,
+        "entries": entries,
+    }
+
+
+def grow(site, n: int = 300) -> None:
+    """Add many cards, entries of another user and decks (public and the user's)."""
+    other = site["other"]
+    homebrew = make_set(C, "custom", slug="homebrew", owner=other, is_public=True)
+    cards = Card.objects.bulk_create(
+        Card(
+            card_set=homebrew,
+            key=f"h{i}",
+            number=i,
+            name=f"Filler {i}",
+            card_type="action",
+            source="test",
+        )
+        for i in range(n)
+    )
+    CollectionEntry.objects.bulk_create(
+        CollectionEntry(user=other, card=card, quantity=1) for card in cards[: n // 2]
+    )
+    for owner in (other, site["user"]):
+        decks = Deck.objects.bulk_create(
+            Deck(
+                owner=owner,
+                game=site["deck"].game,
+                name=f"Deck {i}",
+                is_public=owner == other,
+            )
+            for i in range(40)
+        )
+        DeckEntry.objects.bulk_create(
+            DeckEntry(deck=deck, card=cards[i], zone="deck", quantity=3)
+            for i, deck in enumerate(decks)
+        )
+
+
+def csv_import(client, site):
+    upload = SimpleUploadedFile("c.csv", CSV.encode(), content_type="text/csv")
+    return client.post("/collection/import/", {"file": upload, "mode": "add"})
+
+
+def bulk_add(client, site):
+    return client.post(
+        "/collection/import/",
+        {"kind": "bulk", "text": "3 Dragoon, Storm\n2 Move 4", "game": "", "set": ""},
+    )
+
+
+def import_preview(client, site):
+    preview = csv_import(client, site)["Location"]
+    return client.get(preview)
+
+
+def deck_export(client, site):
+    return client.get(f"/decks/{site['deck'].pk}/export.txt")
+
+
+def deck_import(client, site):
+    text = "Blade:\n1 Dragoon, Storm\nDeck:\n" + "".join(
+        f"4 #{n}\n" for n in range(1, 15)
+    )
+    return client.post(f"/decks/{site['deck'].pk}/import/", {"text": text})
+
+
+def card_search(client, site):
+    cache.worker_caches_clear()
+    return client.get("/api/cards/?q=dragoon", HTTP_ACCEPT="application/json")
+
+
+def card_page(client, site):
+    cache.worker_caches_clear()
+    return client.get("/api/cards/?page_size=50", HTTP_ACCEPT="application/json")
+
+
+def collection_page(client, site):
+    return client.get("/collection/")
+
+
+def deck_lists(client, site):
+    return client.get("/decks/")
+
+
+def deck_api_list(client, site):
+    return client.get("/api/decks/?public=1", HTTP_ACCEPT="application/json")
+
+
+PATHS = [
+    csv_import,
+    bulk_add,
+    import_preview,
+    deck_export,
+    deck_import,
+    card_search,
+    card_page,
+    collection_page,
+    deck_lists,
+    deck_api_list,
+]
+
+
+def cost(client, site, path) -> tuple[int, int]:
+    """Return (queries run, card objects built) by one request of ``path``."""
+    path(client, site)  # warm what a running worker has warmed
+    built = 0
+
+    def count(**_):
+        nonlocal built
+        built += 1
+
+    post_init.connect(count, sender=Card, weak=False)
+    try:
+        with CaptureQueriesContext(connection) as captured:
+            response = path(client, site)
+    finally:
+        post_init.disconnect(count, sender=Card)
+    assert response.status_code in (200, 302), response.content[:500]
+    return len(captured), built
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[p.__name__ for p in PATHS])
+def test_a_path_runs_as_many_queries_and_reads_as_many_cards_on_a_large_site(
+    client, site, path
+):
+    client.force_login(site["user"])
+    small = cost(client, site, path)
+    grow(site)
+    assert cost(client, site, path) == small
+
+
+@pytest.mark.parametrize("rows", [3, 10])
+def test_the_import_preview_runs_the_same_queries_for_3_and_10_rows(client, site, rows):
+    client.force_login(site["user"])
+    text = "game,set,number,quantity\n" + "".join(
+        f"collision,base,{n},1\n" for n in range(1, rows + 1)
+    )
+    upload = SimpleUploadedFile("c.csv", text.encode(), content_type="text/csv")
+    preview = client.post("/collection/import/", {"file": upload, "mode": "replace"})
+    client.get(preview["Location"])
+    with CaptureQueriesContext(connection) as captured:
+        page = client.get(preview["Location"])
+    assert page.content.decode().count("Move ") >= rows
+    assert len(captured) == PREVIEW_QUERIES
+
+
+# Session, user, preview, its cards with their sets (and the page's own reads).
+PREVIEW_QUERIES = 4
+
+
+def test_a_page_of_results_reads_only_what_it_shows(client, site):
+    client.force_login(site["user"])
+    grow(site)
+    # The listings answered from what the growth added, not only the small site.
+    assert client.get("/api/cards/?q=filler&page_size=5").json()["count"] == 300
+    page = client.get("/decks/").content.decode()
+    assert "Page 1 of 2" in page  # my 41 decks, 30 a page
+
+
+def test_a_ten_row_import_allocates_little_and_keeps_nothing(client, site):
+    client.force_login(site["user"])
+    grow(site, 3000)
+    csv_import(client, site)  # warm what a running worker has warmed
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        assert csv_import(client, site).status_code == 302
+        peak = tracemalloc.get_traced_memory()[1] - before
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    # Wide margins: loading the 3,000 other cards as objects took over 10 MiB.
+    assert peak < 4 * 2**20
+    assert kept < 2**20
+
+
+@pytest.mark.parametrize("size", [5, 60])
+def test_deck_save_runs_the_same_queries_for_5_and_60_entries(site, size):
+    cards = site["actions"] + [
+        make_card(
+            C,
+            card_set=site["blade"].card_set,
+            key=f"x{n}",
+            number=200 + n,
+            card_type="action",
+            title=f"Extra {n}",
+            colour="blue",
+        )
+        for n in range(60)
+    ]
+    deck = site["deck"]
+    entries = [{"card": c.pk, "zone": "deck", "quantity": 1} for c in cards[:size]]
+    deck_update(deck=deck, entries=entries)  # warm
+    with CaptureQueriesContext(connection) as captured:
+        deck_update(deck=deck, entries=entries)
+    # Lock, check cards, delete, insert, version number, snapshot, version check
+    # and save: the same whatever the number of entries.
+    assert len(captured) == DECK_SAVE_QUERIES
+
+
+DECK_SAVE_QUERIES = 14
