@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('cards', '0008_perf_indexes'),
-        ('decks', '0004_zone_choices_from_registry'),
+        ('decks', '0005_table_companion'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
