@@ -50,10 +50,7 @@ BOTS = {"random": RandomBot, "greedy": GreedyBot}
 BOT_NAMES = (
     "random",
     "greedy",
-    *(
-        "search" if level == DEFAULT_LEVEL else f"search:{level}"
-        for level in LEVELS
-    ),
+    *("search" if level == DEFAULT_LEVEL else f"search:{level}" for level in LEVELS),
 )
 BOT_LABELS = {
     "random": "Random bot",
