@@ -97,8 +97,10 @@ def leaf_values(game, state, seats: int, scale: float) -> list[float]:
 class SearchBot:
     """Choose by information-set Monte Carlo tree search (see the module text)."""
 
-    def __init__(self, seed: int = 0, level: str = DEFAULT_LEVEL):
-        self.settings = settings_for(level)
+    def __init__(
+        self, seed: int = 0, level: str = DEFAULT_LEVEL, settings: Settings | None = None
+    ):
+        self.settings = settings or settings_for(level)
         self.level = level
         self.name = "search" if level == DEFAULT_LEVEL else f"search:{level}"
         self.rng = Rng(seed_state(seed, 303))
