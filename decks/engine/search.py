@@ -98,7 +98,10 @@ class SearchBot:
     """Choose by information-set Monte Carlo tree search (see the module text)."""
 
     def __init__(
-        self, seed: int = 0, level: str = DEFAULT_LEVEL, settings: Settings | None = None
+        self,
+        seed: int = 0,
+        level: str = DEFAULT_LEVEL,
+        settings: Settings | None = None,
     ):
         self.settings = settings or settings_for(level)
         self.level = level

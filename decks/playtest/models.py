@@ -97,7 +97,7 @@ class DeckReport(models.Model):
         "decks.Deck", related_name="+", on_delete=models.SET_NULL, null=True, blank=True
     )
     game = models.CharField(max_length=20)
-    bot = models.CharField(max_length=10, default="greedy")
+    bot = models.CharField(max_length=20, default="greedy")  # engine.bots.BOT_NAMES
     games = models.PositiveIntegerField()
     seed = models.BigIntegerField(default=1)
     options = models.JSONField(default=dict, blank=True)

@@ -19,7 +19,7 @@ from django_tasks import task
 from cards.games import GAMES
 
 from ..engine import get_game
-from ..engine.bots import make_bot, play_out
+from ..engine.bots import BOT_NAMES, make_bot, play_out
 from ..engine.core import Rng, seed_state
 from .adapter import PlaytestError, engine_decks
 from .models import DeckReport
@@ -56,8 +56,8 @@ def deck_report_start(
 
     The decks are checked as a playtest checks them: an illegal deck is refused.
     """
-    if bot not in ("random", "greedy"):
-        raise PlaytestError("bad_bot", "The bots are random or greedy.")
+    if bot not in BOT_NAMES:
+        raise PlaytestError("bad_bot", f"The bots are one of: {', '.join(BOT_NAMES)}.")
     if not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
         raise PlaytestError("bad_games", f"A report runs 1 to {MAX_GAMES} games.")
     if not isinstance(seed, int) or not 0 <= seed < 2**53:
