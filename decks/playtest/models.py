@@ -120,3 +120,33 @@ class DeckReport(models.Model):
     @property
     def progress(self) -> int:
         return round(100 * self.done_games / self.games) if self.games else 100
+
+
+class DeckReportChunk(models.Model):
+    """A slice of a report's games, run by whichever task worker takes it first.
+
+    ``tally`` holds the slice's raw counts once ``done``; the last slice to finish
+    merges every tally in ``index`` order into the report's result.
+    """
+
+    report = models.ForeignKey(
+        DeckReport, related_name="chunks", on_delete=models.CASCADE
+    )
+    index = models.PositiveIntegerField()
+    first = models.PositiveIntegerField(
+        help_text="Its first game's place in the report."
+    )
+    games = models.PositiveIntegerField()
+    done = models.BooleanField(default=False)
+    tally = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["report", "index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["report", "index"], name="one_chunk_per_place"
+            )
+        ]
+
+    def __str__(self):
+        return f"Report {self.report_id} chunk {self.index}"
