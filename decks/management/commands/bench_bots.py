@@ -61,6 +61,9 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=400)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--game", choices=sorted(GAMES))
+        parser.add_argument(
+            "--players", type=int, help="Only the set-ups of this many seats."
+        )
         parser.add_argument("--pairing", choices=sorted(PAIRINGS), action="append")
         parser.add_argument(
             "--search",
@@ -80,6 +83,8 @@ class Command(BaseCommand):
             raise CommandError("--games must be at least 1.")
         rows = []
         for slug, options, players in setups(opts["game"]):
+            if opts["players"] and players != opts["players"]:
+                continue
             game = get_game(slug)
             decks = [p.deck() for p in preset_decks(slug)]
             if not decks:
