@@ -109,7 +109,10 @@ def test_a_suggestion_is_applied_as_the_decks_next_version(
     versions = deck.versions.count()
     client.force_login(user)
     page = client.get(f"/play/doctor/{doctor.pk}/").content.decode()
-    assert "Save the deck with this swap as its next version" in page and row["in"]["name"] in page
+    assert (
+        "Save the deck with this swap as its next version" in page
+        and row["in"]["name"] in page
+    )
     response = client.post(f"/play/doctor/{doctor.pk}/apply/{row['index']}/")
     assert response.status_code == 302
     assert deck.versions.count() == versions + 1
