@@ -1,8 +1,13 @@
-"""Seeded bots that serve every game: random and greedy (one-ply lookahead)."""
+"""Seeded bots that serve every game: random, greedy (one-ply lookahead) and search.
+
+A bot is named by its kind, and the search bot by its level too: ``search`` (the
+default level), ``search:fast``, ``search:strong`` (``search.LEVELS``).
+"""
 
 from __future__ import annotations
 
 from .core import CHANCE, Rng, resolve_chance, seed_state
+from .search import DEFAULT_LEVEL, LEVELS, SearchBot
 
 
 class RandomBot:
@@ -41,15 +46,31 @@ class GreedyBot:
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}
+# Every bot name, weakest first: what the playtest and the deck reports offer.
+BOT_NAMES = (
+    "random",
+    "greedy",
+    *("search" if level == DEFAULT_LEVEL else f"search:{level}" for level in LEVELS),
+)
+BOT_LABELS = {
+    "random": "Random bot",
+    "greedy": "Greedy bot",
+    **{
+        name: f"Search bot ({name.partition(':')[2] or DEFAULT_LEVEL})"
+        for name in BOT_NAMES
+        if name.startswith("search")
+    },
+}
 
 
 def make_bot(kind: str, seed: int):
-    try:
+    """Return the bot named ``kind`` (one of ``BOT_NAMES``), seeded with ``seed``."""
+    if kind in BOTS:
         return BOTS[kind](seed)
-    except KeyError:
-        raise ValueError(
-            f"Unknown bot {kind!r}; choose one of {', '.join(BOTS)}."
-        ) from None
+    name, _, level = kind.partition(":")
+    if name == "search" and kind in BOT_NAMES:
+        return SearchBot(seed, level or DEFAULT_LEVEL)
+    raise ValueError(f"Unknown bot {kind!r}; choose one of {', '.join(BOT_NAMES)}.")
 
 
 def play_out(game, state, bots, chance_rng: Rng, max_actions: int = 1_000_000):

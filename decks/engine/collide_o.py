@@ -87,6 +87,7 @@ from .core import (
     derived,
     envelope,
     marked,
+    redeal,
     seed_state,
     state_from_json,
     state_to_json,
@@ -1035,6 +1036,21 @@ def view(state: State, player: int) -> View:
         ),
         winners=list(state.winners),
     )
+
+
+def determinize(state: State, player: int, rng: Rng) -> State:
+    """Return a copy of ``state`` as ``player`` may believe it, drawn with ``rng``.
+
+    What ``player`` cannot see is dealt anew (``redeal``) among the places it
+    cannot see: the other seats' hands, every stack and the cards set aside
+    (all from the one pack); the game's generator is reseeded.
+    """
+    st = copy_state(state)
+    zones = [st.hands[s] for s in range(st.players) if s != player]
+    redeal([*zones, *st.stacks, st.set_aside], rng)
+    st.rng = rng.next64()
+    st.choices = None
+    return st
 
 
 def to_json(state: State) -> dict:

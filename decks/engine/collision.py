@@ -118,6 +118,7 @@ from .core import (
     envelope,
     marked,
     parse_effects,
+    redeal,
     seed_state,
     state_from_json,
     state_to_json,
@@ -1352,6 +1353,31 @@ def view(state: State, player: int) -> View:
         choice=choice,
         log=list(s.log),
     )
+
+
+def determinize(state: State, player: int, rng: Rng) -> State:
+    """Return a copy of ``state`` as ``player`` may believe it, drawn with ``rng``.
+
+    What ``player`` cannot see is dealt anew (``redeal``): each seat's deck
+    order and face-down spin, and the hand of every other seat, among that
+    seat's own hidden places; a pending face-down pick is shuffled again; the
+    game's generator is reseeded. The deck lists are taken as known, so the
+    cards a seat still hides are its deck list less what it has shown.
+    """
+    s = copy_state(state)
+    for p in range(s.n):
+        zones = [s.deck[p], s.spin[p]]
+        if p != player:
+            zones.append(s.hand[p])
+        redeal(zones, rng)
+    if s.choice is not None and s.choice[0] == "pick":
+        kind, chooser, subject, amount, _, uid = s.choice
+        hidden = sorted(s.hand[subject])
+        rng.shuffle(hidden)
+        s.choice = (kind, chooser, subject, amount, tuple(hidden), uid)
+    s.rng = Rng(rng.next64())
+    s.cached = None
+    return s
 
 
 def to_json(state: State) -> dict:

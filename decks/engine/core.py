@@ -15,6 +15,8 @@ this package offers the same module-level interface (see ``GameModule``):
     to_json(state) -> dict, from_json(data) -> state
     score(state, player) -> float       heuristic for the greedy bot
     chance_outcomes(state) -> [(action, probability)] when to_act is CHANCE
+    determinize(state, player, rng) -> state   a copy as ``player`` may believe
+                                        it (optional: see ``search``)
     card_problems(card) -> [str]        why a card dict cannot be played
     player_count(state) -> int, length(state) -> int  (turns or rounds played)
 
@@ -151,6 +153,23 @@ def seed_state(seed: int, stream: int = 0) -> int:
     rng = Rng((seed * 0x100000001B3) ^ (stream * 0x9E3779B97F4A7C15))
     rng.next64()
     return rng.state
+
+
+def redeal(zones: Sequence[list], rng: Rng) -> None:
+    """Deal the cards held by ``zones`` anew among them, each zone keeping its size.
+
+    The cards are sorted before ``rng`` shuffles them, so where they end up depends
+    only on which cards the zones hold between them, never on where they were: a
+    bot that samples the cards it cannot see this way learns nothing of their
+    places. A determinization (``determinize`` in a game module) is built on it.
+    """
+    pool = sorted(card for zone in zones for card in zone)
+    rng.shuffle(pool)
+    at = 0
+    for zone in zones:
+        size = len(zone)
+        zone[:] = pool[at : at + size]
+        at += size
 
 
 # --- effect vocabulary -----------------------------------------------------

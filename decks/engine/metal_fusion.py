@@ -118,6 +118,7 @@ from .core import (
     envelope,
     marked,
     parse_effects,
+    redeal,
     seed_state,
     state_from_json,
     state_to_json,
@@ -1419,6 +1420,22 @@ def view(state: State, player: int) -> View:
         battle=battle,
         log=s.log[:],
     )
+
+
+def determinize(state: State, player: int, rng: Rng) -> State:
+    """Return a copy of ``state`` as ``player`` may believe it, drawn with ``rng``.
+
+    What ``player`` cannot see is dealt anew (``redeal``): each seat's deck
+    order, and the hand of every other seat, among that seat's own hidden
+    places; the game's generator is reseeded. The deck lists are taken as
+    known. A face-down booster stays where it is: its booster code, which is
+    all it adds to a battle, is shown to everyone.
+    """
+    s = copy_state(state)
+    for p in range(s.players):
+        redeal([s.deck[p], s.hand[p]] if p != player else [s.deck[p]], rng)
+    s.rng = rng.next64()
+    return s
 
 
 def to_json(state: State) -> dict:

@@ -16,18 +16,8 @@ from cards.games import GAMES as CARD_GAMES
 from cards.selectors import hidden_card_ids
 
 from ..engine import get_game
+from ..presets import BASE_FIELDS
 from ..rules import ERROR, is_legal, to_lines, validate_deck
-
-BASE_FIELDS = (
-    "name",
-    "card_type",
-    "number",
-    "printed_number",
-    "rarity",
-    "text",
-    "effects",
-    "not_printed",
-)
 
 
 class PlaytestError(Exception):

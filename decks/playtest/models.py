@@ -97,7 +97,7 @@ class DeckReport(models.Model):
         "decks.Deck", related_name="+", on_delete=models.SET_NULL, null=True, blank=True
     )
     game = models.CharField(max_length=20)
-    bot = models.CharField(max_length=10, default="greedy")
+    bot = models.CharField(max_length=20, default="greedy")  # engine.bots.BOT_NAMES
     games = models.PositiveIntegerField()
     seed = models.BigIntegerField(default=1)
     options = models.JSONField(default=dict, blank=True)
@@ -120,3 +120,127 @@ class DeckReport(models.Model):
     @property
     def progress(self) -> int:
         return round(100 * self.done_games / self.games) if self.games else 100
+
+
+class DeckReportChunk(models.Model):
+    """A slice of a report's games, run by whichever task worker takes it first.
+
+    ``tally`` holds the slice's raw counts once ``done``; the last slice to finish
+    merges every tally in ``index`` order into the report's result.
+    """
+
+    report = models.ForeignKey(
+        DeckReport, related_name="chunks", on_delete=models.CASCADE
+    )
+    index = models.PositiveIntegerField()
+    first = models.PositiveIntegerField(
+        help_text="Its first game's place in the report."
+    )
+    games = models.PositiveIntegerField()
+    done = models.BooleanField(default=False)
+    tally = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["report", "index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["report", "index"], name="one_chunk_per_place"
+            )
+        ]
+
+    def __str__(self):
+        return f"Report {self.report_id} chunk {self.index}"
+
+
+class DeckDoctor(models.Model):
+    """ "Improve this deck": single-card swaps of a deck, each played by the workers.
+
+    Candidate 0 is the deck as it was; every other candidate swaps one copy of
+    one card for one copy of another in the same zone. All candidates play the
+    same seeds against the same opponent, so their win rates compare fairly.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="deck_doctors", on_delete=models.CASCADE
+    )
+    deck = models.ForeignKey(
+        "decks.Deck", related_name="doctors", on_delete=models.CASCADE
+    )
+    opponent_deck = models.ForeignKey(
+        "decks.Deck", related_name="+", on_delete=models.SET_NULL, null=True, blank=True
+    )
+    game = models.CharField(max_length=20)
+    bot = models.CharField(max_length=20, default="greedy")
+    source = models.CharField(max_length=12, default="game")  # "collection" or "game"
+    games = models.PositiveIntegerField(help_text="Games per candidate.")
+    seed = models.BigIntegerField(default=1)
+    options = models.JSONField(default=dict, blank=True)
+    opponent = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The opponent's engine deck ({} for a pack).",
+    )
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.QUEUED
+    )
+    done_games = models.PositiveIntegerField(default=0)
+    total_games = models.PositiveIntegerField(default=0)
+    result = models.JSONField(default=dict, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"Deck doctor {self.pk} of deck {self.deck_id}"
+
+    @property
+    def unfinished(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+    @property
+    def progress(self) -> int:
+        if not self.total_games:
+            return 100
+        return round(100 * self.done_games / self.total_games)
+
+
+class DeckDoctorCandidate(models.Model):
+    """One deck the doctor tries: a card out and a card in (none for the deck as it is)."""
+
+    doctor = models.ForeignKey(
+        DeckDoctor, related_name="candidates", on_delete=models.CASCADE
+    )
+    index = models.PositiveIntegerField()
+    zone = models.CharField(max_length=20, blank=True)
+    card_out = models.ForeignKey(
+        "cards.Card", related_name="+", on_delete=models.CASCADE, null=True
+    )
+    card_in = models.ForeignKey(
+        "cards.Card", related_name="+", on_delete=models.CASCADE, null=True
+    )
+    deck = models.JSONField(help_text="The candidate's engine deck.")
+    done = models.BooleanField(default=False)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["doctor", "index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["doctor", "index"], name="one_candidate_per_place"
+            )
+        ]
+
+    def __str__(self):
+        return f"Candidate {self.index} of deck doctor {self.doctor_id}"

@@ -1,8 +1,14 @@
 """Deck reports: many bot games of a deck, run by the task worker, never in a request.
 
-``deck_report_start`` stores the report and enqueues ``run_deck_report`` on the
-default task backend (the database backend: ``manage.py db_worker`` runs it, and
-``make run`` starts one). The worker writes progress as it goes; the page polls it.
+``deck_report_start`` stores the report with its games cut into slices of
+``CHUNK_GAMES`` (``DeckReportChunk``) and enqueues one ``run_report_chunk`` task
+per slice on the default task backend (the database backend: ``manage.py
+db_worker`` runs them, ``make run`` starts one worker, and any number more, on
+this machine or others sharing the database, take slices in parallel). Each
+slice adds its games to the report's progress as it plays; the last to finish
+merges the slices' tallies in game order, so the result for a seed is the same
+however many workers ran it and in whatever order (``simulate_report`` plays
+them all in one go, for comparison). The page polls the progress.
 """
 
 from __future__ import annotations
@@ -13,18 +19,21 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django_tasks import task
 
 from cards.games import GAMES
 
 from ..engine import get_game
-from ..engine.bots import make_bot, play_out
+from ..engine.bots import BOT_NAMES, make_bot, play_out
 from ..engine.core import Rng, seed_state
 from .adapter import PlaytestError, engine_decks
-from .models import DeckReport
+from .models import DeckReport, DeckReportChunk
 
 MAX_GAMES = 5000
+# Games per slice of a report: each slice is one task, taken by any free worker.
+CHUNK_GAMES = 100
 # Reports one user may have waiting for or running on the worker at once.
 MAX_UNFINISHED = 3
 # A report unfinished this long after it started lost its worker (killed, say);
@@ -56,8 +65,8 @@ def deck_report_start(
 
     The decks are checked as a playtest checks them: an illegal deck is refused.
     """
-    if bot not in ("random", "greedy"):
-        raise PlaytestError("bad_bot", "The bots are random or greedy.")
+    if bot not in BOT_NAMES:
+        raise PlaytestError("bad_bot", f"The bots are one of: {', '.join(BOT_NAMES)}.")
     if not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
         raise PlaytestError("bad_games", f"A report runs 1 to {MAX_GAMES} games.")
     if not isinstance(seed, int) or not 0 <= seed < 2**53:
@@ -98,40 +107,94 @@ def deck_report_start(
             options=options,
             decks=decks,
         )
-        transaction.on_commit(lambda: run_deck_report.enqueue(report.pk))
+        chunks = report_chunks_create(report)
+        transaction.on_commit(lambda: enqueue_chunks(chunks))
     return report
 
 
-def simulate_report(report: DeckReport, progress=None) -> dict:
-    """Play the report's games and return its figures (seat 0 is the reported deck)."""
+# --- chunks: a report's games in slices any number of workers take -------------
+
+
+def chunk_ranges(games: int, size: int = CHUNK_GAMES) -> list[tuple[int, int]]:
+    """Return (first game, games) of each slice of a report of ``games`` games."""
+    return [(first, min(size, games - first)) for first in range(0, games, size)]
+
+
+def report_chunks_create(report: DeckReport) -> list[DeckReportChunk]:
+    """Store the slices of a new report's games (its own transaction's part)."""
+    return DeckReportChunk.objects.bulk_create(
+        DeckReportChunk(report=report, index=i, first=first, games=games)
+        for i, (first, games) in enumerate(chunk_ranges(report.games))
+    )
+
+
+def enqueue_chunks(chunks) -> None:
+    """Put one task per slice on the queue: each free worker takes the next."""
+    for chunk in chunks:
+        run_report_chunk.enqueue(chunk.pk)
+
+
+def play_games(report: DeckReport, first: int, games: int, progress=None) -> dict:
+    """Play games ``first`` to ``first + games - 1`` of a report; return their tally.
+
+    A game's seed is the report's seed plus its place, so a slice plays the same
+    games whoever plays it. The tally holds raw counts that ``merge_tallies``
+    adds up exactly; ``progress(n)`` is told after each of the slice's games.
+    """
     game = get_game(report.game)
     wins = losses = draws = 0
     lengths = []
     card_games: dict[str, list[int]] = {}
-    names = {
-        str(c["id"]): c.get("name") or f"card {c['id']}"
-        for cards in report.decks[0].values()
-        for c in cards
-    }
-    for i in range(report.games):
+    for i in range(first, first + games):
         game_seed = report.seed + i
         state = game.new_game(report.decks, report.options, game_seed)
         seats = game.player_count(state)
         bots = [make_bot(report.bot, game_seed * 31 + s) for s in range(seats)]
         state = play_out(game, state, bots, Rng(seed_state(game_seed, 7)))
         winner = game.winner(state)
-        result = 1.0 if winner == 0 else (0.5 if winner is None else 0.0)
+        points = 2 if winner == 0 else (1 if winner is None else 0)  # half-points
         wins += winner == 0
         draws += winner is None
         losses += winner not in (0, None)
         lengths.append(game.length(state))
-        played = _cards_played(game, state)
-        for card_id in played:
-            card_games.setdefault(card_id, [0, 0])
-            card_games[card_id][0] += 1
-            card_games[card_id][1] += result * 2  # half-points as integers
+        for card_id in _cards_played(game, state):
+            counts = card_games.setdefault(card_id, [0, 0])
+            counts[0] += 1
+            counts[1] += points
         if progress is not None:
-            progress(i + 1)
+            progress(i - first + 1)
+    return {
+        "wins": wins,
+        "losses": losses,
+        "draws": draws,
+        "lengths": lengths,
+        "cards": card_games,
+    }
+
+
+def merge_tallies(tallies) -> dict:
+    """Return the tally of consecutive slices, given in the order of their games."""
+    merged = {"wins": 0, "losses": 0, "draws": 0, "lengths": [], "cards": {}}
+    for tally in tallies:
+        for key in ("wins", "losses", "draws"):
+            merged[key] += tally[key]
+        merged["lengths"].extend(tally["lengths"])
+        for card_id, (games, points) in tally["cards"].items():
+            counts = merged["cards"].setdefault(card_id, [0, 0])
+            counts[0] += games
+            counts[1] += points
+    return merged
+
+
+def report_figures(report: DeckReport, tally: dict) -> dict:
+    """Return a report's figures from the tally of all its games."""
+    names = {
+        str(c["id"]): c.get("name") or f"card {c['id']}"
+        for cards in report.decks[0].values()
+        for c in cards
+    }
+    wins, losses, draws = tally["wins"], tally["losses"], tally["draws"]
+    lengths = tally["lengths"]
     n = report.games
     low, high = wilson_interval(wins + draws / 2, n)
     buckets: dict[int, int] = {}
@@ -147,7 +210,7 @@ def simulate_report(report: DeckReport, progress=None) -> dict:
                 "games": g,
                 "win_rate": round(points / 2 / g, 3),
             }
-            for cid, (g, points) in card_games.items()
+            for cid, (g, points) in tally["cards"].items()
             if cid in names
         ),
         key=lambda row: (-row["games"], row["name"]),
@@ -166,29 +229,79 @@ def simulate_report(report: DeckReport, progress=None) -> dict:
     }
 
 
+def simulate_report(report: DeckReport, progress=None) -> dict:
+    """Play all the report's games in one go and return its figures (seat 0 is the
+    reported deck): what the chunks, however many workers ran them, add up to."""
+    return report_figures(report, play_games(report, 0, report.games, progress))
+
+
 def _cards_played(game, state) -> set[str]:
     """Return the ids of seat 0's cards that the view shows as having left the hand."""
     return set(game.view(state, 0).played)
 
 
-@task()
-def run_deck_report(report_id: int) -> None:
-    """Run a stored deck report, writing progress as it goes."""
-    report = DeckReport.objects.get(pk=report_id)
-    DeckReport.objects.filter(pk=report_id).update(status=DeckReport.Status.RUNNING)
+def chunk_run(chunk_id: int) -> None:
+    """Play one slice of a report and store its tally; the last slice merges them.
+
+    A slice already done (its task run twice) or of a failed report is skipped.
+    Progress goes onto the report as it plays, added (not written) so slices
+    running at once on different workers all count.
+    """
+    chunk = DeckReportChunk.objects.select_related("report").get(pk=chunk_id)
+    report = chunk.report
+    if chunk.done or report.status == DeckReport.Status.FAILED:
+        return
+    DeckReport.objects.filter(pk=report.pk, status=DeckReport.Status.QUEUED).update(
+        status=DeckReport.Status.RUNNING
+    )
     step = max(1, report.games // 50)
+    counted = [0]
 
     def progress(done: int) -> None:
-        if done % step == 0 or done == report.games:
-            DeckReport.objects.filter(pk=report_id).update(done_games=done)
+        if done - counted[0] >= step:
+            DeckReport.objects.filter(pk=report.pk).update(
+                done_games=F("done_games") + (done - counted[0])
+            )
+            counted[0] = done
 
     try:
-        result = simulate_report(report, progress)
+        tally = play_games(report, chunk.first, chunk.games, progress)
     except Exception as exc:  # the report page must say what went wrong
-        DeckReport.objects.filter(pk=report_id).update(
+        DeckReport.objects.filter(pk=report.pk).update(
             status=DeckReport.Status.FAILED, error=str(exc)[:2000]
         )
         raise
-    DeckReport.objects.filter(pk=report_id).update(
-        status=DeckReport.Status.DONE, result=result, done_games=report.games
-    )
+    with transaction.atomic():
+        # The report's row lock orders the slices' ends: exactly one sees all done.
+        DeckReport.objects.select_for_update().filter(pk=report.pk).first()
+        stored = DeckReportChunk.objects.filter(pk=chunk.pk, done=False).update(
+            done=True, tally=tally
+        )
+        if not stored:
+            return
+        DeckReport.objects.filter(pk=report.pk).update(
+            done_games=F("done_games") + (chunk.games - counted[0])
+        )
+        chunks = list(report.chunks.order_by("index"))
+        if all(c.done for c in chunks):
+            result = report_figures(report, merge_tallies(c.tally for c in chunks))
+            DeckReport.objects.filter(pk=report.pk).exclude(
+                status=DeckReport.Status.FAILED
+            ).update(
+                status=DeckReport.Status.DONE, result=result, done_games=report.games
+            )
+
+
+@task()
+def run_report_chunk(chunk_id: int) -> None:
+    """Run one slice of a stored deck report (any worker; see ``chunk_run``)."""
+    chunk_run(chunk_id)
+
+
+@task()
+def run_deck_report(report_id: int) -> None:
+    """Run every slice of a stored report in turn (a report queued before slices)."""
+    report = DeckReport.objects.get(pk=report_id)
+    chunks = list(report.chunks.order_by("index")) or report_chunks_create(report)
+    for chunk in chunks:
+        chunk_run(chunk.pk)

@@ -19,12 +19,12 @@ from django.db import transaction
 from cards.games import GAMES
 
 from ..engine import get_game
-from ..engine.bots import make_bot
+from ..engine.bots import BOT_NAMES, make_bot
 from ..engine.core import CHANCE, EngineError, Rng, replay, resolve_chance, seed_state
 from .adapter import PlaytestError, engine_decks
 from .models import Playtest
 
-BOT_KINDS = ("random", "greedy")
+BOT_KINDS = BOT_NAMES
 HUMAN_KINDS = ("human", "hotseat")
 SEED_CHANCE = "chance:seed"
 
@@ -84,7 +84,8 @@ def playtest_create(
     game = get_game(game_slug)
     if opponent not in BOT_KINDS + ("hotseat",):
         raise PlaytestError(
-            "bad_opponent", "The opponent is random, greedy or hotseat."
+            "bad_opponent",
+            f"The opponent is hotseat or a bot: {', '.join(BOT_KINDS)}.",
         )
     if chance not in ("seed", "choose"):
         raise PlaytestError(

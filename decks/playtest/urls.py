@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import doctor_views, views
 
 app_name = "play"
 urlpatterns = [
@@ -15,4 +15,14 @@ urlpatterns = [
     path("help/<slug:game>/", views.how_to_play, name="help"),
     path("reports/new/", views.report_new, name="report-new"),
     path("reports/<int:pk>/", views.report_detail, name="report"),
+    path("doctor/new/", doctor_views.doctor_new, name="doctor-new"),
+    path("doctor/<int:pk>/", doctor_views.doctor_detail, name="doctor"),
+    path(
+        "doctor/<int:pk>/cancel/", doctor_views.doctor_cancel_view, name="doctor-cancel"
+    ),
+    path(
+        "doctor/<int:pk>/apply/<int:index>/",
+        doctor_views.doctor_apply_view,
+        name="doctor-apply",
+    ),
 ]

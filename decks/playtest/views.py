@@ -13,6 +13,7 @@ from cards.games import GAMES
 from cards.safejson import MAX_INT, MIN_INT
 
 from ..engine import get_game
+from ..engine.bots import BOT_LABELS
 from ..engine.core import CHANCE
 from ..models import Deck
 from .adapter import blocked_cards, deck_entries, entries_to_engine
@@ -122,6 +123,7 @@ def start_context(user, deck) -> dict:
         "players_range": GAMES[deck.game.slug].seat_counts,
         "blocked": blocked,
         "max_report_games": MAX_GAMES,
+        "bots": BOT_LABELS,
     }
 
 

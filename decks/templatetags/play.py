@@ -4,6 +4,7 @@ from django import template
 
 from cards.games import bakugan, collide_o, metal_fusion
 
+from ..engine.bots import BOT_LABELS
 from ..engine.collision import stopper
 from ..engine.core import View
 
@@ -103,8 +104,7 @@ def seat_name(pt, seat) -> str:
     who = {
         "human": "You",
         "hotseat": f"Player {seat + 1}",
-        "random": "Random bot",
-        "greedy": "Greedy bot",
+        **BOT_LABELS,
     }[info["kind"]]
     return f"{who} (seat {seat + 1}, {info['name']})"
 

@@ -37,7 +37,8 @@ from collection.services import (
 from decks.companion.models import TableGame
 from decks.companion.services import table_game_create
 from decks.models import Deck, DeckEntry, DeckVersion
-from decks.playtest.models import DeckReport, Playtest
+from decks.playtest.doctor import doctor_start
+from decks.playtest.models import DeckDoctor, DeckReport, Playtest
 from decks.playtest.reports import deck_report_start
 from decks.playtest.services import playtest_create, playtest_share
 from tests.factories import make_entry
@@ -99,6 +100,7 @@ SELF = {
     "play:list",
     "play:new",
     "play:report-new",
+    "play:doctor-new",
     "community:submissions",
     "community:suggest-new",
     "community:suggest",
@@ -131,6 +133,9 @@ OWNER = {
     "play:branch",
     "play:share",
     "play:report",
+    "play:doctor",
+    "play:doctor-cancel",
+    "play:doctor-apply",
     "community:submission",
     "community:scan",
     "community:scan-thumb",
@@ -184,6 +189,8 @@ OWNER_GET = {
             "play:branch",
             "play:share",
             "play:undo",
+            "play:doctor-cancel",
+            "play:doctor-apply",
             "playtest-actions",
             "playtest-undo",
             "table:companion-act",
@@ -263,6 +270,7 @@ class Scenario:
             self.report = deck_report_start(
                 owner=owner, deck=deck, games=2, bot="random"
             )
+            self.doctor = doctor_start(owner=owner, deck=deck, games=20, bot="random")
         self.custom_set = custom_set_create(
             user=owner, game="collision", name=f"Set {SECRET}"
         )
@@ -312,6 +320,9 @@ class Scenario:
             "collection:import_preview": {"token": self.preview.token},
             "decks:version": {"pk": self.deck.pk, "number": self.version},
             "play:report": {"pk": self.report.pk},
+            "play:doctor": {"pk": self.doctor.pk},
+            "play:doctor-cancel": {"pk": self.doctor.pk},
+            "play:doctor-apply": {"pk": self.doctor.pk, "index": 1},
             "community:submission": {"pk": self.submission.pk},
             "community:scan": {"pk": 999999},
             "community:scan-thumb": {"pk": 999999},
@@ -349,6 +360,7 @@ class Scenario:
             "play:list",
             "play:new",
             "play:report-new",
+            "play:doctor-new",
         ):
             return {"pk": self.playtest.pk}
         return {}
@@ -369,6 +381,7 @@ def snapshot() -> str:
         Playtest,
         DeckReport,
         TableGame,
+        DeckDoctor,
         CardSubmission,
         CardChange,
         CardSet,

@@ -6,14 +6,15 @@ from django.core.management.base import BaseCommand, CommandError
 
 from cards.games import GAMES
 from decks.engine import get_game
-from decks.engine.bots import BOTS
+from decks.engine.bots import BOT_NAMES
 from decks.engine.simulate import run_games
 from decks.playtest.simulation import DeckSpecError, engine_decks_from_specs
 
 
 class Command(BaseCommand):
     help = (
-        "Simulate bot games: --game G --deck A --deck B --games N --seed S --bot greedy. "
+        "Simulate bot games: --game G --deck A --deck B --games N --seed S"
+        " --bot search --bot greedy (one --bot per seat). "
         "A deck is a deck id or sample[:N] (a practice-set sample deck)."
     )
 
@@ -30,8 +31,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--bot",
             action="append",
-            choices=sorted(BOTS),
-            help="Bot per seat (the last repeats).",
+            choices=BOT_NAMES,
+            help="Bot per seat (the last repeats): random, greedy, or the search bot"
+            " by level (search, search:fast, search:strong).",
         )
         parser.add_argument(
             "--players",

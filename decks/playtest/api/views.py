@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from cards.safejson import MAX_INT
 
 from ...engine import get_game
+from ...engine.bots import BOT_NAMES
 from ...engine.core import CHANCE
 from ...models import Deck
 from ..models import Playtest
@@ -28,7 +29,7 @@ from ..services import (
 class PlaytestCreateSerializer(serializers.Serializer):
     deck = serializers.IntegerField(min_value=1, max_value=MAX_INT)
     opponent = serializers.ChoiceField(
-        choices=["random", "greedy", "hotseat"], default="random"
+        choices=[*BOT_NAMES, "hotseat"], default="random"
     )
     opponent_deck = serializers.IntegerField(
         required=False, min_value=1, max_value=MAX_INT

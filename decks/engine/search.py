@@ -1,0 +1,185 @@
+"""The search bot: information-set Monte Carlo tree search over any engine.
+
+One implementation for every game, through the interface of ``core`` only
+(``legal_actions``, ``apply``, ``to_act``, ``score``, ``chance_outcomes``) plus
+each game's ``determinize(state, player, rng)``.
+
+How it chooses (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012):
+
+- Each playout starts from a *determinization*: a copy of the game as the bot
+  may believe it, the cards it cannot see (the others' hands, every deck order,
+  face-down cards) dealt anew with the bot's own generator among the places it
+  cannot see, and the game's generator reseeded. ``core.redeal`` sorts those
+  cards before it shuffles them, so the bot's choice depends on which cards are
+  hidden, never on where they are: it never reads a hand or a deck order. The
+  deck lists are taken as known (as at an open-deck-list event). A game whose
+  only hidden part is its generator (Bakugan: the log names each gate placed,
+  and a seat's unused abilities are its deck's less those shown) has no
+  ``determinize``; a copy with the generator reseeded serves.
+- One tree is shared by all determinizations; a node's children are keyed by
+  the action's text, and only those legal in the playout's world are weighed
+  (UCB1 over visits). A chance step (where a rolled Bakugan lands) is a chance
+  node: its outcome is drawn with the engine's stated odds.
+- Below the tree a playout moves at random for at most ``depth`` actions; a
+  game not over by then is valued by the engine's ``score`` (the greedy bot's
+  heuristic), turned into shares of one win by a softmax over the seats.
+- The move is the root's most visited action.
+
+Strength is set by playouts per move, not time, so a game replays exactly: the
+bot's generator is seeded from the seed it is made with, which the callers
+derive from the game's seed. Levels: ``search:fast``, ``search`` (the default,
+``normal``) and ``search:strong``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .core import CHANCE, Rng, copy_state, resolve_chance, seed_state
+
+LEVELS = {"fast": 48, "normal": 160, "strong": 640}  # playouts per move
+DEFAULT_LEVEL = "normal"
+
+
+@dataclass(frozen=True)
+class Settings:
+    playouts: int
+    depth: int = 24  # random actions below the tree before the score decides
+    explore: float = 0.7  # UCB1's exploration constant
+    scale: float = 10.0  # score points for a factor e in the softmax
+
+
+def settings_for(level: str) -> Settings:
+    """Return the search settings of a level name; ValueError for an unknown one."""
+    try:
+        return Settings(LEVELS[level])
+    except KeyError:
+        raise ValueError(
+            f"Unknown search level {level!r}; choose one of {', '.join(LEVELS)}."
+        ) from None
+
+
+class _Node:
+    __slots__ = ("children", "visits", "total", "seat")
+
+    def __init__(self, seat: int):
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.total = 0.0  # sum of the rewards of ``seat``, who moved into it
+        self.seat = seat
+
+
+def determinized(game, state, player: int, rng: Rng):
+    """Return a copy of ``state`` as ``player`` may believe it (see the module text)."""
+    determinize = getattr(game, "determinize", None)
+    if determinize is not None:
+        return determinize(state, player, rng)
+    s = copy_state(state)
+    s.rng = Rng(rng.next64()) if isinstance(s.rng, Rng) else rng.next64()
+    return s
+
+
+def leaf_values(game, state, seats: int, scale: float) -> list[float]:
+    """Return each seat's share of one win: 1 to the winner, else the softmax of scores."""
+    if game.is_over(state):
+        winner = game.winner(state)
+        if winner is None:
+            return [1.0 / seats] * seats
+        return [1.0 if p == winner else 0.0 for p in range(seats)]
+    scores = [game.score(state, p) / scale for p in range(seats)]
+    top = max(scores)
+    weights = [math.exp(max(-50.0, v - top)) for v in scores]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+class SearchBot:
+    """Choose by information-set Monte Carlo tree search (see the module text)."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        level: str = DEFAULT_LEVEL,
+        settings: Settings | None = None,
+    ):
+        self.settings = settings or settings_for(level)
+        self.level = level
+        self.name = "search" if level == DEFAULT_LEVEL else f"search:{level}"
+        self.rng = Rng(seed_state(seed, 303))
+
+    def choose(self, game, state):
+        actions = game.legal_actions(state)
+        if len(actions) == 1:
+            return actions[0]
+        visits = self.visit_counts(game, state)
+        best, most = actions[0], -1
+        for action in actions:
+            count = visits.get(action.text, 0)
+            if count > most:
+                best, most = action, count
+        return best
+
+    def visit_counts(self, game, state) -> dict[str, int]:
+        """Run the playouts from ``state`` and return the root's visits per action text."""
+        settings = self.settings
+        rng = self.rng
+        me = game.to_act(state)
+        seats = game.player_count(state)
+        root = _Node(me)
+        explore, depth, scale = settings.explore, settings.depth, settings.scale
+        legal_actions, apply, to_act = game.legal_actions, game.apply, game.to_act
+        is_over = game.is_over
+        for _ in range(settings.playouts):
+            s = determinized(game, state, me, rng)
+            node = root
+            path = [root]
+            # Selection and expansion: down the tree until a new node is made.
+            while not is_over(s):
+                seat = to_act(s)
+                if seat == CHANCE:
+                    action = resolve_chance(game, s, rng)
+                    child = node.children.get(action.text)
+                    if child is None:
+                        child = node.children[action.text] = _Node(CHANCE)
+                    apply(s, action, inplace=True)
+                    node = child
+                    path.append(node)
+                    continue
+                legal = legal_actions(s)
+                children = node.children
+                untried = [a for a in legal if a.text not in children]
+                if untried:
+                    action = untried[rng.below(len(untried))]
+                    node = children[action.text] = _Node(seat)
+                    apply(s, action, inplace=True)
+                    path.append(node)
+                    break
+                log_n = math.log(node.visits + 1)
+                best, best_value = None, -1.0
+                for a in legal:
+                    child = children[a.text]
+                    value = child.total / child.visits + explore * math.sqrt(
+                        log_n / child.visits
+                    )
+                    if value > best_value:
+                        best, best_value = a, value
+                node = children[best.text]
+                apply(s, best, inplace=True)
+                path.append(node)
+            # Playout: random moves below the tree, then the score decides.
+            for _ in range(depth):
+                if is_over(s):
+                    break
+                if to_act(s) == CHANCE:
+                    action = resolve_chance(game, s, rng)
+                else:
+                    legal = legal_actions(s)
+                    action = legal[rng.below(len(legal))]
+                apply(s, action, inplace=True)
+            values = leaf_values(game, s, seats, scale)
+            for n in path:
+                n.visits += 1
+                if n.seat >= 0:
+                    n.total += values[n.seat]
+        return {text: child.visits for text, child in root.children.items()}

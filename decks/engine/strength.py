@@ -1,0 +1,113 @@
+"""Measured bot strength: seeded matches between two bots with given decks.
+
+``match_rate`` plays ``games`` games of bot ``a`` against bot ``b``: with two
+seats, game ``i`` takes deck pairing ``i // 2`` (cycling through every ordered
+pair of the decks given) and seats ``a`` first in even games, second in odd
+ones, so each bot plays every pairing from both seats. With three or more seats
+(a shared pack), ``a`` takes one seat, rotating, and ``b`` the others; its
+figure is then its share of the games (a draw counts one share per seat).
+Everything is seeded from ``seed``, so a run replays exactly.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from .bots import make_bot, play_out
+from .core import CHANCE, Rng, resolve_chance, seed_state
+
+
+def wilson_interval(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Return the 95% Wilson score interval of a rate of ``points`` in ``n`` games."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = points / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def match_rate(
+    game,
+    decks: list,
+    options: dict,
+    a: str,
+    b: str,
+    games: int,
+    seed: int = 1,
+    players: int = 2,
+) -> dict:
+    """Play ``a`` against ``b`` and return a's wins, draws, rate and 95% interval.
+
+    ``decks`` lists engine decks: with two seats, the decks to pair; with a
+    shared pack, the packs to cycle through (one per game).
+    """
+    wins = draws = 0
+    started = time.perf_counter()
+    pairs = [(x, y) for x in decks for y in decks]
+    for i in range(games):
+        game_seed = seed + i
+        if players == 2:
+            mine, theirs = pairs[(i // 2) % len(pairs)]
+            seat = i % 2
+            seat_decks = [mine, theirs] if seat == 0 else [theirs, mine]
+        else:
+            seat_decks = [decks[(i // players) % len(decks)]]
+            seat = i % players
+        state = game.new_game(seat_decks, options, game_seed)
+        bots = [
+            make_bot(a if s == seat else b, game_seed * 31 + s) for s in range(players)
+        ]
+        state = play_out(game, state, bots, Rng(seed_state(game_seed, 7)))
+        winner = game.winner(state)
+        wins += winner == seat
+        draws += winner is None
+    points = wins + draws / players
+    low, high = wilson_interval(points, games)
+    return {
+        "a": a,
+        "b": b,
+        "players": players,
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "rate": round(points / games, 4),
+        "interval": [round(low, 4), round(high, 4)],
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def choice_times(
+    game, setups: list, options: dict, bot: str, games: int, seed: int = 1
+) -> list[float]:
+    """Return the seconds each choice of ``bot`` took, over ``games`` games against greedy.
+
+    Game ``i`` is dealt ``setups[i % len(setups)]`` (the seats' decks) and ``bot``
+    sits in seat ``i % players``. Only choices among two or more actions are
+    timed (a lone action is no choice).
+    """
+    times: list[float] = []
+    for i in range(games):
+        game_seed = seed + i
+        state = game.new_game(setups[i % len(setups)], options, game_seed)
+        players = game.player_count(state)
+        seat = i % players
+        bots = [
+            make_bot(bot if s == seat else "greedy", game_seed * 31 + s)
+            for s in range(players)
+        ]
+        chance = Rng(seed_state(game_seed, 7))
+        while not game.is_over(state):
+            acting = game.to_act(state)
+            if acting == CHANCE:
+                action = resolve_chance(game, state, chance)
+            elif acting == seat and len(game.legal_actions(state)) > 1:
+                started = time.perf_counter()
+                action = bots[seat].choose(game, state)
+                times.append(time.perf_counter() - started)
+            else:
+                action = bots[acting].choose(game, state)
+            state = game.apply(state, action, inplace=True)
+    return times

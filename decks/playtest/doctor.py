@@ -1,0 +1,397 @@
+"""The deck doctor: "Improve this deck" by single-card swaps, played by the workers.
+
+``doctor_start`` lists the legal single-card swaps of a deck (one copy of a card
+out, one copy of another card in, in the same zone; the card in comes from the
+owner's collection or from all the game's cards the owner may see), keeps at
+most ``MAX_CANDIDATES`` of them (a seeded pick when there are more), and queues
+one ``run_doctor_candidate`` task per candidate, plus the deck as it is
+(candidate 0), so any number of task workers play them in parallel. Every
+candidate plays the same seeds against the same opponent (the chosen deck, or
+the deck as it is for a mirror), so the differences come from the swap, not the
+deal. When the last candidate is done, ``doctor_figures`` ranks the swaps by
+win-rate gain over candidate 0 and keeps the top ``TOP``, each with its 95%
+interval and its games. ``doctor_cancel`` stops a run between games;
+``doctor_apply`` writes a suggestion as the deck's next version through
+``decks.services``. One user has at most ``MAX_UNFINISHED`` runs waiting or
+running at once.
+
+Decision: the swap keeps the card's zone, so a deck's shape (Collision's Blade,
+Metal Fusion's line-up) stays as the rules want it; a swap that breaks a rule
+(copies, size, a shared pack's minimum) is never offered, as every candidate is
+checked by ``decks.rules`` exactly as a playtest checks a deck.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django_tasks import task
+
+from cards.games import GAMES
+from cards.models import Card
+from collection.models import CollectionEntry
+
+from ..engine import get_game
+from ..engine.bots import BOT_NAMES, make_bot, play_out
+from ..engine.core import Rng, seed_state
+from ..rules import is_legal, to_lines, validate_deck
+from ..services import deck_set_entries
+from .adapter import PlaytestError, card_to_engine, deck_entries, engine_decks
+from .models import DeckDoctor, DeckDoctorCandidate
+from .reports import wilson_interval
+
+MAX_CANDIDATES = 40
+MAX_GAMES = 1000  # per candidate
+MIN_GAMES = 20
+MAX_POOL = 300  # cards considered for the card in
+MAX_TRIES = 3000  # swaps checked by the rules at most
+MAX_UNFINISHED = 1
+UNFINISHED_FOR_AT_MOST = timedelta(hours=2)
+TOP = 5
+SOURCES = {"game": "the game's cards", "collection": "your collection"}
+_CANCEL_CHECK = 10  # games between looks at the run's status
+
+
+def _entry_dicts(entries) -> list[dict]:
+    """Return ``{"card": Card, "quantity", "zone"}`` for a deck's entries."""
+    return [
+        {"card": line.card, "quantity": line.quantity, "zone": line.zone}
+        for line in to_lines(entries)
+    ]
+
+
+def swapped(entries: list[dict], out: Card, card_in: Card, zone: str) -> list[dict]:
+    """Return ``entries`` with one copy of ``out`` in ``zone`` swapped for ``card_in``."""
+    result, added = [], False
+    for entry in entries:
+        if entry["card"].pk == out.pk and entry["zone"] == zone:
+            if entry["quantity"] > 1:
+                result.append({**entry, "quantity": entry["quantity"] - 1})
+        elif entry["card"].pk == card_in.pk and entry["zone"] == zone:
+            result.append({**entry, "quantity": entry["quantity"] + 1})
+            added = True
+        else:
+            result.append(entry)
+    if not added:
+        result.append({"card": card_in, "quantity": 1, "zone": zone})
+    return result
+
+
+def _pool(owner, deck, source: str) -> list[Card]:
+    """Return the cards that may come in, in a stable order."""
+    cards = Card.objects.visible_to(owner).filter(card_set__game=deck.game)
+    if source == "collection":
+        owned = CollectionEntry.objects.of(owner).filter(quantity__gt=0)
+        cards = cards.filter(pk__in=owned.values("card"))
+    return list(cards.select_related("card_set__game").order_by("pk")[:MAX_POOL])
+
+
+def swap_candidates(
+    *, owner, deck, source: str = "game", seed: int = 1, limit: int = MAX_CANDIDATES
+) -> list[tuple[Card, Card, str, list[dict]]]:
+    """Return (card out, card in, zone, entries) for legal single-card swaps of ``deck``.
+
+    Each candidate deck is legal by ``decks.rules`` and playable by the engine.
+    The swaps are tried in an order seeded by ``seed`` until ``limit`` are found
+    (at most ``MAX_TRIES`` tried), and returned in the deck's order.
+    """
+    slug = deck.game.slug
+    engine = get_game(slug)
+    entries = _entry_dicts(deck_entries(deck))
+    lines = [
+        entry
+        for _, entry in sorted({(e["card"].pk, e["zone"]): e for e in entries}.items())
+    ]
+    pool = [
+        c
+        for c in _pool(owner, deck, source)
+        if not engine.card_problems(card_to_engine(c))
+    ]
+    pairs = [
+        (i, j)
+        for i, line in enumerate(lines)
+        for j, card_in in enumerate(pool)
+        if card_in.pk != line["card"].pk
+    ]
+    Rng(seed_state(seed, 404)).shuffle(pairs)
+    found = []
+    for i, j in pairs[:MAX_TRIES]:
+        line, card_in = lines[i], pool[j]
+        candidate = swapped(entries, line["card"], card_in, line["zone"])
+        if is_legal(validate_deck(slug, candidate, players=2)):
+            found.append(((i, j), (line["card"], card_in, line["zone"], candidate)))
+            if len(found) == limit:
+                break
+    return [swap for _, swap in sorted(found, key=lambda item: item[0])]
+
+
+def doctor_start(
+    *,
+    owner,
+    deck,
+    opponent_deck=None,
+    source: str = "game",
+    games: int = 200,
+    bot: str = "greedy",
+    seed: int = 1,
+) -> DeckDoctor:
+    """Store a deck doctor run and queue its candidates for the workers."""
+    if deck.owner_id != owner.pk:
+        raise PlaytestError("not_owner", "Only the deck's owner can improve it.", 403)
+    if bot not in BOT_NAMES:
+        raise PlaytestError("bad_bot", f"The bots are one of: {', '.join(BOT_NAMES)}.")
+    if source not in SOURCES:
+        raise PlaytestError(
+            "bad_source", "Cards come from the game or your collection."
+        )
+    if not isinstance(games, int) or not MIN_GAMES <= games <= MAX_GAMES:
+        raise PlaytestError(
+            "bad_games", f"Each candidate plays {MIN_GAMES} to {MAX_GAMES} games."
+        )
+    if not isinstance(seed, int) or not 0 <= seed < 2**53:
+        raise PlaytestError("bad_seed", "The seed is a whole number from 0 to 2^53.")
+    slug = deck.game.slug
+    opponent = opponent_deck or deck
+    if opponent.game_id != deck.game_id:
+        raise PlaytestError("bad_deck", "The opponent's deck is for another game.")
+    shared = GAMES[slug].shared_pack
+    players = 2
+    seat_decks = [deck] if shared else [deck, opponent]
+    checked = engine_decks(slug, seat_decks, players=players, reader=owner)
+    swaps = swap_candidates(owner=owner, deck=deck, source=source, seed=seed)
+    if not swaps:
+        raise PlaytestError(
+            "no_swaps",
+            f"No single-card swap from {SOURCES[source]} keeps this deck legal.",
+        )
+    built = [(None, None, "", checked[0])]
+    for out, card_in, zone, entries in swaps:
+        built.append(
+            (
+                out,
+                card_in,
+                zone,
+                engine_decks(slug, [(deck.name, entries)], players=2)[0],
+            )
+        )
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+        unfinished = DeckDoctor.objects.filter(
+            owner=owner,
+            status__in=[DeckDoctor.Status.QUEUED, DeckDoctor.Status.RUNNING],
+            created_at__gte=timezone.now() - UNFINISHED_FOR_AT_MOST,
+        ).count()
+        if unfinished >= MAX_UNFINISHED:
+            raise PlaytestError(
+                "too_many_doctors",
+                f"At most {MAX_UNFINISHED} deck doctor run of yours waits or runs at"
+                " once; cancel it or wait for it to finish.",
+                status=429,
+            )
+        doctor = DeckDoctor.objects.create(
+            owner=owner,
+            deck=deck,
+            opponent_deck=opponent_deck,
+            game=slug,
+            bot=bot,
+            source=source,
+            games=games,
+            seed=seed,
+            options={"players": players} if shared else {},
+            opponent={} if shared else checked[1],
+            total_games=games * len(built),
+        )
+        candidates = DeckDoctorCandidate.objects.bulk_create(
+            DeckDoctorCandidate(
+                doctor=doctor,
+                index=i,
+                zone=zone,
+                card_out=out,
+                card_in=card_in,
+                deck=engine_deck,
+            )
+            for i, (out, card_in, zone, engine_deck) in enumerate(built)
+        )
+        ids = [c.pk for c in candidates]
+        transaction.on_commit(lambda: [run_doctor_candidate.enqueue(pk) for pk in ids])
+    return doctor
+
+
+def candidate_play(candidate: DeckDoctorCandidate, stop=None) -> tuple[int, int, int]:
+    """Play a candidate's games; return (games, wins, draws) of its deck (seat 0).
+
+    ``stop()`` is asked every few games; when it says so, the games so far count.
+    """
+    doctor = candidate.doctor
+    game = get_game(doctor.game)
+    decks = (
+        [candidate.deck] if not doctor.opponent else [candidate.deck, doctor.opponent]
+    )
+    wins = draws = 0
+    for i in range(doctor.games):
+        if stop is not None and i % _CANCEL_CHECK == 0 and i and stop():
+            return i, wins, draws
+        game_seed = doctor.seed + i
+        state = game.new_game(decks, doctor.options, game_seed)
+        seats = game.player_count(state)
+        bots = [make_bot(doctor.bot, game_seed * 31 + s) for s in range(seats)]
+        state = play_out(game, state, bots, Rng(seed_state(game_seed, 7)))
+        winner = game.winner(state)
+        wins += winner == 0
+        draws += winner is None
+        if i % _CANCEL_CHECK == _CANCEL_CHECK - 1:
+            DeckDoctor.objects.filter(pk=doctor.pk).update(
+                done_games=F("done_games") + _CANCEL_CHECK
+            )
+    return doctor.games, wins, draws
+
+
+def _rate(c) -> float:
+    return (c.wins + c.draws / 2) / c.games if c.games else 0.0
+
+
+def doctor_figures(doctor: DeckDoctor, candidates) -> dict:
+    """Return the baseline and the top swaps by win-rate gain, with 95% intervals."""
+    base = candidates[0]
+    p0 = _rate(base)
+    rows = []
+    for c in candidates[1:]:
+        p = _rate(c)
+        low, high = wilson_interval(c.wins + c.draws / 2, c.games)
+        spread = 1.96 * math.sqrt(
+            p * (1 - p) / max(1, c.games) + p0 * (1 - p0) / max(1, base.games)
+        )
+        gain = p - p0
+        rows.append(
+            {
+                "index": c.index,
+                "zone": c.zone,
+                "out": {"id": c.card_out_id, "name": c.card_out.display_name},
+                "in": {"id": c.card_in_id, "name": c.card_in.display_name},
+                "games": c.games,
+                "win_rate": round(p, 4),
+                "interval": [round(low, 4), round(high, 4)],
+                "gain": round(gain, 4),
+                "gain_interval": [round(gain - spread, 4), round(gain + spread, 4)],
+            }
+        )
+    rows.sort(key=lambda r: (-r["gain"], r["index"]))
+    low, high = wilson_interval(base.wins + base.draws / 2, base.games)
+    return {
+        "baseline": {
+            "games": base.games,
+            "win_rate": round(p0, 4),
+            "interval": [round(low, 4), round(high, 4)],
+        },
+        "candidates": len(candidates) - 1,
+        "top": rows[:TOP],
+    }
+
+
+def candidate_run(candidate_id: int) -> None:
+    """Play one candidate and store its figures; the last one ranks them all."""
+    candidate = DeckDoctorCandidate.objects.select_related("doctor").get(
+        pk=candidate_id
+    )
+    doctor = candidate.doctor
+    if candidate.done or not doctor.unfinished:
+        return
+    DeckDoctor.objects.filter(pk=doctor.pk, status=DeckDoctor.Status.QUEUED).update(
+        status=DeckDoctor.Status.RUNNING
+    )
+
+    def stop() -> bool:
+        status = DeckDoctor.objects.filter(pk=doctor.pk).values_list(
+            "status", flat=True
+        )
+        return status.first() not in (
+            DeckDoctor.Status.QUEUED,
+            DeckDoctor.Status.RUNNING,
+        )
+
+    try:
+        games, wins, draws = candidate_play(candidate, stop)
+    except Exception as exc:  # the page must say what went wrong
+        DeckDoctor.objects.filter(pk=doctor.pk).update(
+            status=DeckDoctor.Status.FAILED, error=str(exc)[:2000]
+        )
+        raise
+    with transaction.atomic():
+        DeckDoctor.objects.select_for_update().filter(pk=doctor.pk).first()
+        stored = DeckDoctorCandidate.objects.filter(pk=candidate.pk, done=False).update(
+            done=True, games=games, wins=wins, draws=draws
+        )
+        if not stored:
+            return
+        DeckDoctor.objects.filter(pk=doctor.pk).update(
+            done_games=F("done_games") + games % _CANCEL_CHECK
+        )
+        candidates = list(
+            doctor.candidates.select_related("card_out", "card_in").order_by("index")
+        )
+        if all(c.done for c in candidates):
+            DeckDoctor.objects.filter(
+                pk=doctor.pk, status=DeckDoctor.Status.RUNNING
+            ).update(
+                status=DeckDoctor.Status.DONE,
+                result=doctor_figures(doctor, candidates),
+                done_games=doctor.total_games,
+            )
+
+
+@task()
+def run_doctor_candidate(candidate_id: int) -> None:
+    """Play one deck doctor candidate (any worker; see ``candidate_run``)."""
+    candidate_run(candidate_id)
+
+
+def doctor_cancel(*, doctor: DeckDoctor) -> DeckDoctor:
+    """Stop a run: its queued candidates are skipped, running ones stop between games."""
+    DeckDoctor.objects.filter(
+        pk=doctor.pk, status__in=[DeckDoctor.Status.QUEUED, DeckDoctor.Status.RUNNING]
+    ).update(status=DeckDoctor.Status.CANCELLED)
+    doctor.refresh_from_db()
+    return doctor
+
+
+def doctor_apply(*, doctor: DeckDoctor, index: int, user):
+    """Write suggestion ``index`` onto the deck as it is now, as its next version."""
+    if doctor.owner_id != user.pk or doctor.deck.owner_id != user.pk:
+        raise PlaytestError("not_owner", "Only the deck's owner can change it.", 403)
+    if doctor.status != DeckDoctor.Status.DONE or not any(
+        row["index"] == index for row in doctor.result.get("top", [])
+    ):
+        raise PlaytestError("bad_suggestion", "There is no such suggestion.")
+    candidate = doctor.candidates.select_related("card_out", "card_in").get(index=index)
+    deck = doctor.deck
+    entries = _entry_dicts(deck_entries(deck))
+    if not any(
+        e["card"].pk == candidate.card_out_id and e["zone"] == candidate.zone
+        for e in entries
+    ):
+        raise PlaytestError(
+            "deck_changed",
+            f"The deck no longer holds {candidate.card_out.display_name} in its"
+            f" {candidate.zone}; run the deck doctor again.",
+            status=409,
+        )
+    changed = swapped(entries, candidate.card_out, candidate.card_in, candidate.zone)
+    problems = validate_deck(deck.game.slug, changed, players=2)
+    if not is_legal(problems):
+        raise PlaytestError(
+            "illegal_deck",
+            "The deck has changed since, and this swap would make it illegal.",
+            status=409,
+        )
+    return deck_set_entries(
+        deck=deck,
+        entries=[
+            {"card": e["card"].pk, "quantity": e["quantity"], "zone": e["zone"]}
+            for e in changed
+        ],
+    )

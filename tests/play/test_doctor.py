@@ -1,0 +1,163 @@
+"""The deck doctor: legal single-card swaps, played by the workers, applied in one click."""
+
+import pytest
+
+from cards.games import GAMES
+from collection.models import CollectionEntry
+from decks.playtest.doctor import (
+    MAX_CANDIDATES,
+    TOP,
+    candidate_run,
+    doctor_apply,
+    doctor_cancel,
+    doctor_start,
+    swap_candidates,
+)
+from decks.playtest.models import DeckDoctor
+from decks.playtest.services import PlaytestError
+from decks.rules import is_legal, to_lines, validate_deck
+
+
+def _counts(entries) -> dict:
+    counts = {}
+    for line in to_lines(entries):
+        key = (line.card.pk, line.zone)
+        counts[key] = counts.get(key, 0) + line.quantity
+    return counts
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_every_suggested_swap_is_a_legal_deck_one_card_away(slug, user, deck_for):
+    deck = deck_for(slug)
+    before = _counts(deck.entries.select_related("card__card_set__game"))
+    swaps = swap_candidates(owner=user, deck=deck, seed=3)
+    assert 0 < len(swaps) <= MAX_CANDIDATES
+    for out, card_in, zone, entries in swaps:
+        assert is_legal(validate_deck(slug, entries, players=2))
+        after = _counts(entries)
+        assert after.get((out.pk, zone), 0) == before[(out.pk, zone)] - 1
+        assert after[(card_in.pk, zone)] == before.get((card_in.pk, zone), 0) + 1
+        changed = {
+            k for k in before.keys() | after.keys() if before.get(k) != after.get(k)
+        }
+        assert changed == {(out.pk, zone), (card_in.pk, zone)}
+
+
+@pytest.mark.django_db
+def test_only_cards_of_the_owners_collection_come_in_when_asked(user, deck_for):
+    deck = deck_for("bakugan")
+    with pytest.raises(PlaytestError) as refusal:
+        doctor_start(owner=user, deck=deck, source="collection", games=20)
+    assert refusal.value.code == "no_swaps"
+    card = deck.entries.first().card
+    others = card.card_set.cards.exclude(pk__in=deck.entries.values("card"))
+    owned = list(others[:3])
+    for c in owned:
+        CollectionEntry.objects.create(user=user, card=c, quantity=1)
+    swaps = swap_candidates(owner=user, deck=deck, source="collection")
+    assert {card_in.pk for _, card_in, _, _ in swaps} <= {c.pk for c in owned}
+
+
+def _run(doctor, order=None):
+    candidates = list(doctor.candidates.order_by("index"))
+    for candidate in reversed(candidates) if order == "backwards" else candidates:
+        candidate_run(candidate.pk)
+    doctor.refresh_from_db()
+    return doctor
+
+
+@pytest.mark.django_db
+def test_a_run_ranks_the_top_swaps_with_intervals_and_games(
+    user, deck_for, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        doctor = doctor_start(
+            owner=user, deck=deck_for("bakugan"), games=20, bot="random", seed=5
+        )
+    count = doctor.candidates.count()
+    assert doctor.total_games == 20 * count
+    doctor = _run(doctor, "backwards")
+    assert (doctor.status, doctor.done_games) == ("done", 20 * count)
+    top = doctor.result["top"]
+    assert len(top) == min(TOP, count - 1)
+    assert [row["gain"] for row in top] == sorted(
+        (r["gain"] for r in top), reverse=True
+    )
+    for row in top:
+        assert row["games"] == 20
+        assert row["interval"][0] <= row["win_rate"] <= row["interval"][1]
+        assert row["gain_interval"][0] <= row["gain"] <= row["gain_interval"][1]
+    # The same seed gives the same ranking, whatever order the workers took.
+    with django_capture_on_commit_callbacks(execute=False):
+        DeckDoctor.objects.filter(pk=doctor.pk).update(status="done")
+        again = doctor_start(
+            owner=user, deck=doctor.deck, games=20, bot="random", seed=5
+        )
+    assert _run(again).result == doctor.result
+
+
+@pytest.mark.django_db
+def test_a_suggestion_is_applied_as_the_decks_next_version(
+    client, user, deck_for, django_capture_on_commit_callbacks
+):
+    deck = deck_for("collision")
+    with django_capture_on_commit_callbacks(execute=False):
+        doctor = doctor_start(owner=user, deck=deck, games=20, bot="random", seed=2)
+    doctor = _run(doctor)
+    row = doctor.result["top"][0]
+    versions = deck.versions.count()
+    client.force_login(user)
+    page = client.get(f"/play/doctor/{doctor.pk}/").content.decode()
+    assert (
+        "Save the deck with this swap as its next version" in page
+        and row["in"]["name"] in page
+    )
+    response = client.post(f"/play/doctor/{doctor.pk}/apply/{row['index']}/")
+    assert response.status_code == 302
+    assert deck.versions.count() == versions + 1
+    entries = deck.entries.select_related("card__card_set__game")
+    assert is_legal(validate_deck("collision", entries, players=2))
+    assert (row["in"]["id"], row["zone"]) in _counts(entries)
+    # Applied again and again, it is refused once the deck can take it no more.
+    with pytest.raises(PlaytestError):
+        for _ in range(5):
+            doctor_apply(doctor=doctor, index=row["index"], user=user)
+    assert is_legal(validate_deck("collision", deck.entries.all(), players=2))
+
+
+@pytest.mark.django_db
+def test_a_cancelled_run_plays_no_more_and_a_user_runs_one_at_a_time(
+    user, other_user, deck_for, django_capture_on_commit_callbacks
+):
+    deck = deck_for("bakugan")
+    with django_capture_on_commit_callbacks(execute=False):
+        doctor = doctor_start(owner=user, deck=deck, games=20, bot="random")
+        with pytest.raises(PlaytestError) as refusal:
+            doctor_start(owner=user, deck=deck, games=20, bot="random")
+        assert (refusal.value.code, refusal.value.status) == ("too_many_doctors", 429)
+        doctor_start(
+            owner=other_user, deck=deck_for("bakugan", owner=other_user), games=20
+        )
+    assert doctor_cancel(doctor=doctor).status == "cancelled"
+    doctor = _run(doctor)
+    assert (doctor.status, doctor.done_games, doctor.result) == ("cancelled", 0, {})
+    with django_capture_on_commit_callbacks(execute=False):
+        doctor_start(owner=user, deck=deck, games=20, bot="random")
+
+
+@pytest.mark.django_db
+def test_someone_elses_deck_or_run_is_not_theirs_to_doctor(
+    client, user, other_user, deck_for, django_capture_on_commit_callbacks
+):
+    deck = deck_for("bakugan")
+    with pytest.raises(PlaytestError):
+        doctor_start(owner=other_user, deck=deck, games=20)
+    with django_capture_on_commit_callbacks(execute=False):
+        doctor = doctor_start(owner=user, deck=deck, games=20)
+    client.force_login(other_user)
+    assert client.get(f"/play/doctor/{doctor.pk}/").status_code == 404
+    assert client.post(f"/play/doctor/{doctor.pk}/cancel/").status_code == 404
+    assert client.post("/play/doctor/new/", {"deck": deck.pk}).status_code == 404
+    doctor.refresh_from_db()
+    assert doctor.status == "queued"
