@@ -102,6 +102,7 @@ def test_the_index_finds_exactly_what_the_scan_finds(rows, picks, free):
         "-dragoon",
         "dragoon or pegasus",
         "égal",
+        "gal",  # after "É": a word start to PostgreSQL in the C locale only
         "ſtorm",
         "'s",
         "a_b",
@@ -267,3 +268,13 @@ def test_the_word_search_reads_the_index():
             cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
         plan = " ".join(str(row) for row in cursor.fetchall())
     assert "cards_cardword_prefix" in plan
+
+
+def test_the_benchmark_finds_the_same_cards_both_ways_and_cleans_up():
+    out = io.StringIO()
+    before = Card.objects.count()
+    call_command("bench_words", sizes="20,40", runs=1, stdout=out)
+    lines = out.getvalue().splitlines()
+    assert [line.split()[0] for line in lines[2:]] == ["20", "40"]
+    assert Card.objects.count() == before
+    assert not CardWord.objects.exists()
