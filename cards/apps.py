@@ -6,15 +6,19 @@ class CardsConfig(AppConfig):
     name = "cards"
 
     def ready(self):
-        # The admin autodiscovers cards/admin.py only; the community package's
-        # admin is a module of a sub-package, so it is imported here.
-        # Any write to what the card list shows marks its kept answers stale.
         from django.db.models.signals import post_delete, post_save
 
+        # The admin autodiscovers cards/admin.py only; the community package's
+        # admin is a module of a sub-package, so it is imported here.
         from .api.cache import bump_card_list_version
         from .community import admin  # noqa: F401
+        from .models import Card
+        from .words import refresh_on_save
 
+        # Any write to what the card list shows marks its kept answers stale.
         for model in ("Game", "CardSet", "Card"):
             sender = self.get_model(model)
             post_save.connect(bump_card_list_version, sender=sender)
             post_delete.connect(bump_card_list_version, sender=sender)
+        # Every save of a card refreshes its word index rows (cards/words.py).
+        post_save.connect(refresh_on_save, sender=Card, dispatch_uid="card_words")

@@ -602,3 +602,25 @@ class CardDataImport(models.Model):
 
     def get_absolute_url(self):
         return reverse("community:import-preview", kwargs={"token": self.token})
+
+
+class CardWord(models.Model):
+    """A place a word may start in a card's name, text or emblem (``cards.words``)."""
+
+    card = models.ForeignKey(Card, related_name="words", on_delete=models.CASCADE)
+    field = models.CharField(max_length=16)
+    word = models.CharField(max_length=24)
+
+    class Meta:
+        indexes = [
+            # varchar_pattern_ops: PostgreSQL's LIKE 'dra%' reads it whatever
+            # the database's collation; other databases ignore the opclass.
+            models.Index(
+                fields=["word", "field"],
+                name="cards_cardword_prefix",
+                opclasses=["varchar_pattern_ops", "varchar_pattern_ops"],
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.field}: {self.word}"

@@ -55,12 +55,14 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from django.db.models import Q, Value, lookups
+from django.db.models import F, Q, Value, lookups
 from django.db.models.functions import Length, Replace, Substr
 from django.db.models.lookups import Exact
 
 from .choices import PIECE_CODES, PIECE_NAMES, SetKind, Verification
 from .games import COMMON_FIELDS, GAMES
+from .models import CardWord
+from .words import WORD_COLUMNS, Prefix, search_prefix
 
 MAX_LENGTH = 2000
 MAX_TERMS = 100
@@ -208,8 +210,11 @@ def section_q(letter: str, fields=SECTION_FIELDS) -> Q:
     return _any([Q(**{f"{name}__contains": letter.upper()}) for name in fields])
 
 
-def word_q(columns, value: str) -> Q:
-    """Return the condition for ``value`` at the start of a word in any of ``columns``."""
+def word_scan_q(columns, value: str) -> Q:
+    """Return the matching rule itself: ``value`` at the start of a word of a column.
+
+    Checked row by row; ``word_q`` runs it over the cards the word index found.
+    """
     pattern = r"(^|\W)" + re.escape(value)
     return _any(
         [
@@ -217,6 +222,22 @@ def word_q(columns, value: str) -> Q:
             for name in columns
         ]
     )
+
+
+def word_q(columns, value: str) -> Q:
+    """Return the condition for ``value`` at the start of a word in any of ``columns``.
+
+    The word index (``cards.words``) finds the cards that may match, served by
+    a B-tree index; ``word_scan_q`` decides over those only, so the cards found
+    are exactly the scan's.
+    """
+    scan = word_scan_q(columns, value)
+    if not set(columns) <= set(WORD_COLUMNS) or not value:
+        return scan
+    found = CardWord.objects.filter(
+        Prefix(F("word"), search_prefix(value)), field__in=columns
+    ).values("card_id")
+    return Q(pk__in=found) & scan
 
 
 class TermError(Exception):
