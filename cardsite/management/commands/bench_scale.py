@@ -254,6 +254,7 @@ class World:
         self.CardSet, self.Card = CardSet, Card
 
     def grow_to(self, size: int) -> None:
+        from cards.words import card_words_refresh
         from collection.models import CollectionEntry
         from decks.models import Deck, DeckEntry
 
@@ -292,6 +293,10 @@ class World:
                     for i in range(1, batch + 1)
                 ),
                 batch_size=500,
+            )
+            # bulk_create sends no post_save: index the new cards' words.
+            card_words_refresh(
+                Card.objects.filter(card_set=card_set).values_list("pk", flat=True)
             )
             missing -= batch
         cards = list(Card.objects.order_by("pk").values_list("pk", flat=True)[:size])
