@@ -116,7 +116,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from cards.effects import OPPOSITES, Effect
+from cards.effects import OPPOSITES, Effect, effect_sentence
 from cards.games import GAMES
 
 from .core import (
@@ -405,6 +405,8 @@ class _Static:
         "ab_colour",
         "gate_class",
         "bak_lname",
+        "gate_text",
+        "ab_text",
     )
 
     def __init__(self, decks):
@@ -417,6 +419,7 @@ class _Static:
         )
         self.ab_name, self.ab_window, self.ab_steps, self.ab_note = [], [], [], []
         self.ab_bonus, self.ab_colour, self.gate_class = [], [], []
+        self.gate_text, self.ab_text = [], []
         for seat, deck in enumerate(decks):
             who = f"Player {seat + 1}"
             for i, card in enumerate(deck["bakugan"]):
@@ -430,6 +433,11 @@ class _Static:
                 steps = _parse(card, f"{who}'s gate card")
                 ok = bool(steps) and _supported(steps, GATE_TIMINGS)
                 self.gate_steps.append(steps if ok else ())
+                self.gate_text.append(
+                    effect_sentence(steps, is_gate=True)
+                    if ok
+                    else "Not encoded: it gives its bonus alone."
+                )
                 self.gate_note.append(
                     ""
                     if ok
@@ -440,7 +448,7 @@ class _Static:
                     )
                 )
             windows, names, all_steps, notes = [], [], [], []
-            grids, colours = [], []
+            grids, colours, texts = [], [], []
             for i, card in enumerate(deck["ability"]):
                 names.append(_card_name(card, f"{who}'s ability {i + 1}"))
                 grid = {a: card.get(f"bonus_{a}") for a in ATTRIBUTES}
@@ -455,6 +463,15 @@ class _Static:
                 windows.append(window)
                 ok = bool(steps) and _supported(steps, WINDOWS)
                 printed = any(v is not None for v in grid.values())
+                texts.append(
+                    effect_sentence(steps)
+                    if ok
+                    else (
+                        "Not encoded: it plays as its printed bonus alone."
+                        if printed
+                        else "Not encoded: it only goes to the used pile."
+                    )
+                )
                 if ok:
                     all_steps.append(steps)
                     notes.append("")
@@ -472,6 +489,7 @@ class _Static:
             self.ab_name.append(names)
             self.ab_bonus.append(grids)
             self.ab_colour.append(colours)
+            self.ab_text.append(texts)
             self.ab_window.append(windows)
             self.ab_steps.append(all_steps)
             self.ab_note.append(notes)
@@ -1340,6 +1358,18 @@ def _roll_steps(state: State, seat: int, steps) -> bool:
                 )
             else:
                 state.events.append("That move does not apply to this roll.")
+        elif step.op in ("discard_ability", "return_abilities", "take_gate"):
+            # A player's cards and gates: the step acts when the card is played.
+            if not _holds(state, seat, step, state.rolling):
+                state.events.append("Its condition does not hold: no effect.")
+                continue
+            if step.target == "self":
+                seats = [seat]
+            elif step.target == "all":
+                seats = list(range(state.n))
+            else:
+                seats = [s for s in _turn_order(state) if s != seat]
+            _seat_step(state, step, seats)
         elif step.op == "return_bakugan":
             kinds = step.condition("attribute")
             back = [
@@ -1912,6 +1942,7 @@ def _gate_view(state: State, code: int, shown: bool) -> dict:
         data["name"] = static.gate_name[code]
         data["bonus"] = dict(static.gate_bonus[code])
         data["encoded"] = not static.gate_note[code]
+        data["effect"] = static.gate_text[code]
     return data
 
 
@@ -1946,6 +1977,7 @@ def view(state: State, player: int) -> View:
                     "window": static.ab_window[seat][i],
                     "colour": deck["ability"][i].get("colour"),
                     "encoded": not static.ab_note[seat][i],
+                    "effect": static.ab_text[seat][i],
                 }
                 for i in state.ability_hand[seat]
             ]

@@ -967,6 +967,7 @@ def test_a_gate_won_before_it_opens_stays_face_down_to_the_loser():
             "name": "Gate 1.1",
             "bonus": {a: 0 for a in bk.ATTRIBUTES},
             "encoded": False,
+            "effect": "Not encoded: it gives its bonus alone.",
         }
     ]
     assert bk.view(state, 0)["seats"][1]["gates_won"][0]["name"] == "Gate 1.1"
