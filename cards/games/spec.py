@@ -179,6 +179,9 @@ class Game:
     promo_numbers: range | None = None  # numbers that are promos whatever the rarity
     frame: str = "#3c3c3c"  # the card face's frame colour
     face: str = ""  # what the face's body draws (``cards.images.DRAWERS``)
+    # copy_check(card_type, g_power) -> a message, or None: the values a
+    # collection entry records per physical copy (a Bakugan figure's G-Power).
+    copy_check: Callable | None = None
 
     @property
     def types(self) -> tuple[str, ...]:

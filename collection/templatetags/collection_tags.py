@@ -28,3 +28,9 @@ def collection_counts(context, card):
 def graded_population(card):
     """Return graded copies of ``card`` on the site by company and grade."""
     return selectors.graded_population(card=card)
+
+
+@register.simple_tag
+def g_power_population(card):
+    """Return the G-Power values recorded for copies of ``card`` on the site."""
+    return selectors.g_power_population(card=card)

@@ -318,6 +318,101 @@ def read_sources(root: Path) -> tuple[str, str, dict]:
     )
 
 
+FIGURES_NAME = "figure_variants.csv"
+FIGURES_SOURCE = (
+    "ProfLeonDias/Bakugan-Database (bakugandb.com), battle-brawlers.html at commit "
+    f"f5502580b8d562a405ff6eb1aeeebadc1cd4d28d, copied into {DEFAULT_CSV / FIGURES_NAME}; "
+    "facts only, unchecked."
+)
+FIGURE_NOTE = (
+    "Figure variants as the source lists them. A figure's G-Power is printed on "
+    "each copy and differs between copies of one variant, so it is recorded on "
+    "a collection entry (the copy), never here."
+)
+
+
+def _slug(text: str) -> str:
+    out = "".join(c.lower() if c.isalnum() else "-" for c in text)
+    return "-".join(filter(None, out.split("-")))
+
+
+def convert_figures(text: str) -> dict:
+    """Return the figure data file: one set per release line, a card per variant.
+
+    Raise RowError naming every bad row and field.
+    """
+    sets, problems, seen = {}, [], set()
+    attributes = {a.capitalize(): a for a in ATTRIBUTES}
+    for row_number, row in enumerate(csv.DictReader(io.StringIO(text)), start=2):
+        where = f"{FIGURES_NAME} row {row_number}"
+        if None in row or any(v is None for v in row.values()):
+            problems.append(f"{where} row: the row does not have one value per column.")
+            continue
+        mould = row["mold_number"].strip()
+        attribute = row["attribute"].strip()
+        if mould and not mould.isdigit():
+            problems.append(f"{where} mold_number: {mould!r} is not a number.")
+        if attribute not in attributes and attribute != "Clear":
+            problems.append(f"{where} attribute: {attribute!r} is not an attribute.")
+        if not row["variant_name"].strip():
+            problems.append(f"{where} variant_name: the name is empty.")
+        line = row["release_line"].strip() if mould else "Unreleased"
+        slug = "figures-" + _slug(line)
+        key = _slug(row["variant_name"])
+        if (slug, key) in seen:
+            problems.append(f"{where} variant_name: {row['variant_name']!r} twice.")
+        seen.add((slug, key))
+        if problems and problems[-1].startswith(where):
+            continue
+        card_set = sets.setdefault(
+            slug,
+            {
+                "slug": slug,
+                "name": f"Bakugan figures: {line}",
+                "kind": "official",
+                "year": "",
+                "source": FIGURES_SOURCE,
+                "notes": FIGURE_NOTE
+                + (
+                    " The source lists these under Unreleased Bakugan (no mould number)."
+                    if not mould
+                    else ""
+                ),
+                "sort_order": 100 + len(sets),
+                "cards": [],
+            },
+        )
+        parts = [FIGURES_SOURCE]
+        if row["first_released"].strip():
+            parts.append(f"First released: {row['first_released'].strip()}.")
+        parts.append(
+            f"Species: {row['species'].strip()}; mould {row['mold'] or 'unknown'}."
+        )
+        if attribute not in attributes:
+            parts.append(
+                f"Attribute: {attribute} (none of the six), recorded as unknown."
+            )
+        card_set["cards"].append(
+            {
+                "key": key,
+                "number": int(mould) if mould else None,
+                "printed_number": "",
+                "name": row["variant_name"].strip(),
+                "card_type": bakugan.FIGURE,
+                "attribute": attributes.get(attribute),
+                "g_power": None,
+                "not_printed": [],
+                "verification": "unverified",
+                "source": " ".join(parts),
+            }
+        )
+    if problems:
+        raise RowError(problems)
+    return card_data_normalise(
+        data={"game": bakugan.GAME.slug, "sets": list(sets.values())}
+    )
+
+
 class Command(BaseCommand):
     help = (
         "Convert the Bakugan card lists (and the effect encodings) into "
@@ -355,6 +450,23 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{len(error.problems)} problem(s); nothing was written."
             ) from None
+        try:
+            figures = convert_figures(
+                (root / DEFAULT_CSV / FIGURES_NAME).read_text(encoding="utf-8")
+            )
+        except RowError as error:
+            for problem in error.problems:
+                self.stderr.write(problem)
+            raise CommandError(
+                f"{len(error.problems)} problem(s); nothing was written."
+            ) from None
         target.write_text(card_data_dumps(data), encoding="utf-8")
         count = sum(len(s["cards"]) for s in data["sets"])
         self.stdout.write(f"{target}: {count} cards in {len(data['sets'])} sets")
+        if not output:
+            figures_path = root / "fixtures" / "bakugan-figures.json"
+            figures_path.write_text(card_data_dumps(figures), encoding="utf-8")
+            count = sum(len(s["cards"]) for s in figures["sets"])
+            self.stdout.write(
+                f"{figures_path}: {count} figures in {len(figures['sets'])} sets"
+            )

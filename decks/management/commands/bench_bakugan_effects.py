@@ -50,7 +50,7 @@ def bench(games: int = 2000, pairs: int = 4, seed: int = 1) -> dict:
 
     def deck():
         return {
-            "bakugan": rng.sample(figures, 3),
+            bakugan.FIGURE: rng.sample(figures, 3),
             "gate": rng.sample(gates, 3),
             "ability": rng.sample(abilities, 3),
         }
