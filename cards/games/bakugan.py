@@ -125,4 +125,5 @@ GAME = Game(
     face="bonus_grid",
     frame="#282828",
     copy_check=copy_g_power_problem,
+    deck_from_collection=True,
 )  # fmt: skip
