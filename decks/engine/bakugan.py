@@ -61,6 +61,29 @@ Effect encoding (card "effects", core vocabulary). An ability card's steps run
 when it is played; a gate's ``gate_open`` steps run when it opens and its
 ``after_battle`` steps once the battle is decided.
 
+The official cards (issue 18) add to that vocabulary (``cards.effects``):
+``attribute_bonus`` (the card's printed bonus for the Bakugan's attribute, or
+its opponent's with ``of``), ``gate_bonus_again`` (the gate bonus once more, or
+``amount`` more times; -2 subtracts it), ``no_gate_bonus``, ``nullify_gate``
+(the gate's steps stop counting, its bonus does not), ``no_abilities`` (those
+players may not play in the rest of the battle), ``double_ability_bonus`` and
+``zero_ability_bonus`` (G-Power from Ability cards, optionally of colours),
+``zero_printed``, ``return_abilities``/``discard_ability`` (``amount`` 0 is
+all; the last used come back first, hand order goes first), ``take_gate``
+(the gate an opponent won last), ``keep_gate`` (after the battle: the gate
+goes back to the field, open), ``reroll`` and ``move_bakugan`` (after the roll:
+the roll is made again, or the landed Bakugan moves to another gate as in
+B3), ``extra_turn`` (if no battle comes this turn), ``return_bakugan`` and
+``clear_field`` (before the roll, at once). Each step may carry ``if``
+conditions (``cards.effects.EFFECT_CONDITIONS``: the target's attribute, the
+gate's class and owner, printed G-Power, the win margin, ...), all of which
+must hold for the target Bakugan, and ``per`` (``amount`` times a count). A
+card not encoded, or encoded with a step this engine lacks, plays as its bonus
+alone: a gate gives its bonus, an ability its printed bonus for its owner's
+Bakugan in battle (issue 18; B4 otherwise stands: printed numbers act only
+through the encoding), or nothing when it prints none. "Lowest"/"highest"
+printed G-Power is strict.
+
 - ``add_g_power`` (amount, target, optional attribute): adds to the battle
   G-Power of each target Bakugan (of that attribute only, when given).
 - ``swap_g_power``: exchanges the two battlers' G-Power as it stands then
