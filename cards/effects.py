@@ -32,6 +32,24 @@ EFFECT_OPS = {
     "remove_bakugan": "Remove a Bakugan from the game",
     "win_gate": "Win the gate",
     "cancel_gate": "Cancel the gate card",
+    "no_effect": "No effect beyond the printed numbers",
+    "attribute_bonus": "Add the card's printed bonus for the attribute",
+    "gate_bonus_again": "Add the gate bonus again",
+    "no_gate_bonus": "No gate bonus",
+    "nullify_gate": "The gate's text does not count (its bonus does)",
+    "no_abilities": "No Ability cards may be played in this battle",
+    "double_ability_bonus": "Double the G-Power that Ability cards add",
+    "zero_ability_bonus": "Ability cards add no G-Power",
+    "return_abilities": "Used Ability cards go back to the hand",
+    "discard_ability": "Put an unused Ability card into the used pile",
+    "reroll": "Roll that Bakugan again",
+    "extra_turn": "Take another turn",
+    "take_gate": "Take a won gate from an opponent's used pile",
+    "keep_gate": "The winner does not take the gate",
+    "return_bakugan": "Used Bakugan go back to the unused pile",
+    "clear_field": "Every standing Bakugan goes to its owner's used pile",
+    "zero_printed": "Printed G-Power counts as zero",
+    "move_bakugan": "Move the Bakugan that landed to another gate",
 }
 
 EFFECT_TIMINGS = {
@@ -52,6 +70,73 @@ EFFECT_TIMINGS = {
 EFFECT_TARGETS = ("self", "opponent", "each_opponent", "all", "attacker", "defender")
 EFFECT_TURNS = (None, "your", "opponent")
 
+# Bakugan conditions (``"if"``): every one must hold for a target Bakugan.
+# The value kind of each: a list of attributes, classes or names, a word from
+# a fixed list, a whole number, or true.
+_ATTRS = ("pyrus", "aquos", "subterra", "haos", "darkus", "ventus")
+_SIDES = ("self", "opponent")
+EFFECT_CONDITIONS = {
+    "attribute": ("attrs", None),  # the target's attribute is one of these
+    "opponent_attribute": ("attrs", None),  # the target's battle opponent's
+    "battle_has": ("attrs", None),  # a battling Bakugan has one of these
+    "battle_lacks": ("attrs", None),  # no battling Bakugan has any of these
+    "in_piles": ("attrs", None),  # the owner has one in a used or unused pile
+    "gate_class": ("words", ("gold", "silver", "copper")),
+    "gate_owner": ("word", _SIDES),  # the battle's gate belongs to the owner or not
+    "printed": ("word", ("lowest", "highest")),  # printed G-Power, strictly
+    "printed_max": ("int", None),
+    "printed_min": ("int", None),
+    "behind_by": ("int", None),  # the opponent's printed G-Power is N or more higher
+    "species": ("names", None),  # the target's name contains one of these
+    "standing_elsewhere": ("word", _SIDES),  # a Bakugan of that side stands elsewhere
+    "gates_won": ("word", ("fewest", "most", "behind")),
+    "only_gate": ("true", None),  # the battle's gate is the only one in the field
+    "result": ("word", ("win", "lose")),  # after a battle: the owner won or lost
+    "margin_over": ("int", None),  # after a battle: won or lost by more than N
+    "margin_under": ("int", None),  # after a battle: won or lost by less than N
+    "landed": ("bool", None),  # after a roll: the Bakugan landed on a gate, or missed
+    "rolled": ("attrs", None),  # the owner's Bakugan rolled this turn is one of these
+    "own_attribute": (
+        "attrs",
+        None,
+    ),  # the card owner's battling Bakugan is one of these
+    "not_species": ("names", None),  # the target's name contains none of these
+    "attributes_min": ("int", None),  # its owner uses N or more different attributes
+    "printed_gap": ("int", None),  # one battler's printed G-Power is N or more higher
+    "opposite": ("true", None),  # it battles the opposite attribute
+    "won_gate_named": ("names", None),  # its owner has won a gate of that name
+    "duplicate_species": ("true", None),  # its owner uses two of one species
+    "duplicate_attribute": ("true", None),  # its owner uses two of one attribute
+    "abilities_over_gates": ("true", None),  # more used Ability cards than gates won
+    "used_bakugan": ("word", ("most", "fewest")),  # its owner's used pile, strictly
+    "abilities_left": ("word", ("most", "fewest")),  # unused Ability cards, strictly
+}
+# Pyrus-Aquos, Subterra-Ventus, Haos-Darkus.
+OPPOSITES = {
+    "pyrus": "aquos", "aquos": "pyrus", "subterra": "ventus", "ventus": "subterra",
+    "haos": "darkus", "darkus": "haos",
+}  # fmt: skip
+# What ``per`` counts (for the target's owner), multiplying ``amount``.
+EFFECT_COUNTS = {
+    "opponent_used_abilities": "Ability card in the opponent's used pile",
+    "own_used_abilities": "Ability card in its owner's used pile",
+    "used_abilities": "Ability card in any used pile",
+    "opponent_gates": "Gate card in the opponent's used pile",
+    "own_gates": "Gate card in its owner's used pile",
+    "gates": "Gate card in any used pile",
+    "own_attributes": "different attribute among its owner's Bakugan",
+    "other_gates": "other Gate card in the field",
+    "own_species": "different species among its owner's Bakugan",
+    "own_used_bakugan": "Bakugan in its owner's used pile",
+    "opponent_used_bakugan": "Bakugan in the opponent's used pile",
+    "opponent_unused_bakugan": "Bakugan in the opponent's unused pile",
+}
+EFFECT_OF = (
+    None,
+    "self",
+    "opponent",
+)  # attribute_bonus: whose attribute reads the grid
+
 
 class EffectError(ValueError):
     """A card's effect steps are not in the vocabulary; the message says why."""
@@ -67,6 +152,17 @@ class Effect:
     target: str = "self"
     turn: str | None = None  # YOUR TURN: / OPPONENT'S TURN: limit, or none
     attribute: str | None = None  # Bakugan: only for this attribute
+    when: tuple = ()  # Bakugan: (condition, value) pairs, all must hold
+    per: str | None = None  # Bakugan: amount times this count
+    colours: tuple = ()  # Bakugan: the Ability card colours an op concerns
+    of: str | None = None  # Bakugan attribute_bonus: whose attribute reads the grid
+
+    def condition(self, name: str, default=None):
+        """Return the value of condition ``name`` (``default`` when absent)."""
+        for key, value in self.when:
+            if key == name:
+                return value
+        return default
 
     def to_json(self) -> dict:
         """Return the step as card data."""
@@ -80,7 +176,48 @@ class Effect:
             data["turn"] = self.turn
         if self.attribute:
             data["attribute"] = self.attribute
+        if self.when:
+            data["if"] = {
+                k: list(v) if isinstance(v, tuple) else v for k, v in self.when
+            }
+        if self.per:
+            data["per"] = self.per
+        if self.colours:
+            data["colours"] = list(self.colours)
+        if self.of:
+            data["of"] = self.of
         return data
+
+
+def _condition(name, value) -> tuple:
+    kind, allowed = EFFECT_CONDITIONS.get(name, (None, None))
+    if kind is None:
+        raise EffectError(f"Unknown effect condition {name!r}.")
+    if kind in ("attrs", "words", "names"):
+        choices = _ATTRS if kind == "attrs" else allowed
+        if (
+            not isinstance(value, list)
+            or not value
+            or not all(isinstance(v, str) and v for v in value)
+            or (choices and not all(v in choices for v in value))
+        ):
+            raise EffectError(f"Condition {name!r} takes a list of known values.")
+        return name, tuple(value)
+    if kind == "word":
+        if value not in allowed:
+            raise EffectError(f"Condition {name!r} is one of: {', '.join(allowed)}.")
+        return name, value
+    if kind == "int":
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise EffectError(f"Condition {name!r} takes a whole number.")
+        return name, value
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise EffectError(f"Condition {name!r} is true or false.")
+        return name, value
+    if value is not True:
+        raise EffectError(f"Condition {name!r} can only be true.")
+    return name, True
 
 
 def parse_effects(steps: Iterable[dict] | None) -> tuple[Effect, ...]:
@@ -103,5 +240,298 @@ def parse_effects(steps: Iterable[dict] | None) -> tuple[Effect, ...]:
         amount = raw.get("amount", 1)
         if not isinstance(amount, int) or isinstance(amount, bool):
             raise EffectError("An effect amount must be a whole number.")
-        result.append(Effect(op, timing, amount, target, turn, raw.get("attribute")))
+        when = raw.get("if") or {}
+        if not isinstance(when, dict):
+            raise EffectError("An effect condition must be an object.")
+        conditions = tuple(_condition(k, v) for k, v in sorted(when.items()))
+        per = raw.get("per")
+        if per is not None and per not in EFFECT_COUNTS:
+            raise EffectError(f"Unknown effect count {per!r}.")
+        colours = raw.get("colours") or []
+        if not isinstance(colours, list) or not all(
+            c in ("red", "blue", "green") for c in colours
+        ):
+            raise EffectError("Effect colours are a list of red, blue, green.")
+        of = raw.get("of")
+        if of not in EFFECT_OF:
+            raise EffectError(f"Unknown effect attribute owner {of!r}.")
+        result.append(
+            Effect(
+                op,
+                timing,
+                amount,
+                target,
+                turn,
+                raw.get("attribute"),
+                conditions,
+                per,
+                tuple(colours),
+                of,
+            )
+        )
     return tuple(result)
+
+
+# --- Bakugan: the site's own sentence for an encoded effect -------------------
+
+_WHEN_WORDS = {
+    "before_roll": "Before a roll",
+    "after_roll": "After the roll",
+    "before_battle": "Before a battle",
+    "in_battle": "In battle",
+    "after_battle": "After the battle",
+    "gate_open": "When this gate opens",
+}
+_SUBJECTS = {
+    # (is_gate, target) -> who a Bakugan step acts on
+    "self": "your Bakugan",
+    "opponent": "the opposing Bakugan",
+    "each_opponent": "the opposing Bakugan",
+    "all": "each battling Bakugan",
+    "attacker": "the Bakugan that arrived",
+    "defender": "the Bakugan that stood on the gate",
+}
+_GATE_SUBJECTS = {**_SUBJECTS, "self": "its owner's Bakugan"}
+_AFTER_GATE = {"self": "the winner", "opponent": "the loser"}
+_PLAYERS = {
+    "self": "you",
+    "opponent": "your opponent",
+    "each_opponent": "each opponent",
+    "all": "each battling player",
+    "attacker": "the attacking player",
+    "defender": "the defending player",
+}
+_GATE_PLAYERS = {**_PLAYERS, "self": "its owner"}
+_SEAT_OPS = {
+    "no_abilities", "return_abilities", "discard_ability", "reroll", "extra_turn",
+    "take_gate", "double_ability_bonus", "zero_ability_bonus",
+}  # fmt: skip
+
+
+def _or(words) -> str:
+    words = [w.capitalize() if w in _ATTRS else w for w in words]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def _clause(name: str, value) -> str:
+    if name == "attribute":
+        return f"if it is {_or(value)}"
+    if name == "opponent_attribute":
+        return f"if it battles {_a(_or(value))} Bakugan"
+    if name == "battle_has":
+        return f"if {_a(_or(value))} Bakugan is in the battle"
+    if name == "battle_lacks":
+        return f"unless {_a(_or(value))} Bakugan is in the battle"
+    if name == "in_piles":
+        return f"if its owner has {_a(_or(value))} Bakugan in a used or unused pile"
+    if name == "gate_class":
+        return f"on {_a(_or(value))} gate"
+    if name == "gate_owner":
+        return "on its owner's own gate" if value == "self" else "on an opponent's gate"
+    if name == "printed":
+        return f"if it has the {'lower' if value == 'lowest' else 'higher'} printed G-Power"
+    if name == "printed_max":
+        return f"if its printed G-Power is {value} or less"
+    if name == "printed_min":
+        return f"if its printed G-Power is {value} or more"
+    if name == "behind_by":
+        return f"if its opponent's printed G-Power is at least {value} higher"
+    if name == "species":
+        return f"if it is {_a(_or(value))}"
+    if name == "standing_elsewhere":
+        who = "its owner has" if value == "self" else "the opponent has"
+        return f"if {who} a Bakugan standing on another gate"
+    if name == "gates_won":
+        if value == "behind":
+            return "if an opponent has won more gates than its owner"
+        return f"if its owner has won the {value} gates"
+    if name == "only_gate":
+        return "if this is the only gate in the field"
+    if name == "result":
+        return "if it won" if value == "win" else "if it lost"
+    if name == "margin_over":
+        return f"by more than {value} G-Power"
+    if name == "margin_under":
+        return f"by less than {value} G-Power"
+    if name == "rolled":
+        return f"if its owner rolled {_a(_or(value))} Bakugan"
+    if name == "own_attribute":
+        return f"if your battling Bakugan is {_or(value)}"
+    if name == "not_species":
+        return f"unless it is {_a(_or(value))}"
+    if name == "attributes_min":
+        return f"if its owner uses at least {value} different attributes"
+    if name == "printed_gap":
+        return f"if one battler's printed G-Power is at least {value} higher"
+    if name == "opposite":
+        return "if it battles its opposite attribute"
+    if name == "won_gate_named":
+        names = _or([f"\u201c{v}\u201d" for v in value])
+        return f"if its owner has won {names}"
+    if name == "duplicate_species":
+        return "if its owner uses two Bakugan of one species"
+    if name == "duplicate_attribute":
+        return "if its owner uses two Bakugan of one attribute"
+    if name == "abilities_over_gates":
+        return "if its owner has more used Ability cards than gates won"
+    if name == "used_bakugan":
+        return f"if its owner has the {value} Bakugan in the used pile"
+    if name == "abilities_left":
+        return f"if its owner has the {value} unused Ability cards"
+    if name == "landed":
+        return "if it landed on a gate" if value else "if it missed"
+    return ""
+
+
+def _times(amount: int) -> str:
+    return {1: "", 2: " twice"}.get(amount, f" {amount} times")
+
+
+def _action(step: Effect, is_gate: bool) -> str:
+    op, amount = step.op, step.amount
+    if is_gate and step.timing == "after_battle" and step.target in _AFTER_GATE:
+        subject = player = _AFTER_GATE[step.target]
+    else:
+        subject = (_GATE_SUBJECTS if is_gate else _SUBJECTS)[step.target]
+        player = (_GATE_PLAYERS if is_gate else _PLAYERS)[step.target]
+    colour = " ".join(c.capitalize() for c in step.colours)
+    colour = f" {_or([c.capitalize() for c in step.colours])}" if colour else ""
+    if op == "add_g_power":
+        text = f"{subject} gets {amount:+d} G-Power"
+        if step.per:
+            text += f" for each{colour if 'abilities' in step.per else ''} "
+            text += EFFECT_COUNTS[step.per]
+        return text
+    if op == "attribute_bonus":
+        whose = "its opponent's" if step.of == "opponent" else "its"
+        return f"{subject} gets this card's bonus for {whose} attribute{_times(amount)}"
+    if op == "gate_bonus_again":
+        if amount == -2:
+            return f"{subject} loses the gate bonus instead of gaining it"
+        more = "again" if amount == 1 else f"{amount} more times"
+        if step.per:
+            more = f"once more for each {EFFECT_COUNTS[step.per]}"
+        return f"{subject} gets the gate bonus {more}"
+    if op == "no_gate_bonus":
+        return f"{subject} gets no gate bonus"
+    if op == "lower_wins":
+        return "the lower G-Power wins"
+    if op == "swap_g_power":
+        return "the two battling Bakugan swap G-Power"
+    if op == "cancel_gate":
+        return "the gate card is cancelled: no bonus and no text"
+    if op == "nullify_gate":
+        return "the gate's text does not count (its bonus does)"
+    if op == "no_abilities":
+        cards = f"{colour.strip() + ' ' if colour else ''}Ability cards".strip()
+        if step.target == "all":
+            return f"no {cards} may be played in this battle"
+        return f"{player} may not play {cards} in this battle"
+    if op == "double_ability_bonus":
+        return f"G-Power that{colour} Ability cards add to {subject} is doubled"
+    if op == "zero_ability_bonus":
+        return "Ability cards add no G-Power in this battle"
+    if op == "return_abilities":
+        what = "all" if amount == 0 else str(amount)
+        noun = "card" if amount == 1 else "cards"
+        return f"{player} takes back {what} used{colour} Ability {noun} into the hand"
+    if op == "discard_ability":
+        noun = "card" if amount == 1 else "cards"
+        what = "all" if amount == 0 else str(amount)
+        return f"{player} puts {what} unused Ability {noun} into the used pile"
+    if op == "reroll":
+        return "you roll that Bakugan again"
+    if op == "move_bakugan":
+        return "you move the Bakugan that landed to another gate of your choice"
+    if op == "extra_turn":
+        return "you take another turn"
+    if op == "take_gate":
+        return f"{player} takes a won gate from an opponent's used pile"
+    if op == "keep_gate":
+        return "the winner does not take the gate: it stays in the field"
+    if op == "remove_bakugan":
+        return f"{subject} is removed from the game"
+    if op == "win_gate":
+        return f"{subject} wins the battle at once"
+    if op == "no_effect":
+        return "no effect beyond its printed bonuses"
+    if op == "return_bakugan":
+        kinds = step.condition("attribute")
+        what = f"{_or(kinds)} Bakugan" if kinds else "Bakugan"
+        return f"{player} put every used {what} back into the unused pile"
+    if op == "clear_field":
+        return "every standing Bakugan goes to its owner's used pile"
+    if op == "zero_printed":
+        return "printed G-Power counts as zero in battles this turn"
+    return EFFECT_OPS.get(op, op).lower()
+
+
+_BAKUGAN_OPS = {
+    "add_g_power", "attribute_bonus", "gate_bonus_again", "no_gate_bonus",
+    "remove_bakugan", "win_gate",
+}  # fmt: skip
+
+
+def _conditions(step: Effect, is_gate: bool) -> str:
+    clauses = [_clause(k, v) for k, v in step.when]
+    # "by more than N" belongs with "won"/"lost".
+    lead = [c for c in clauses if not c.startswith("by ")]
+    tail = [c for c in clauses if c.startswith("by ")]
+    if lead and tail:
+        lead[-1] += " " + " ".join(tail)
+    if step.turn == "your":
+        lead.insert(0, "in its owner's turn")
+    elif step.turn == "opponent":
+        lead.insert(0, "in an opponent's turn")
+    if step.op not in _BAKUGAN_OPS:
+        who = "the gate owner's Bakugan" if is_gate else "your Bakugan"
+        lead = [c.replace("if it ", f"if {who} ", 1) for c in lead]
+        lead = [c.replace("if its ", f"if {who}'s ", 1) for c in lead]
+    if not lead:
+        return ""
+    rest = [c[3:] if c.startswith("if ") else c for c in lead[1:]]
+    return " " + " and ".join([lead[0], *rest])
+
+
+def _step_text(step: Effect, is_gate: bool, previous: Effect | None) -> str:
+    if (
+        previous is not None
+        and step.op == previous.op == "attribute_bonus"
+        and (step.target, step.of, step.amount) == (previous.target, previous.of, 1)
+        and step.when
+    ):
+        return "and once more" + _conditions(step, is_gate)
+    return _action(step, is_gate) + _conditions(step, is_gate)
+
+
+def effect_sentence(steps, *, is_gate: bool = False) -> str:
+    """Return the site's own words for a card's encoded steps ("" for none).
+
+    ``steps`` is the card's effect data (or parsed steps); the words come from
+    the encoding alone, so the page, the board and the log say the same.
+    """
+    parsed = tuple(steps) if steps and isinstance(steps[0], Effect) else None
+    if parsed is None:
+        parsed = parse_effects(steps)
+    if not parsed:
+        return ""
+    if all(s.op == "no_effect" for s in parsed):
+        return "No effect beyond its printed bonuses."
+    parts, last, previous = [], None, None
+    for step in parsed:
+        if step.op == "no_effect":
+            continue
+        text = _step_text(step, is_gate, previous)
+        prefix = _WHEN_WORDS.get(step.timing, "")
+        if prefix and step.timing != last:
+            text = f"{prefix.lower() if parts else prefix}: {text}"
+        last, previous = step.timing, step
+        parts.append(text)
+    sentence = "; ".join(parts).replace("; and once more", ", and once more")
+    return sentence[:1].upper() + sentence[1:] + "."

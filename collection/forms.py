@@ -19,11 +19,16 @@ class EntryForm(forms.ModelForm):
             "language",
             "grading_company",
             "grade",
+            "g_power",
             "wanted_quantity",
             "trade_quantity",
             "notes",
         ]
-        labels = {"wanted_quantity": "Wanted", "trade_quantity": "For trade"}
+        labels = {
+            "wanted_quantity": "Wanted",
+            "trade_quantity": "For trade",
+            "g_power": "G-Power of this copy (Bakugan figures)",
+        }
         widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
 
     def __init__(self, *args, **kwargs):

@@ -33,7 +33,9 @@ GRADE_MAX = Decimal("10")
 GRADE_STEP = Decimal("0.5")
 
 # Fields that tell two entries of the same user and card apart.
-VARIANT_FIELDS = ("condition", "finish", "language", "grading_company", "grade")
+VARIANT_FIELDS = (
+    "condition", "finish", "language", "grading_company", "grade", "g_power"
+)  # fmt: skip
 
 
 def grade_key(grade) -> str | None:
@@ -107,6 +109,13 @@ class CollectionEntry(models.Model):
         validators=[MaxValueValidator(MAX_COPIES)],
         help_text="Owned copies offered for trade.",
     )
+    g_power = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        verbose_name="G-Power",
+        help_text="A Bakugan figure's G-Power as printed on this copy; empty when "
+        "not recorded.",
+    )
     notes = models.TextField(blank=True, max_length=2000)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -121,7 +130,7 @@ class CollectionEntry(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["user", "card", "condition", "finish", "language"],
-                condition=Q(grade__isnull=True),
+                condition=Q(grade__isnull=True, g_power__isnull=True),
                 name="unique_ungraded_entry_per_variant",
                 violation_error_message=(
                     "You already have an entry for this card in this condition, "
@@ -138,11 +147,39 @@ class CollectionEntry(models.Model):
                     "grading_company",
                     "grade",
                 ],
-                condition=Q(grade__isnull=False),
+                condition=Q(grade__isnull=False, g_power__isnull=True),
                 name="unique_graded_entry_per_variant",
                 violation_error_message=(
                     "You already have an entry for this card with this grading; "
                     "change its quantity instead."
+                ),
+            ),
+            # A figure's copies with a recorded G-Power: one entry per G-Power.
+            models.UniqueConstraint(
+                fields=["user", "card", "condition", "finish", "language", "g_power"],
+                condition=Q(grade__isnull=True, g_power__isnull=False),
+                name="unique_ungraded_entry_per_g_power",
+                violation_error_message=(
+                    "You already have an entry for this figure with this G-Power; "
+                    "change its quantity instead."
+                ),
+            ),
+            models.UniqueConstraint(
+                fields=[
+                    "user",
+                    "card",
+                    "condition",
+                    "finish",
+                    "language",
+                    "grading_company",
+                    "grade",
+                    "g_power",
+                ],
+                condition=Q(grade__isnull=False, g_power__isnull=False),
+                name="unique_graded_entry_per_g_power",
+                violation_error_message=(
+                    "You already have an entry for this figure with this grading "
+                    "and G-Power; change its quantity instead."
                 ),
             ),
             models.CheckConstraint(
@@ -169,6 +206,8 @@ class CollectionEntry(models.Model):
         parts.append(self.get_language_display())
         if self.is_graded:
             parts.append(f"{self.get_grading_company_display()} {self.grade}")
+        if self.g_power is not None:
+            parts.append(f"{self.g_power} G")
         return ", ".join(parts)
 
     def clean(self):
@@ -194,6 +233,16 @@ class CollectionEntry(models.Model):
             errors["grade"] = ValidationError(
                 "Grades go from 1 to 10 in half steps.", code="bad_grade"
             )
+        if self.g_power is not None and self.card_id is not None:
+            card = self.card
+            check = card.card_set.game.spec.copy_check
+            problem = (
+                check(card.card_type, self.g_power)
+                if check
+                else "Only a Bakugan figure prints a G-Power on each copy."
+            )
+            if problem:
+                errors["g_power"] = ValidationError(problem, code="bad_g_power")
         if errors:
             raise ValidationError(errors)
 

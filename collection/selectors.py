@@ -215,6 +215,22 @@ def graded_population(*, card) -> list[dict]:
     ]
 
 
+def g_power_population(*, card) -> list[dict]:
+    """Return the G-Power values recorded for copies of a figure on the site.
+
+    One row per value with the number of copies, highest first; no owners. A
+    figure's G-Power is printed on each copy, so this is what the site knows,
+    never one value for the variant.
+    """
+    rows = (
+        CollectionEntry.objects.filter(card=card, g_power__isnull=False, quantity__gt=0)
+        .values("g_power")
+        .annotate(copies=Sum("quantity"))
+        .order_by("-g_power")
+    )
+    return [{"g_power": r["g_power"], "copies": r["copies"]} for r in rows]
+
+
 def entries_for_share(*, link):
     """Return the entries a share link shows."""
     entries = CollectionEntry.objects.filter(user=link.user).with_related()

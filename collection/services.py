@@ -26,6 +26,7 @@ DEFAULT_VARIANT = {
     "language": Language.ENGLISH,
     "grading_company": "",
     "grade": None,
+    "g_power": None,
 }
 EDITABLE_FIELDS = (
     *VARIANT_FIELDS,
@@ -107,9 +108,10 @@ def _pick_entry(*, user, card, field: str, removing: bool, variant: dict | None)
 
 def _variant_lookup(variant: dict) -> dict:
     lookup = {k: variant.get(k, DEFAULT_VARIANT[k]) for k in VARIANT_FIELDS}
-    if lookup["grade"] is None:
-        lookup["grade__isnull"] = True
-        del lookup["grade"]
+    for name in ("grade", "g_power"):
+        if lookup[name] is None:
+            lookup[f"{name}__isnull"] = True
+            del lookup[name]
     return lookup
 
 

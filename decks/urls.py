@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import owned_views, views
 
 app_name = "decks"
 urlpatterns = [
@@ -20,4 +20,9 @@ urlpatterns = [
     path("<int:pk>/versions/<int:number>/", views.version_detail, name="version"),
     path("<int:pk>/hand/", views.deck_hand, name="hand"),
     path("<int:pk>/wishlist/", views.deck_wishlist, name="wishlist"),
+    path(
+        "from-collection/<slug:game>/",
+        owned_views.from_collection,
+        name="from-collection",
+    ),
 ]

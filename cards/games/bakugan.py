@@ -21,6 +21,31 @@ ABILITY_COLOURS = ("red", "blue", "green")
 GATE_CLASSES = ("gold", "silver", "copper")
 TIMINGS = ("before-roll", "after-roll", "before-battle", "in-battle", "after-battle")
 NOT_PRINTABLE = BONUS_FIELDS + ("text",)
+# What a figure prints as its G-Power: a multiple of 10 from 10 to 1,000.
+G_POWER_MIN, G_POWER_MAX, G_POWER_STEP = 10, 1000, 10
+
+
+def copy_g_power_problem(card_type, g_power) -> str | None:
+    """Return why ``g_power`` cannot be a copy's printed G-Power (None when fine).
+
+    The G-Power of a figure is printed on each copy and differs between copies
+    of one variant, so a collection entry of a figure records its copy's.
+    """
+    if g_power is None:
+        return None
+    if card_type != FIGURE:
+        return "Only a Bakugan figure prints a G-Power on each copy."
+    if (
+        isinstance(g_power, bool)
+        or not isinstance(g_power, int)
+        or not G_POWER_MIN <= g_power <= G_POWER_MAX
+        or g_power % G_POWER_STEP
+    ):
+        return (
+            f"A figure's G-Power is printed as a multiple of {G_POWER_STEP} from "
+            f"{G_POWER_MIN} to {G_POWER_MAX:,}; {g_power} is not one."
+        )
+    return None
 
 
 def validate(card, errors) -> None:
@@ -199,4 +224,6 @@ GAME = Game(
     not_cards=(FIGURE,),  # figures are toys: a proxy sheet leaves them out
     mats=(PLAYER_MAT, FIELD_2, FIELD_4),
     frame="#282828",
+    copy_check=copy_g_power_problem,
+    deck_from_collection=True,
 )  # fmt: skip

@@ -252,6 +252,11 @@ class Game:
     print_sizes: dict[str, PrintSize] = field(default_factory=dict)
     not_cards: tuple[str, ...] = ()
     mats: tuple[Mat, ...] = ()  # printable play mats (``decks.printing.mats``)
+    # copy_check(card_type, g_power) -> a message, or None: the values a
+    # collection entry records per physical copy (a Bakugan figure's G-Power).
+    copy_check: Callable | None = None
+    # "Build a deck from what I own": decks.rules.<module>.from_collection exists.
+    deck_from_collection: bool = False
 
     @property
     def types(self) -> tuple[str, ...]:

@@ -28,3 +28,17 @@ def collection_counts(context, card):
 def graded_population(card):
     """Return graded copies of ``card`` on the site by company and grade."""
     return selectors.graded_population(card=card)
+
+
+@register.simple_tag
+def g_power_population(card):
+    """Return the G-Power values recorded for copies of ``card`` on the site."""
+    return selectors.g_power_population(card=card)
+
+
+@register.simple_tag
+def games_building_from_collection():
+    """Return the games that can build a deck from what a collector owns."""
+    from cards.games import GAMES
+
+    return [spec for spec in GAMES.values() if spec.deck_from_collection]

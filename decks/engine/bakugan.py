@@ -61,6 +61,29 @@ Effect encoding (card "effects", core vocabulary). An ability card's steps run
 when it is played; a gate's ``gate_open`` steps run when it opens and its
 ``after_battle`` steps once the battle is decided.
 
+The official cards (issue 18) add to that vocabulary (``cards.effects``):
+``attribute_bonus`` (the card's printed bonus for the Bakugan's attribute, or
+its opponent's with ``of``), ``gate_bonus_again`` (the gate bonus once more, or
+``amount`` more times; -2 subtracts it), ``no_gate_bonus``, ``nullify_gate``
+(the gate's steps stop counting, its bonus does not), ``no_abilities`` (those
+players may not play in the rest of the battle), ``double_ability_bonus`` and
+``zero_ability_bonus`` (G-Power from Ability cards, optionally of colours),
+``zero_printed``, ``return_abilities``/``discard_ability`` (``amount`` 0 is
+all; the last used come back first, hand order goes first), ``take_gate``
+(the gate an opponent won last), ``keep_gate`` (after the battle: the gate
+goes back to the field, open), ``reroll`` and ``move_bakugan`` (after the roll:
+the roll is made again, or the landed Bakugan moves to another gate as in
+B3), ``extra_turn`` (if no battle comes this turn), ``return_bakugan`` and
+``clear_field`` (before the roll, at once). Each step may carry ``if``
+conditions (``cards.effects.EFFECT_CONDITIONS``: the target's attribute, the
+gate's class and owner, printed G-Power, the win margin, ...), all of which
+must hold for the target Bakugan, and ``per`` (``amount`` times a count). A
+card not encoded, or encoded with a step this engine lacks, plays as its bonus
+alone: a gate gives its bonus, an ability its printed bonus for its owner's
+Bakugan in battle (issue 18; B4 otherwise stands: printed numbers act only
+through the encoding), or nothing when it prints none. "Lowest"/"highest"
+printed G-Power is strict.
+
 - ``add_g_power`` (amount, target, optional attribute): adds to the battle
   G-Power of each target Bakugan (of that attribute only, when given).
 - ``swap_g_power``: exchanges the two battlers' G-Power as it stands then
@@ -116,6 +139,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from cards.effects import OPPOSITES, Effect, effect_sentence
 from cards.games import GAMES
 
 from .core import (
@@ -163,8 +187,29 @@ OPS = {
     "remove_bakugan",
     "cancel_gate",
     "win_gate",
+    "no_effect",
+    "attribute_bonus",
+    "gate_bonus_again",
+    "no_gate_bonus",
+    "nullify_gate",
+    "no_abilities",
+    "double_ability_bonus",
+    "zero_ability_bonus",
+    "return_abilities",
+    "discard_ability",
+    "reroll",
+    "extra_turn",
+    "take_gate",
+    "keep_gate",
+    "return_bakugan",
+    "clear_field",
+    "zero_printed",
+    "move_bakugan",
 }
-GATE_TIMINGS = ("gate_open", "after_battle")
+# What a card whose text is not encoded does: its printed bonus, in battle.
+BONUS_ALONE = Effect("attribute_bonus", "in_battle")
+NOT_ENCODED = "its text is not encoded"
+GATE_TIMINGS = ("gate_open", "after_battle", "passive")
 
 
 # --- actions ---------------------------------------------------------------
@@ -379,6 +424,12 @@ class _Static:
         "ab_by_window",
         "ab_steps",
         "ab_note",
+        "ab_bonus",
+        "ab_colour",
+        "gate_class",
+        "bak_lname",
+        "gate_text",
+        "ab_text",
     )
 
     def __init__(self, decks):
@@ -390,6 +441,8 @@ class _Static:
             [],
         )
         self.ab_name, self.ab_window, self.ab_steps, self.ab_note = [], [], [], []
+        self.ab_bonus, self.ab_colour, self.gate_class = [], [], []
+        self.gate_text, self.ab_text = [], []
         for seat, deck in enumerate(decks):
             who = f"Player {seat + 1}"
             for i, card in enumerate(deck["bakugan"]):
@@ -399,21 +452,31 @@ class _Static:
             for i, card in enumerate(deck["gate"]):
                 self.gate_name.append(_card_name(card, f"{who}'s gate {i + 1}"))
                 self.gate_bonus.append({a: _bonus(card, a) for a in ATTRIBUTES})
+                self.gate_class.append(card.get("gate_class"))
                 steps = _parse(card, f"{who}'s gate card")
                 ok = bool(steps) and _supported(steps, GATE_TIMINGS)
                 self.gate_steps.append(steps if ok else ())
+                self.gate_text.append(
+                    effect_sentence(steps, is_gate=True)
+                    if ok
+                    else "Not encoded: it gives its bonus alone."
+                )
                 self.gate_note.append(
                     ""
                     if ok
                     else (
-                        "its text is not encoded"
+                        NOT_ENCODED
                         if not steps
                         else "its encoded text is not supported here"
                     )
                 )
             windows, names, all_steps, notes = [], [], [], []
+            grids, colours, texts = [], [], []
             for i, card in enumerate(deck["ability"]):
                 names.append(_card_name(card, f"{who}'s ability {i + 1}"))
+                grid = {a: card.get(f"bonus_{a}") for a in ATTRIBUTES}
+                grids.append({a: v or 0 for a, v in grid.items()})
+                colours.append(card.get("colour"))
                 steps = _parse(card, f"{who}'s ability card")
                 timing = card.get("timing")
                 window = timing.replace("-", "_") if timing else None
@@ -422,17 +485,34 @@ class _Static:
                     window = first if first in WINDOWS else "in_battle"
                 windows.append(window)
                 ok = bool(steps) and _supported(steps, WINDOWS)
-                all_steps.append(steps if ok else ())
-                notes.append(
-                    ""
+                printed = any(v is not None for v in grid.values())
+                texts.append(
+                    effect_sentence(steps)
                     if ok
                     else (
-                        "its text is not encoded"
-                        if not steps
-                        else "its encoded text is not supported here"
+                        "Not encoded: it plays as its printed bonus alone."
+                        if printed
+                        else "Not encoded: it only goes to the used pile."
                     )
                 )
+                if ok:
+                    all_steps.append(steps)
+                    notes.append("")
+                else:
+                    # Not encoded yet: the card plays as its printed bonus alone.
+                    all_steps.append((BONUS_ALONE,) if printed else ())
+                    why = NOT_ENCODED if not steps else "its text is not supported here"
+                    notes.append(
+                        f"{why}, so it plays as its printed bonus alone"
+                        if printed
+                        else f"{why}, so it only goes to the used pile"
+                    )
+                    if printed and not timing:
+                        windows[-1] = "in_battle"
             self.ab_name.append(names)
+            self.ab_bonus.append(grids)
+            self.ab_colour.append(colours)
+            self.ab_text.append(texts)
             self.ab_window.append(windows)
             self.ab_steps.append(all_steps)
             self.ab_note.append(notes)
@@ -449,6 +529,7 @@ class _Static:
         self.gate_full = [
             f"{_LABELS[code]} ({name})" for code, name in enumerate(self.gate_name)
         ]
+        self.bak_lname = [name.lower() for name in self.bak_name]
 
 
 # --- state -----------------------------------------------------------------
@@ -463,8 +544,10 @@ class Battle:
     defender: int
     # (owner, is_gate, op, amount, targets)
     steps: list = marked("tuples", factory=list)
-    after: list = marked("tuples", factory=list)  # (owner, is_gate, op, target, attr)
+    after: list = marked("tuples", factory=list)  # (owner, is_gate, card, step)
     cancelled: bool = False
+    nullified: bool = False  # the gate's text does not count; its bonus does
+    barred: list = marked("list", factory=list)  # seats that may not play cards
     decided: bool = False
     winner: int = -1  # Bakugan code; -1 none
     removed: list = marked("list", factory=list)
@@ -510,6 +593,10 @@ class State:
     window_passes: int = 0  # passes in a row; all passing closes it
     window_then: str = ""  # the phase that follows the window
     battle: Battle | None = marked("record", None, record=Battle)
+    reroll: bool = False  # an after-roll card has the roll made again
+    shift: bool = False  # an after-roll card moves the landed Bakugan elsewhere
+    extra: int = -1  # the seat taking another turn if no battle comes this turn
+    battled: bool = False  # a battle started this turn
     over: bool = False
     winner_seat: int | None = None
     reason: str = ""
@@ -640,6 +727,8 @@ def to_act(state: State) -> int:
 
 
 def _has_card(state: State, seat: int, window: str) -> bool:
+    if window in BATTLE_WINDOWS and state.battle and seat in state.battle.barred:
+        return False
     held = state.static.ab_by_window[seat][window]
     if held:
         hand = state.ability_hand[seat]
@@ -879,28 +968,26 @@ def _do_play(state: State, action: Action) -> None:
     state.window_passes = 0
     name = static.ab_name[seat][idx]
     note = static.ab_note[seat][idx]
-    if note:
-        state.events.append(
-            f"{_seat_word(seat)} plays {name}: {note}, so it only goes to the used pile."
-        )
-    else:
-        state.events.append(f"{_seat_word(seat)} plays {name}.")
-        steps = static.ab_steps[seat][idx]
-        kind = state.window_kind
-        if kind in ("before_roll", "after_roll"):
+    state.events.append(
+        f"{_seat_word(seat)} plays {name}" + (f": {note}." if note else ".")
+    )
+    steps = static.ab_steps[seat][idx]
+    kind = state.window_kind
+    if kind in ("before_roll", "after_roll"):
+        if _roll_steps(state, seat, steps):
             state.pending[seat].append(idx)
-        elif kind == "after_battle":
-            for step in steps:
-                if _turn_ok(state, seat, step):
-                    _after_step(
-                        state, seat, False, step.op, step.target, step.attribute
-                    )
-        else:
-            for step in steps:
-                if state.battle.decided:
-                    break
-                _battle_step(state, seat, False, step)
+    elif kind == "after_battle":
+        for k, step in enumerate(steps):
+            if _turn_ok(state, seat, step):
+                _after_step(state, seat, False, idx, k)
+    else:
+        for k in range(len(steps)):
+            if state.battle.decided:
+                break
+            _battle_step(state, seat, False, idx, k)
     battle = state.battle
+    if state.over:
+        return
     if battle is not None and battle.decided and not battle.powers:
         if state.window_kind in ("before_battle", "in_battle"):
             _resolve_battle(state)
@@ -936,7 +1023,10 @@ def _open_window(state: State, kind: str, then: str) -> None:
         battlers = (state.battle.attacker // 3, state.battle.defender // 3)
         order = [s for s in order if s in battlers]
     by_window, hands = state.static.ab_by_window, state.ability_hand
+    barred = state.battle.barred if kind in BATTLE_WINDOWS else ()
     for pos, seat in enumerate(order):
+        if seat in barred:
+            continue
         for i in by_window[seat][kind]:
             if i in hands[seat]:
                 state.phase = "window"
@@ -970,6 +1060,19 @@ def _continue(state: State, then: str) -> None:
     state.window_then = ""
     if then == "roll":
         state.phase = "roll"
+    elif then == "land" and state.reroll:
+        state.reroll, state.landed, state.phase = False, -1, "roll"
+        state.events.append(f"{_bname(state, state.rolling)} is rolled again.")
+    elif then == "land" and state.shift:
+        state.shift = False
+        pos = state.field_gates.index(state.landed)
+        targets = _move_targets(state, state.turn_player, pos)
+        if len(targets) > 1:
+            state.phase = "move"  # the player chooses where it goes (B3)
+        elif targets:
+            _arrive(state, targets[0])
+        else:
+            _land(state)
     elif then == "land":
         _land(state)
     elif then == "open_gate":
@@ -1027,6 +1130,7 @@ def _arrive(state: State, gate: int) -> None:
         return
     state.field_bakugan[pos] = -1
     state.rolling = -1
+    state.battled = True
     state.battle = Battle(gate, code, standing)
     state.events.append(
         f"Battle on {_gname(state, gate)}: {_bname(state, code)} "
@@ -1065,31 +1169,419 @@ def _targets(state: State, owner: int, target: str, attribute) -> tuple:
     return tuple(b for b in found if b not in battle.removed)
 
 
-def _battle_step(state: State, owner: int, is_gate: bool, step) -> None:
-    """Apply one step during a battle (before it is decided)."""
+def _other(battle: Battle, b: int) -> int:
+    return battle.defender if b == battle.attacker else battle.attacker
+
+
+def _battler_of(state: State, seat: int) -> int:
+    battle = state.battle
+    if battle is None:
+        return state.rolling
+    for b in (battle.attacker, battle.defender):
+        if b // 3 == seat:
+            return b
+    return battle.attacker
+
+
+def _holds(state: State, owner: int, step, b: int) -> bool:
+    """Return whether every condition of ``step`` holds for Bakugan ``b``.
+
+    ``b`` is a battler (or, in a roll window, the rolled Bakugan); the
+    conditions about "its owner" read the seat of ``b``.
+    """
+    if not step.when:
+        return True
+    static, battle = state.static, state.battle
+    seat = b // 3 if b >= 0 else owner
+    attr = static.bak_attr[b] if b >= 0 else None
+    other = _other(battle, b) if battle is not None and b >= 0 else -1
+    for name, value in step.when:
+        if name == "attribute":
+            ok = attr in value
+        elif name == "rolled":
+            rolled = battle.attacker if battle is not None else state.rolling
+            ok = (
+                rolled >= 0
+                and rolled // 3 == owner
+                and static.bak_attr[rolled] in value
+            )
+        elif name == "landed":
+            ok = (state.landed >= 0) == value
+        elif name == "standing_elsewhere":
+            ok = any(
+                x >= 0 and (x // 3 == seat) == (value == "self")
+                for x in state.field_bakugan
+            )
+        elif name == "gates_won":
+            mine = len(state.won[seat])
+            others = [len(w) for s, w in enumerate(state.won) if s != seat]
+            if value == "fewest":
+                ok = mine < min(others)
+            elif value == "most":
+                ok = mine > max(others)
+            else:
+                ok = max(others) > mine
+        elif name == "attributes_min":
+            ok = len({static.bak_attr[seat * 3 + i] for i in range(3)}) >= value
+        elif name == "duplicate_species":
+            ok = len({static.bak_lname[seat * 3 + i] for i in range(3)}) < 3
+        elif name == "duplicate_attribute":
+            ok = len({static.bak_attr[seat * 3 + i] for i in range(3)}) < 3
+        elif name == "won_gate_named":
+            ok = any(
+                v.lower() in static.gate_name[g].lower()
+                for g in state.won[seat]
+                for v in value
+            )
+        elif name == "abilities_over_gates":
+            ok = len(state.abilities_used[seat]) > len(state.won[seat])
+        elif name in ("used_bakugan", "abilities_left"):
+            rows = state.used if name == "used_bakugan" else state.ability_hand
+            mine = len(rows[seat])
+            others = [len(r) for s, r in enumerate(rows) if s != seat]
+            ok = mine > max(others) if value == "most" else mine < min(others)
+        elif name == "in_piles":
+            ok = any(
+                static.bak_attr[seat * 3 + i] in value
+                for i in state.unused[seat] + state.used[seat]
+            )
+        elif battle is None:
+            return False  # the rest speak of a battle
+        elif name == "opponent_attribute":
+            ok = other >= 0 and static.bak_attr[other] in value
+        elif name == "battle_has":
+            ok = any(
+                static.bak_attr[x] in value for x in (battle.attacker, battle.defender)
+            )
+        elif name == "battle_lacks":
+            ok = not any(
+                static.bak_attr[x] in value for x in (battle.attacker, battle.defender)
+            )
+        elif name == "gate_class":
+            ok = static.gate_class[battle.gate] in value
+        elif name == "gate_owner":
+            ok = (battle.gate // 3 == seat) == (value == "self")
+        elif name == "only_gate":
+            ok = len(state.field_gates) == 1
+        elif name == "own_attribute":
+            mine = _battler_of(state, owner)
+            ok = mine // 3 == owner and static.bak_attr[mine] in value
+        elif name == "printed_gap":
+            ok = (
+                abs(static.bak_g[battle.attacker] - static.bak_g[battle.defender])
+                >= value
+            )
+        elif b < 0 or other < 0:
+            return False
+        elif name == "printed":
+            mine, theirs = static.bak_g[b], static.bak_g[other]
+            ok = mine < theirs if value == "lowest" else mine > theirs
+        elif name == "printed_max":
+            ok = static.bak_g[b] <= value
+        elif name == "printed_min":
+            ok = static.bak_g[b] >= value
+        elif name == "behind_by":
+            ok = static.bak_g[other] - static.bak_g[b] >= value
+        elif name == "species":
+            ok = any(v.lower() in static.bak_lname[b] for v in value)
+        elif name == "not_species":
+            ok = not any(v.lower() in static.bak_lname[b] for v in value)
+        elif name == "opposite":
+            ok = OPPOSITES.get(attr) == static.bak_attr[other]
+        elif name == "result":
+            won = battle.winner == b
+            ok = won if value == "win" else (battle.winner >= 0 and not won)
+        elif name in ("margin_over", "margin_under"):
+            powers = battle.powers
+            if not powers or powers[0] < 0:
+                return False
+            margin = abs(powers[0] - powers[1])
+            ok = margin > value if name == "margin_over" else margin < value
+        else:
+            ok = False
+        if not ok:
+            return False
+    return True
+
+
+def _count(state: State, seat: int, per: str, colours) -> int:
+    won, static = state.won, state.static
+    if per == "own_gates":
+        return len(won[seat])
+    if per == "opponent_gates":
+        return sum(len(w) for s, w in enumerate(won) if s != seat)
+    if per == "gates":
+        return sum(len(w) for w in won)
+    if per == "own_attributes":
+        return len({static.bak_attr[seat * 3 + i] for i in range(3)})
+    if per == "other_gates":
+        return max(len(state.field_gates) - 1, 0)
+    if per == "own_species":
+        return len({static.bak_lname[seat * 3 + i] for i in range(3)})
+    if per == "own_used_bakugan":
+        return len(state.used[seat])
+    if per == "opponent_used_bakugan":
+        return sum(len(u) for s, u in enumerate(state.used) if s != seat)
+    if per == "opponent_unused_bakugan":
+        return sum(len(u) for s, u in enumerate(state.unused) if s != seat)
+    if per == "own_used_abilities":
+        seats = (seat,)
+    elif per == "opponent_used_abilities":
+        seats = tuple(s for s in range(state.n) if s != seat)
+    else:
+        seats = range(state.n)
+    return sum(
+        1
+        for s in seats
+        for i in state.abilities_used[s]
+        if not colours or static.ab_colour[s][i] in colours
+    )
+
+
+def _card_steps(state: State, owner: int, is_gate: bool, card: int):
+    static = state.static
+    return static.gate_steps[card] if is_gate else static.ab_steps[owner][card]
+
+
+def _roll_steps(state: State, seat: int, steps) -> bool:
+    """Apply the steps of a card played before or after a roll that act now.
+
+    Return whether steps remain to be held for the seat's battle this turn.
+    """
+    held = False
+    for step in steps:
+        if step.op == "reroll":
+            if (
+                state.window_kind == "after_roll"
+                and state.rolling // 3 == seat
+                and _holds(state, seat, step, state.rolling)
+            ):
+                state.reroll = True
+                state.events.append(f"{_bname(state, state.rolling)} will roll again.")
+            else:
+                state.events.append("That re-roll does not apply to this roll.")
+        elif step.op == "extra_turn":
+            if state.rolling // 3 == seat and _holds(state, seat, step, state.rolling):
+                state.extra = seat
+                state.events.append(
+                    f"{_seat_word(seat)} takes another turn if no battle comes."
+                )
+            else:
+                state.events.append("That extra turn does not apply now.")
+        elif step.op == "move_bakugan":
+            if (
+                state.window_kind == "after_roll"
+                and state.rolling // 3 == seat
+                and state.landed >= 0
+                and _holds(state, seat, step, state.rolling)
+            ):
+                state.shift = True
+                state.events.append(
+                    f"{_bname(state, state.rolling)} will move to another gate."
+                )
+            else:
+                state.events.append("That move does not apply to this roll.")
+        elif step.op in ("discard_ability", "return_abilities", "take_gate"):
+            # A player's cards and gates: the step acts when the card is played.
+            if not _holds(state, seat, step, state.rolling):
+                state.events.append("Its condition does not hold: no effect.")
+                continue
+            if step.target == "self":
+                seats = [seat]
+            elif step.target == "all":
+                seats = list(range(state.n))
+            else:
+                seats = [s for s in _turn_order(state) if s != seat]
+            _seat_step(state, step, seats)
+        elif step.op == "return_bakugan":
+            kinds = step.condition("attribute")
+            back = [
+                i
+                for i in state.used[seat]
+                if not kinds or state.static.bak_attr[seat * 3 + i] in kinds
+            ]
+            for i in back:
+                state.used[seat].remove(i)
+                state.unused[seat].append(i)
+            state.unused[seat].sort()
+            state.events.append(
+                f"{_seat_word(seat)} puts {len(back)} used Bakugan back to roll."
+            )
+        elif step.op == "clear_field":
+            if state.rolling // 3 != seat or not _holds(
+                state, seat, step, state.rolling
+            ):
+                state.events.append("Its condition does not hold: no effect.")
+                continue
+            for k, b in enumerate(state.field_bakugan):
+                if b >= 0:
+                    state.field_bakugan[k] = -1
+                    state.used[b // 3].append(b % 3)
+            state.events.append("Every standing Bakugan goes to its owner's used pile.")
+        else:
+            held = True
+    return held
+
+
+def _seats_back(state: State, seat: int, amount: int, colours) -> int:
+    """Return used abilities to the hand (the latest used first); return how many."""
+    used, static = state.abilities_used[seat], state.static
+    picked = [
+        i for i in reversed(used) if not colours or static.ab_colour[seat][i] in colours
+    ]
+    if amount:
+        picked = picked[:amount]
+    for i in picked:
+        used.remove(i)
+        state.ability_hand[seat].append(i)
+    state.ability_hand[seat].sort()
+    return len(picked)
+
+
+def _seat_step(state: State, step, seats) -> None:
+    """Apply a step that acts on players (their cards and gates)."""
+    op = step.op
+    for seat in seats:
+        who = _seat_word(seat)
+        if op == "return_abilities":
+            n = _seats_back(state, seat, step.amount, step.colours)
+            state.events.append(f"{who} takes back {n} used Ability card(s).")
+        elif op == "discard_ability":
+            hand = state.ability_hand[seat]
+            moved = hand[: step.amount] if step.amount else hand[:]
+            for i in moved:
+                hand.remove(i)
+                state.abilities_used[seat].append(i)
+            state.events.append(
+                f"{who} puts {len(moved)} unused Ability card(s) into the used pile."
+            )
+        elif op == "take_gate":
+            for other in _turn_order(state):
+                if other != seat and state.won[other]:
+                    gate = state.won[other].pop()
+                    state.won[seat].append(gate)
+                    state.events.append(
+                        f"{who} takes {_gname(state, gate)} from "
+                        f"{_seat_word(other)}'s used pile."
+                    )
+                    if len(state.won[seat]) >= GATES_TO_WIN:
+                        _finish(state, seat, f"{who} has won three gates.")
+                    break
+            else:
+                state.events.append(f"{who} finds no gate to take.")
+
+
+def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> None:
+    """Apply step ``k`` of a card during a battle (before it is decided)."""
+    step = _card_steps(state, owner, is_gate, card)[k]
     if not _turn_ok(state, owner, step):
         return
     battle = state.battle
     op = step.op
     if step.timing == "after_battle":
-        battle.after.append((owner, is_gate, op, step.target, step.attribute))
+        battle.after.append((owner, is_gate, card, k))
         return
+    if op in (
+        "no_effect",
+        "reroll",
+        "extra_turn",
+        "return_bakugan",
+        "clear_field",
+        "move_bakugan",
+    ):
+        return
+    lead = _battler_of(state, owner)
+    if op in (
+        "cancel_gate",
+        "nullify_gate",
+        "lower_wins",
+        "swap_g_power",
+        "zero_printed",
+        "zero_ability_bonus",
+    ):
+        if not _holds(state, owner, step, lead):
+            state.events.append("Its condition does not hold: no effect.")
+            return
     if op == "cancel_gate":
         battle.cancelled = True
         state.events.append(f"The gate {_gname(state, battle.gate)} is cancelled.")
         return
-    targets = _targets(state, owner, step.target, step.attribute)
+    if op == "nullify_gate":
+        battle.nullified = True
+        state.events.append(
+            f"The text of {_gname(state, battle.gate)} does not count; its bonus does."
+        )
+        return
     if op == "lower_wins":
         battle.steps.append((owner, is_gate, op, 0, ()))
         state.events.append("In this battle the lower G-Power wins.")
-    elif op == "swap_g_power":
+        return
+    if op == "swap_g_power":
         battle.steps.append((owner, is_gate, op, 0, ()))
         state.events.append("The two Bakugan exchange G-Power.")
-    elif op == "add_g_power":
-        if targets:
-            battle.steps.append((owner, is_gate, op, step.amount, targets))
-            names = " and ".join(_bname(state, b) for b in targets)
-            state.events.append(f"{names}: {step.amount:+d} G-Power.")
+        return
+    if op == "zero_ability_bonus":
+        battle.steps.append((owner, is_gate, op, 0, ()))
+        state.events.append("Ability cards add no G-Power in this battle.")
+        return
+    if op == "zero_printed":
+        battle.steps.append((owner, is_gate, op, 0, ()))
+        state.events.append("Printed G-Power counts as zero in this battle.")
+        return
+    found = _targets(state, owner, step.target, step.attribute)
+    targets = tuple(b for b in found if _holds(state, owner, step, b))
+    if not targets:
+        if step.when:
+            state.events.append("Its condition does not hold: no effect.")
+        return
+    static = state.static
+    if op == "add_g_power" or op == "attribute_bonus":
+        tag = op if is_gate else f"add_g_power/{static.ab_colour[owner][card]}"
+        tag = "add_g_power" if is_gate else tag
+        for b in targets:
+            if op == "attribute_bonus":
+                grid = (
+                    static.gate_bonus[card] if is_gate else static.ab_bonus[owner][card]
+                )
+                whose = _other(battle, b) if step.of == "opponent" else b
+                amount = (grid[static.bak_attr[whose]] or 0) * step.amount
+            else:
+                amount = step.amount
+                if step.per:
+                    amount *= _count(state, b // 3, step.per, step.colours)
+            battle.steps.append((owner, is_gate, tag, amount, (b,)))
+            state.events.append(f"{_bname(state, b)}: {amount:+d} G-Power.")
+    elif op == "gate_bonus_again":
+        for b in targets:
+            times = step.amount
+            if step.per:
+                times *= _count(state, b // 3, step.per, step.colours)
+            battle.steps.append((owner, is_gate, op, times, (b,)))
+        names = " and ".join(_bname(state, b) for b in targets)
+        state.events.append(f"{names}: the gate bonus counts again.")
+    elif op == "no_gate_bonus":
+        battle.steps.append((owner, is_gate, op, 0, targets))
+        names = " and ".join(_bname(state, b) for b in targets)
+        state.events.append(f"{names}: no gate bonus.")
+    elif op == "double_ability_bonus":
+        tag = "double_ability_bonus/" + "".join(c[0] for c in step.colours)
+        battle.steps.append((owner, is_gate, tag, 0, targets))
+        state.events.append("G-Power from Ability cards is doubled.")
+    elif op == "no_abilities":
+        for b in targets:
+            if b // 3 not in battle.barred:
+                battle.barred.append(b // 3)
+                state.events.append(
+                    f"{_seat_word(b // 3)} may not play Ability cards in this battle."
+                )
+    elif op in ("return_abilities", "discard_ability", "take_gate"):
+        seats = []
+        for b in targets:
+            if b // 3 not in seats:
+                seats.append(b // 3)
+        _seat_step(state, step, seats)
+        if state.over:
+            battle.decided = True
     elif op == "win_gate":
         if len(targets) == 1:
             battle.decided, battle.winner = True, targets[0]
@@ -1099,12 +1591,13 @@ def _battle_step(state: State, owner: int, is_gate: bool, step) -> None:
             battle.removed.append(b)
             state.removed[b // 3].append(b % 3)
             state.events.append(f"{_bname(state, b)} is removed from the game (B12).")
-        if targets:
-            left = [
-                b for b in (battle.attacker, battle.defender) if b not in battle.removed
-            ]
-            battle.decided = True
-            battle.winner = left[0] if len(left) == 1 else -1
+        left = [
+            b for b in (battle.attacker, battle.defender) if b not in battle.removed
+        ]
+        battle.decided = True
+        battle.winner = left[0] if len(left) == 1 else -1
+    else:
+        state.events.append("That has no effect in a battle.")
 
 
 def _open_gate(state: State) -> None:
@@ -1120,19 +1613,19 @@ def _open_gate(state: State) -> None:
         f"{_gname(state, gate)} opens" + (f": {note}, bonus only." if note else ".")
     )
     owner = gate // 3
-    for step in static.gate_steps[gate]:
+    for k, step in enumerate(static.gate_steps[gate]):
         if battle.decided:
             break
         if step.timing == "gate_open" or step.timing == "after_battle":
-            _battle_step(state, owner, True, step)
+            _battle_step(state, owner, True, gate, k)
     for seat in _turn_order(state):
         for idx in state.pending[seat]:
             if seat not in (battle.attacker // 3, battle.defender // 3):
                 continue
-            for step in static.ab_steps[seat][idx]:
+            for k in range(len(static.ab_steps[seat][idx])):
                 if battle.decided:
                     break
-                _battle_step(state, seat, False, step)
+                _battle_step(state, seat, False, idx, k)
         if seat in (battle.attacker // 3, battle.defender // 3):
             state.pending[seat] = []
     if battle.decided:
@@ -1145,9 +1638,69 @@ def _turn_order(state: State) -> list[int]:
     return _ORDERS[state.n][state.turn_player]
 
 
+def _powers(state: State, battle: Battle) -> tuple[list, bool]:
+    """Return the battlers' final G-Power [attacker, defender] and lower-wins."""
+    static = state.static
+    att, dfn = battle.attacker, battle.defender
+    pair = (att, dfn)
+    power = [static.bak_g[att], static.bak_g[dfn]]
+    lower = False
+    skip_gate = battle.cancelled or battle.nullified
+    factor = [1, 1]  # what ability G-Power counts, per battler
+    doubled: list = [(), ()]  # colours doubled per battler ("" is every colour)
+    again, no_bonus = [0, 0], [False, False]
+    steps = battle.steps
+    for _owner, is_gate, op, _amount, targets in steps:
+        if is_gate and skip_gate:
+            continue
+        if op == "zero_ability_bonus":
+            factor = [0, 0]
+        elif op == "zero_printed":
+            power = [0, 0]
+        elif op.startswith("double_ability_bonus"):
+            letters = op.partition("/")[2]
+            for i in (0, 1):
+                if pair[i] in targets:
+                    doubled[i] += (letters or "*",)
+        elif op == "gate_bonus_again":
+            for i in (0, 1):
+                if pair[i] in targets:
+                    again[i] += _amount
+        elif op == "no_gate_bonus":
+            for i in (0, 1):
+                if pair[i] in targets:
+                    no_bonus[i] = True
+    for _owner, is_gate, op, amount, targets in steps:
+        if is_gate and skip_gate:
+            continue
+        if op == "add_g_power":
+            if att in targets:
+                power[0] += amount
+            if dfn in targets:
+                power[1] += amount
+        elif op.startswith("add_g_power/"):
+            letter = op[12:13]
+            for i in (0, 1):
+                if pair[i] in targets:
+                    times = factor[i]
+                    for letters in doubled[i]:
+                        if letters == "*" or letter in letters:
+                            times *= 2
+                    power[i] += amount * times
+        elif op == "swap_g_power":
+            power.reverse()
+        elif op == "lower_wins":
+            lower = True
+    if not battle.cancelled:
+        bonus = static.gate_bonus[battle.gate]
+        for i in (0, 1):
+            if not no_bonus[i]:
+                power[i] += bonus[static.bak_attr[pair[i]]] * (1 + again[i])
+    return power, lower
+
+
 def _resolve_battle(state: State) -> None:
     battle = state.battle
-    static = state.static
     state.window_kind, state.window_seats, state.window_turn, state.window_passes = (
         "",
         [],
@@ -1155,25 +1708,10 @@ def _resolve_battle(state: State) -> None:
         0,
     )
     att, dfn = battle.attacker, battle.defender
+    if state.over:
+        return
     if not battle.decided:
-        power = [static.bak_g[att], static.bak_g[dfn]]
-        lower = False
-        for _owner, is_gate, op, amount, targets in battle.steps:
-            if is_gate and battle.cancelled:
-                continue
-            if op == "add_g_power":
-                if att in targets:
-                    power[0] += amount
-                if dfn in targets:
-                    power[1] += amount
-            elif op == "swap_g_power":
-                power.reverse()
-            elif op == "lower_wins":
-                lower = True
-        if not battle.cancelled:
-            bonus = static.gate_bonus[battle.gate]
-            power[0] += bonus[static.bak_attr[att]]
-            power[1] += bonus[static.bak_attr[dfn]]
+        power, lower = _powers(state, battle)
         battle.powers = power
         if power[0] == power[1]:
             battle.winner = dfn  # the Bakugan that landed first wins a tie
@@ -1203,20 +1741,23 @@ def _resolve_battle(state: State) -> None:
         state.events.append(f"Nobody wins; {_gname(state, battle.gate)} stays in play.")
     if state.over:
         return
-    for owner, is_gate, op, target, attribute in battle.after:
-        if is_gate and battle.cancelled:
+    for owner, is_gate, card, k in battle.after:
+        if is_gate and (battle.cancelled or battle.nullified):
             continue
-        _after_step(state, owner, is_gate, op, target, attribute)
+        _after_step(state, owner, is_gate, card, k)
+        if state.over:
+            return
     _open_window(state, "after_battle", "end_turn")
 
 
-def _after_step(state, owner: int, is_gate: bool, op: str, target: str, attribute):
-    """Apply one step once the battle is decided; only removal still acts."""
+def _after_step(state, owner: int, is_gate: bool, card: int, k: int) -> None:
+    """Apply step ``k`` of a card once the battle is decided."""
     battle = state.battle
     if battle is None:
         return
-    if op != "remove_bakugan":
-        state.events.append("That has no effect after the battle.")
+    step = _card_steps(state, owner, is_gate, card)[k]
+    op, target = step.op, step.target
+    if op == "no_effect":
         return
     pair = (battle.attacker, battle.defender)
     if is_gate and target in ("self", "opponent", "each_opponent"):
@@ -1224,19 +1765,45 @@ def _after_step(state, owner: int, is_gate: bool, op: str, target: str, attribut
             return
         loser = pair[1] if battle.winner == pair[0] else pair[0]
         found = (battle.winner,) if target == "self" else (loser,)
+        found = tuple(b for b in found if b not in battle.removed)
     else:
         found = _targets(state, owner, target, None)
-    for b in found:
-        if attribute and state.static.bak_attr[b] != attribute:
-            continue
-        if b in battle.removed:
-            continue
-        seat = b // 3
-        battle.removed.append(b)
-        if b % 3 in state.used[seat]:
-            state.used[seat].remove(b % 3)
-        state.removed[seat].append(b % 3)
-        state.events.append(f"{_bname(state, b)} is removed from the game (B12).")
+    found = tuple(
+        b
+        for b in found
+        if (not step.attribute or state.static.bak_attr[b] == step.attribute)
+        and _holds(state, owner, step, b)
+    )
+    if not found:
+        state.events.append("Its condition does not hold: no effect.")
+        return
+    if op == "remove_bakugan":
+        for b in found:
+            seat = b // 3
+            battle.removed.append(b)
+            if b % 3 in state.used[seat]:
+                state.used[seat].remove(b % 3)
+            state.removed[seat].append(b % 3)
+            state.events.append(f"{_bname(state, b)} is removed from the game (B12).")
+    elif op in ("return_abilities", "discard_ability", "take_gate"):
+        seats = []
+        for b in found:
+            if b // 3 not in seats:
+                seats.append(b // 3)
+        _seat_step(state, step, seats)
+    elif op == "keep_gate":
+        winner = battle.winner // 3 if battle.winner >= 0 else -1
+        if winner >= 0 and battle.gate in state.won[winner]:
+            state.won[winner].remove(battle.gate)
+            state.field_gates.append(battle.gate)
+            state.field_open.append(1)
+            state.field_bakugan.append(-1)
+            state.events.append(
+                f"{_gname(state, battle.gate)} stays in the field: "
+                f"{_seat_word(winner)} does not take it."
+            )
+    else:
+        state.events.append("That has no effect after the battle.")
 
 
 def _take_gate(state: State, seat: int, pos: int) -> None:
@@ -1261,6 +1828,8 @@ def _end_turn(state: State) -> None:
         return
     state.battle = None
     state.rolling = state.landed = -1
+    again = state.extra if not state.battled else -1
+    state.extra, state.battled, state.reroll, state.shift = -1, False, False, False
     for seat in range(state.n):
         if state.pending[seat]:
             state.events.append(
@@ -1273,7 +1842,10 @@ def _end_turn(state: State) -> None:
             state, None, f"The turn cap ({TURN_CAP} turns) is reached: a draw (E3)."
         )
         return
-    state.turn_player = (state.turn_player + 1) % state.n
+    if again == state.turn_player:
+        state.events.append(f"{_seat_word(again)} takes another turn.")
+    else:
+        state.turn_player = (state.turn_player + 1) % state.n
     if not state.field_gates:
         queue = [s for s in _turn_order(state) if state.gate_hand[s]]
         if not queue:
@@ -1393,6 +1965,7 @@ def _gate_view(state: State, code: int, shown: bool) -> dict:
         data["name"] = static.gate_name[code]
         data["bonus"] = dict(static.gate_bonus[code])
         data["encoded"] = not static.gate_note[code]
+        data["effect"] = static.gate_text[code]
     return data
 
 
@@ -1427,6 +2000,7 @@ def view(state: State, player: int) -> View:
                     "window": static.ab_window[seat][i],
                     "colour": deck["ability"][i].get("colour"),
                     "encoded": not static.ab_note[seat][i],
+                    "effect": static.ab_text[seat][i],
                 }
                 for i in state.ability_hand[seat]
             ]

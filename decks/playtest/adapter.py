@@ -96,6 +96,25 @@ def blocked_cards(game_slug: str, engine_decks: Sequence[dict]) -> list[dict]:
     return blocked
 
 
+def _copy_values(owner, engine_deck: dict) -> None:
+    """Give each copy in the deck whose G-Power is not printed on the card
+    the G-Power recorded on one of the owner's copies (strongest first)."""
+    from decks.owned import owned_copies
+
+    cards = [c for zone in engine_deck.values() for c in zone]
+    open_ids = {c["id"] for c in cards if "g_power" in c and c["g_power"] is None}
+    if not open_ids:
+        return
+    copies = owned_copies(user=owner, card_ids=open_ids)
+    for card in cards:
+        held = copies.get(card["id"])
+        if card.get("g_power") is None and held:
+            card["g_power"] = held.pop(0)
+            card["label"] = (
+                f"{card.get('label') or card.get('name')} ({card['g_power']} G)"
+            )
+
+
 def engine_decks(
     game_slug: str,
     decks: Sequence,
@@ -140,6 +159,9 @@ def engine_decks(
                 + " ".join(p.message for p in problems if p.level == ERROR),
             )
     built = [entries_to_engine(entries) for _, entries in named]
+    for deck, engine_deck in zip(decks, built, strict=True):
+        if not isinstance(deck, tuple):
+            _copy_values(deck.owner, engine_deck)
     blocked = blocked_cards(game_slug, built)
     if blocked:
         names = "; ".join(f"{b['name']}: {', '.join(b['problems'])}" for b in blocked)

@@ -127,6 +127,73 @@ def sample(cards: list, variant: int = 0) -> list[dict]:
     return entries
 
 
+def _playable_gate(card) -> bool:
+    return all(
+        getattr(card, f"bonus_{a}") is not None
+        or f"bonus_{a}" in (card.not_printed or [])
+        for a in ("pyrus", "aquos", "subterra", "haos", "darkus", "ventus")
+    )
+
+
+def from_collection(owned: list, copies: dict[int, list[int]]) -> list[dict]:
+    """Return the entries of a legal deck built from what a collector owns.
+
+    ``owned`` holds the cards the collector owns; ``copies`` maps a figure's
+    card id to the G-Power recorded on each owned copy. The deck takes the
+    three strongest recorded copies whose attribute is known, one gate of each
+    class with a known bonus grid and one ability of each colour (an encoded
+    one first, then the lowest number). Raise ValueError saying what is missing.
+    """
+    missing = []
+    figures = sorted(
+        (
+            (g, c.pk)
+            for c in owned
+            if c.card_type == "bakugan" and c.attribute
+            for g in copies.get(c.pk, ())
+        ),
+        reverse=True,
+    )[:3]
+    if len(figures) < 3:
+        missing.append(
+            f"three Bakugan figures with their G-Power recorded in your collection "
+            f"(you have {len(figures)})"
+        )
+    entries, counts = [], {}
+    for _g, pk in figures:
+        counts[pk] = counts.get(pk, 0) + 1
+    entries += [
+        {"card": pk, "quantity": n, "zone": "bakugan"} for pk, n in counts.items()
+    ]
+    for zone, field, values, check in (
+        ("gate", "gate_class", GATE_CLASSES, _playable_gate),
+        ("ability", "colour", ABILITY_COLOURS, lambda c: True),
+    ):
+        for value in values:
+            fits = [
+                c
+                for c in owned
+                if c.card_type == zone and getattr(c, field) == value and check(c)
+            ]
+            fits.sort(
+                key=lambda c: (not c.effects, c.card_set.sort_order, c.number or 0)
+            )
+            if not fits:
+                what = (
+                    "gate with a known bonus grid" if zone == "gate" else "Ability card"
+                )
+                missing.append(f"a {value} {what}")
+                continue
+            entries.append({"card": fits[0].pk, "quantity": 1, "zone": zone})
+    if missing:
+        raise ValueError(
+            "To build a deck from what you own you still need "
+            + "; ".join(missing)
+            + "."
+        )
+    return entries
+
+
 def timing_entries(size: int) -> list[dict]:
     """Return a plain legal deck and ``size - 9`` more red Ability cards."""
 

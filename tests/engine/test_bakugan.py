@@ -255,8 +255,8 @@ def test_b3_with_several_gates_free_the_player_chooses_where_to_move():
     assert state.turn_player == 1
 
 
-def test_b4_an_ability_card_is_used_once_and_printed_bonuses_do_not_count():
-    card = ability("Printed Only", pyrus=500)
+def test_b4_an_ability_card_is_used_once_and_an_unencoded_one_is_its_bonus_alone():
+    card = ability("Printed Only", pyrus=500, subterra=60)
     decks = [make_deck(0, abilities=[card] * 3), make_deck(1)]
     state = act(act(two_player(decks), "P1 rolls B1"), "landed on gate P1-G1")
     state = act(act(state, "P2 rolls B3"), "landed on gate P1-G1")
@@ -273,13 +273,14 @@ def test_b4_an_ability_card_is_used_once_and_printed_bonuses_do_not_count():
     ]
     state = act(state, "P1 plays A2")
     assert state.ability_hand[0] == [0, 2] and state.abilities_used[0] == [1]
-    assert state.events[-1] == (
+    assert state.events[-2:] == [
         "Player 1 plays Printed Only: its text is not encoded, "
-        "so it only goes to the used pile."
-    )
+        "so it plays as its printed bonus alone.",
+        "Player 1's Gorem: +60 G-Power.",
+    ]
     state = pass_windows(state)
-    # Gorem 330 beats Tigrerra 300 all the same; the printed 500 changed nothing.
-    assert "Player 2's Tigrerra 300 G against Player 1's Gorem 330 G." in state.events
+    # Gorem (Subterra) gets the printed Subterra 60, not the Pyrus 500.
+    assert "Player 2's Tigrerra 300 G against Player 1's Gorem 390 G." in state.events
     with pytest.raises(EngineError) as error:
         act(state, "P1 plays A2")
     assert (error.value.code, error.value.message) == (
@@ -966,6 +967,7 @@ def test_a_gate_won_before_it_opens_stays_face_down_to_the_loser():
             "name": "Gate 1.1",
             "bonus": {a: 0 for a in bk.ATTRIBUTES},
             "encoded": False,
+            "effect": "Not encoded: it gives its bonus alone.",
         }
     ]
     assert bk.view(state, 0)["seats"][1]["gates_won"][0]["name"] == "Gate 1.1"

@@ -1,0 +1,67 @@
+"""Build a legal deck from what a collector owns, and play it against a bot.
+
+The game's rules module chooses the cards (``decks.rules.<game>.from_collection``);
+the deck is saved like any other (``deck_create``) and the playtest started
+like any other (``playtest_create``), so legality and play are the usual ones.
+"""
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from cards.games import GAMES
+from collection.models import CollectionEntry
+
+from .rules import rules_module
+from .services import deck_create
+
+
+def owned_copies(*, user, card_ids) -> dict[int, list[int]]:
+    """Return card id -> the G-Power of each owned copy that records one."""
+    copies: dict[int, list[int]] = {}
+    rows = (
+        CollectionEntry.objects.filter(
+            user=user, card_id__in=card_ids, g_power__isnull=False, quantity__gt=0
+        )
+        .order_by("-g_power", "pk")
+        .values_list("card_id", "g_power", "quantity")
+    )
+    for card_id, g_power, quantity in rows:
+        copies.setdefault(card_id, []).extend([g_power] * quantity)
+    return copies
+
+
+@transaction.atomic
+def deck_from_collection(*, user, game: str):
+    """Create and return a legal deck of ``game`` from ``user``'s owned cards.
+
+    Raise ValidationError (nothing saved) saying what the collection lacks.
+    """
+    spec = GAMES.get(game)
+    if spec is None or not spec.deck_from_collection:
+        raise ValidationError("This game cannot build a deck from a collection.")
+    owned = [
+        e.card
+        for e in CollectionEntry.objects.filter(
+            user=user, quantity__gt=0, card__card_set__game__slug=game
+        ).select_related("card__card_set__game")
+    ]
+    unique = list({c.pk: c for c in owned}.values())
+    copies = owned_copies(user=user, card_ids=[c.pk for c in unique])
+    try:
+        entries = rules_module(game).from_collection(unique, copies)
+    except ValueError as error:
+        raise ValidationError(str(error), code="not_enough_cards") from None
+    return deck_create(
+        owner=user,
+        game=game,
+        name=f"{spec.short_name} deck from my collection",
+        entries=entries,
+    )
+
+
+def play_from_collection(*, user, game: str):
+    """Build the deck from ``user``'s collection and start a game against a bot."""
+    from .playtest.services import playtest_create
+
+    deck = deck_from_collection(user=user, game=game)
+    return playtest_create(owner=user, deck=deck, opponent="greedy")
