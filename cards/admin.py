@@ -4,7 +4,7 @@ from django import forms
 from django.contrib import admin
 
 from .history import card_save, card_values
-from .models import Card, CardListVersion, CardSet, Game
+from .models import Card, CardListVersion, CardSet, CardWord, Game
 
 
 @admin.register(Game)
@@ -90,6 +90,24 @@ class CardListVersionAdmin(admin.ModelAdmin):
     """The card list's version (cards/api/cache.py): shown, never edited by hand."""
 
     list_display = ["value"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(CardWord)
+class CardWordAdmin(admin.ModelAdmin):
+    """The word search index (cards/words.py): kept by card saves, never by hand."""
+
+    list_display = ["word", "field", "card"]
+    list_select_related = ["card"]
+    search_fields = ["word"]
 
     def has_add_permission(self, request):
         return False
