@@ -391,6 +391,7 @@ class ReviewStatus(models.TextChoices):
     PENDING = "pending", "Waiting for review"
     ACCEPTED = "accepted", "Accepted"
     REJECTED = "rejected", "Rejected"
+    WITHDRAWN = "withdrawn", "Withdrawn by its author"
 
 
 def _new_token() -> str:
@@ -560,3 +561,44 @@ class CardDataImport(models.Model):
 
     def get_absolute_url(self):
         return reverse("community:import-preview", kwargs={"token": self.token})
+
+
+class FieldVerification(models.Model):
+    """One card field confirmed by agreeing readings, or disputed by disagreeing ones.
+
+    One row per card and field (a named unique constraint), so two readings
+    confirming a field at the same moment leave one confirmation.
+    """
+
+    card = models.ForeignKey(
+        Card, related_name="field_verifications", on_delete=models.CASCADE
+    )
+    field = models.CharField(max_length=40)
+    level = models.CharField(
+        max_length=10,
+        choices=[
+            (Verification.CONFIRMED, Verification.CONFIRMED.label),
+            (Verification.DISPUTED, Verification.DISPUTED.label),
+        ],
+    )
+    value = models.JSONField(
+        null=True, blank=True, help_text="The agreed value (confirmed fields)."
+    )
+    readings = models.ManyToManyField(
+        CardSubmission, related_name="field_verifications", blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["card", "field"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["card", "field"],
+                name="unique_field_verification_per_card",
+                violation_error_message="This card field already has a verification.",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.card_id}.{self.field}: {self.level}"

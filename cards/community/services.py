@@ -177,12 +177,14 @@ def card_submission_create(
     fields: dict,
     source: str,
     scan=None,
+    keep_unchanged: bool = False,
 ) -> CardSubmission:
     """Propose a new card (``card`` None, ``fields`` naming its set) or a correction.
 
     The proposal is checked as the card would be saved (``Card.full_clean``);
     an attached scan is checked and re-encoded; nothing is stored unless all of
-    it is acceptable.
+    it is acceptable. A reading (``keep_unchanged``) keeps the values equal to the
+    card's too: they are what its author read, and can confirm the card's.
     """
     if user is None or not user.is_authenticated:
         raise PermissionDenied("Sign in to submit card data.")
@@ -210,7 +212,9 @@ def card_submission_create(
         )
     if card is not None and not errors:
         current = card_values(card)
-        values = {k: v for k, v in values.items() if current[k] != v}
+        changed = {k: v for k, v in values.items() if current[k] != v}
+        if not keep_unchanged:
+            values = changed
         if not values and scan is None:
             errors.setdefault("fields", []).append(
                 "This proposal changes nothing: every value is the card's own."
@@ -350,6 +354,9 @@ def card_submission_accept(
     submission.scans.filter(status=ReviewStatus.PENDING).update(
         status=ReviewStatus.ACCEPTED, card=built, reviewed_at=timezone.now()
     )
+    if verification == Verification.VERIFIED:
+        # A moderator's check is the highest level: it settles the fields.
+        built.field_verifications.filter(field__in=list(submission.fields)).delete()
     return built
 
 

@@ -157,4 +157,5 @@ GAME = Game(
     promo_numbers=PROMO_NUMBERS,
     face="battle_edge",
     frame="#1f2a44",
+    name_from=compose_name,
 )  # fmt: skip

@@ -179,6 +179,9 @@ class Game:
     promo_numbers: range | None = None  # numbers that are promos whatever the rarity
     frame: str = "#3c3c3c"  # the card face's frame colour
     face: str = ""  # what the face's body draws (``cards.images.DRAWERS``)
+    # name_from(title, subtitle): the name a card prints when it is made of
+    # its title and subtitle (Collision); None where the name is its own field.
+    name_from: Callable | None = None
 
     @property
     def types(self) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from cards.community.readings import apply_readings_to_entries
 from cards.games import GAMES
 from cards.safejson import MAX_INT, MIN_INT
 
@@ -112,7 +113,8 @@ def start_context(user, deck) -> dict:
         .select_related("owner")
         .order_by("name")[:200]
     )
-    blocked = blocked_cards(deck.game.slug, [entries_to_engine(deck_entries(deck))])
+    entries = apply_readings_to_entries(user, deck_entries(deck))
+    blocked = blocked_cards(deck.game.slug, [entries_to_engine(entries)])
     return {
         "deck": deck,
         "engine": game,
