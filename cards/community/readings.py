@@ -108,8 +108,10 @@ def reading_fields(game: str, card_type: str | None) -> tuple[str, ...]:
     """Return the fields the transcribe page asks of a card of this type."""
     spec = GAMES[game]
     names = ["card_type", *spec.type_fields(card_type), "printed_number"]
-    if spec.name_from is not None and card_type is not None:
-        names.remove("name") if "name" in names else None
+    if spec.name_from is not None and "name" in names:
+        # The name is made of the title (and subtitle): ask for those instead.
+        at = names.index("name")
+        names[at : at + 1] = [] if "title" in names else ["title"]
     seen, result = set(), []
     for name in names:
         if name in NOT_READ or name in seen:
