@@ -19,7 +19,6 @@ from ..models import Card, CardDataImport, CardSet, Game, ReviewStatus, Scan
 from . import readings
 from . import services as community
 from . import transcribe as controls
-from .services import field_label
 from .forms import (
     AcceptForm,
     CustomCardForm,
@@ -28,6 +27,7 @@ from .forms import (
     RejectForm,
     SubmissionForm,
 )
+from .services import field_label
 
 PREVIEW_ROWS_SHOWN = 500
 

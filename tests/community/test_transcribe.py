@@ -5,7 +5,7 @@ import re
 import pytest
 
 from cards.models import CardSubmission
-from tests.factories import B, C, CO, MF, make_card, make_set
+from tests.factories import CO, MF, B, C, make_card, make_set
 
 
 @pytest.fixture
