@@ -7,6 +7,7 @@ from django.utils.http import http_date
 
 from . import images
 from .choices import SetKind
+from .community import readings, transcribe
 from .filtersets import CardFilterSet, sort_cards
 from .games import GAMES, PALETTE
 from .models import Game
@@ -179,15 +180,24 @@ def card_detail(request, pk):
     """Show one card: every field of its game, provenance, pictures, neighbours."""
     card = get_object_or_404(_cards(request), pk=pk)
     slug = card.card_set.game.slug
+    # The viewer's own reading, not reviewed yet, shows to them alone.
+    reading = readings.reading_of(request.user, card)
+    if reading is not None:
+        readings.apply_reading(card, reading)
+    levels = readings.field_levels(card)
     context = {
         "card": card,
+        "reading": reading,
+        "reading_face": transcribe.face_data_uri(card) if reading else None,
+        "field_levels": levels,
+        "can_transcribe": card.card_set.kind != SetKind.CUSTOM,
         "game": card.card_set.game,
         "slug": slug,
         "spec": GAMES[slug],
         "fields": [
-            f
-            for f in COMMON_FIELDS + GAMES[slug].page_fields
-            if field_applies(card, f[1])
+            (label, name, levels.get(name))
+            for label, name in COMMON_FIELDS + GAMES[slug].page_fields
+            if field_applies(card, name)
         ],
         **card_neighbours(card),
     }
@@ -200,6 +210,15 @@ def card_image(request, pk):
     size = request.GET.get("size", "full")
     if size not in images.SIZES:
         size = "full"
+    reading = readings.reading_of(request.user, card)
+    if reading is not None:
+        # The viewer's own reading is drawn for them alone, never cached.
+        readings.apply_reading(card, reading)
+        response = HttpResponse(
+            transcribe.face_png(card, size), content_type="image/png"
+        )
+        response["Cache-Control"] = "private, no-store"
+        return response
     path = None
     scan = getattr(card, "accepted_scan", None)
     scan_file = getattr(scan, "image", None) if scan is not None else None

@@ -121,12 +121,15 @@ def reading_fields(game: str, card_type: str | None) -> tuple[str, ...]:
     return tuple(result)
 
 
-def _complete(game: str, values: dict) -> dict:
+def _complete(game: str, values: dict, card: Card | None = None) -> dict:
     """Return ``values`` with the fields the game derives from others filled in."""
     spec = GAMES[game]
     values = dict(values)
-    if spec.name_from is not None and values.get("title"):
-        values["name"] = spec.name_from(values["title"], values.get("subtitle"))
+    if spec.name_from is not None and ("title" in values or "subtitle" in values):
+        title = values.get("title", getattr(card, "title", None))
+        subtitle = values.get("subtitle", getattr(card, "subtitle", None))
+        if isinstance(title, str) and title:
+            values["name"] = spec.name_from(title, subtitle)
     if "not_printed" in values:
         values["not_printed"] = sorted(set(values["not_printed"]))
     return values
@@ -167,7 +170,7 @@ def card_reading_save(
         errors.setdefault("fields", []).append(
             "Fill in at least one thing the card prints."
         )
-    values = _complete(game, values)
+    values = _complete(game, values, card)
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():

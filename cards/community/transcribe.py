@@ -165,7 +165,7 @@ def read_post(*, card: Card, data) -> tuple[str | None, dict, dict]:
             values[name] = data.get(name).strip()
     if marked or set(not_printed) != set(card.not_printed or []):
         values["not_printed"] = sorted(set(not_printed))
-    return card_type, _complete(game, values), errors
+    return card_type, _complete(game, values, card), errors
 
 
 def preview_card(*, card: Card, values: dict) -> tuple[Card, dict]:
@@ -185,11 +185,19 @@ def preview_card(*, card: Card, values: dict) -> tuple[Card, dict]:
     return built, problems
 
 
+def face_png(card: Card, size: str = "full") -> bytes:
+    """Return the drawn face of ``card`` (saved or not) as PNG bytes."""
+    image = images.draw_card(card)
+    if size != "full":
+        image = image.resize(images.SIZES[size])
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
 def face_data_uri(card: Card) -> str:
     """Return the drawn face of ``card`` (saved or not) as a PNG data URI."""
-    buffer = io.BytesIO()
-    images.draw_card(card).save(buffer, format="PNG")
-    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
+    return "data:image/png;base64," + base64.b64encode(face_png(card)).decode()
 
 
 # The section letters' colour names, for the template's swatches.
