@@ -334,6 +334,8 @@ class Card(models.Model):
             models.Index(fields=["card_set", "number"]),
             models.Index(fields=["name"]),
             models.Index(fields=["card_type"]),
+            # The newest write stamps the cached home page figures.
+            models.Index(fields=["updated_at"], name="card_updated_at"),
         ]
 
     def __str__(self):
@@ -592,6 +594,7 @@ class FieldVerification(models.Model):
 
     class Meta:
         ordering = ["card", "field"]
+        indexes = [models.Index(fields=["updated_at"], name="field_verif_updated_at")]
         constraints = [
             models.UniqueConstraint(
                 fields=["card", "field"],

@@ -7,7 +7,7 @@ from django.utils.http import http_date
 
 from . import images
 from .choices import SetKind
-from .community import readings, transcribe
+from .community import counts, readings, transcribe
 from .filtersets import CardFilterSet, sort_cards
 from .games import GAMES, PALETTE
 from .models import Game
@@ -15,7 +15,6 @@ from .selectors import (
     annotate_card_list,
     card_neighbours,
     game_sets,
-    games_with_counts,
     visible_cards,
     visible_sets,
 )
@@ -64,8 +63,12 @@ def palette_css(request):
 
 
 def home(request):
-    """List the four games with their official and practice card counts."""
-    return render(request, "cards/home.html", {"games": games_with_counts()})
+    """List the four games with how much of each is known."""
+    figures = counts.data_counts()
+    games = list(Game.objects.order_by("sort_order"))
+    for game in games:
+        game.figures = figures.get(game.slug, counts.Counts())
+    return render(request, "cards/home.html", {"games": games})
 
 
 def _per_page(value, warnings: list[str]) -> int:
@@ -150,7 +153,7 @@ def game_detail(request, game):
     sets = game_sets(game, request.user)
     base = _cards(request).filter(card_set__game=game)
     context = checklist(request, base, game_slug=game.slug)
-    context.update(game=game, sets=sets)
+    context.update(game=game, sets=sets, figures=counts.game_counts(game.slug))
     return render(request, "cards/game.html", context)
 
 

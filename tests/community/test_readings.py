@@ -159,3 +159,22 @@ def test_two_readings_by_one_account_confirm_nothing(user, blank):
     readings.card_reading_save(user=user, card=blank, fields={"card_type": "blade"})
     assert FieldVerification.objects.count() == 0
     assert Card.objects.get(pk=blank.pk).card_type is None
+
+
+def test_the_api_gives_each_fields_level_where_it_differs_from_the_cards(
+    live_server, user, bob, dragoon
+):
+    import json
+    import urllib.request
+
+    for who in (user, bob):
+        readings.card_reading_save(
+            user=who, card=dragoon, fields={"battle_edge": "LS.E.L"}
+        )
+    with urllib.request.urlopen(f"{live_server.url}/api/cards/{dragoon.pk}/") as r:
+        body = json.load(r)
+    assert body["verification"] == "unverified"
+    assert body["battle_edge"] == "LS.E.L"
+    assert list(body["field_verification"]) == ["battle_edge"]
+    assert body["field_verification"]["battle_edge"]["level"] == "confirmed"
+    assert body["field_verification"]["battle_edge"]["by"] == ["alice", "bob"]
