@@ -42,6 +42,7 @@ from .services import (
     _clean_fields,
     _merge,
     card_submission_create,
+    field_label,
     unknown_fields,
 )
 
@@ -405,3 +406,44 @@ def next_unknown_card(*, card: Card, user=None) -> Card | None:
         if seen and other.pk not in read and unknown_fields(other):
             return other
     return None
+
+
+def disputes() -> list[dict]:
+    """Return the disputed cards, each with its readings side by side, field by field.
+
+    One entry per card: ``fields`` are the disputed field names, ``readings`` the
+    pending readings that give any of them (with their scans), and ``rows`` one
+    per field: its label, the card's value and each reading's value in order.
+    """
+    rows = (
+        FieldVerification.objects.filter(level=Verification.DISPUTED)
+        .select_related("card__card_set__game")
+        .prefetch_related("readings__submitter", "readings__scans")
+        .order_by("card_id", "field")
+    )
+    by_card: dict[int, dict] = {}
+    for row in rows:
+        entry = by_card.setdefault(
+            row.card_id, {"card": row.card, "fields": [], "readings": {}}
+        )
+        entry["fields"].append(row.field)
+        for reading in row.readings.all():
+            if reading.status == ReviewStatus.PENDING:
+                entry["readings"][reading.pk] = reading
+    result = []
+    for entry in by_card.values():
+        shown = sorted(entry["readings"].values(), key=lambda r: (r.created_at, r.pk))
+        entry["readings"] = shown
+        entry["rows"] = [
+            {
+                "label": field_label(name),
+                "current": getattr(entry["card"], name),
+                "values": [r.fields.get(name, MISSING) for r in shown],
+            }
+            for name in entry["fields"]
+        ]
+        result.append(entry)
+    return result
+
+
+MISSING = object()

@@ -19,6 +19,8 @@ urlpatterns = [
         name="submission-reject",
     ),
     path("review/", views.review_queue, name="review"),
+    path("disputes/", views.disputes, name="disputes"),
+    path("contributors/<str:username>/", views.contributor, name="contributor"),
     path("games/<slug:game>/suggest/", views.suggest, name="suggest-new"),
     path("cards/<int:pk>/suggest/", views.suggest, {"game": ""}, name="suggest"),
     path("cards/<int:pk>/transcribe/", views.transcribe, name="transcribe"),

@@ -2,6 +2,7 @@
 wanted, custom cards and whole-set imports."""
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
@@ -15,7 +16,15 @@ from .. import selectors as card_selectors
 from ..choices import SetKind
 from ..data import CardDataError
 from ..games import GAMES
-from ..models import Card, CardDataImport, CardSet, Game, ReviewStatus, Scan
+from ..models import (
+    Card,
+    CardDataImport,
+    CardSet,
+    CardSubmission,
+    Game,
+    ReviewStatus,
+    Scan,
+)
 from . import readings
 from . import services as community
 from . import transcribe as controls
@@ -371,6 +380,40 @@ def reading_withdraw(request, pk):
         readings.card_reading_withdraw(user=request.user, reading=reading)
         messages.success(request, "Withdrew your reading; the card reads as before.")
     return redirect(card.get_absolute_url())
+
+
+@login_required
+def disputes(request):
+    """Show the disputed cards' readings side by side, with their scans (moderators)."""
+    _require_moderator(request)
+    return render(
+        request,
+        "community/disputes.html",
+        {"disputes": readings.disputes(), "missing": readings.MISSING},
+    )
+
+
+def contributor(request, username):
+    """List what one collector transcribed and where each reading stands."""
+    person = get_object_or_404(get_user_model(), username=username)
+    visible = card_selectors.visible_cards(request.user).values("pk")
+    rows = (
+        CardSubmission.objects.filter(submitter=person, card__in=visible)
+        .select_related("card__card_set__game")
+        .prefetch_related("field_verifications")
+        .order_by("-created_at", "-pk")
+    )
+    page = Paginator(rows, 50).get_page(request.GET.get("page"))
+    for reading in page:
+        levels = {fv.level for fv in reading.field_verifications.all()}
+        reading.agreement = (
+            "disputed" if "disputed" in levels else "confirmed" if levels else ""
+        )
+    return render(
+        request,
+        "community/contributor.html",
+        {"person": person, "page_obj": page},
+    )
 
 
 # --- history -------------------------------------------------------------------

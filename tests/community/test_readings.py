@@ -178,3 +178,38 @@ def test_the_api_gives_each_fields_level_where_it_differs_from_the_cards(
     assert list(body["field_verification"]) == ["battle_edge"]
     assert body["field_verification"]["battle_edge"]["level"] == "confirmed"
     assert body["field_verification"]["battle_edge"]["by"] == ["alice", "bob"]
+
+
+def test_moderators_see_a_dispute_side_by_side_field_by_field(
+    client, user, bob, moderator, blank
+):
+    readings.card_reading_save(
+        user=user, card=blank, fields={"card_type": "blade", "battle_edge": "L.S.EL"}
+    )
+    readings.card_reading_save(
+        user=bob, card=blank, fields={"card_type": "blade", "battle_edge": "L.S.EE"}
+    )
+    client.force_login(user)
+    assert client.get("/community/disputes/").status_code == 403
+    client.force_login(moderator)
+    html = client.get("/community/disputes/").content.decode()
+    row = html.split('<th scope="row">Battle edge</th>', 1)[1].split("</tr>")[0]
+    assert [cell.split("</td>")[0].strip() for cell in row.split("<td>")[1:]] == [
+        '<span class="unknown">unknown</span>',
+        "L.S.EL",
+        "L.S.EE",
+    ]
+
+
+def test_a_contributors_page_lists_their_readings_and_status(
+    client, user, bob, blank, dragoon
+):
+    readings.card_reading_save(user=user, card=blank, fields={"card_type": "blade"})
+    readings.card_reading_save(user=bob, card=blank, fields={"card_type": "blade"})
+    readings.card_reading_save(
+        user=user, card=dragoon, fields={"battle_edge": "LS.E.L"}
+    )
+    html = client.get("/community/contributors/alice/").content.decode()
+    assert html.count('<span class="state state-pending">') == 2
+    assert html.count('<span class="badge badge-confirmed">confirmed</span>') == 1
+    assert "Dragoon" in html and "Unknown card #7" in html

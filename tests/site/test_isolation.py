@@ -62,6 +62,7 @@ PUBLIC = {
     "community:help-wanted-index",
     "community:help-wanted",
     "community:help-wanted-set",
+    "community:contributor",
     "api-ping",
     "api-schema",
     "api-docs",
@@ -139,6 +140,7 @@ OWNER = {
 }
 MODERATOR = {
     "community:review",
+    "community:disputes",
     "community:submission-accept",
     "community:submission-reject",
     "community:import",
@@ -287,6 +289,7 @@ class Scenario:
             "community:suggest-new": {"game": "collision"},
             "community:suggest": {"pk": c.pk},
             "community:transcribe": {"pk": c.pk},
+            "community:contributor": {"username": self.owner.get_username()},
             "community:transcribe-preview": {"pk": c.pk},
             "community:reading-withdraw": {"pk": c.pk},
             "collection:entry_edit": {"pk": self.entry.pk},
