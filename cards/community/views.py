@@ -263,7 +263,12 @@ def _readable_card(request, pk) -> Card:
 
 def _transcribe_page(request, card, *, card_type, values, errors, status=200):
     reading = readings.reading_of(request.user, card)
-    built, problems = controls.preview_card(card=card, values=values)
+    if values:
+        built, problems = controls.preview_card(card=card, values=values)
+        face = controls.face_data_uri(built)
+    else:
+        # Nothing entered yet: the card's own face, drawn once and cached.
+        built, problems, face = card, {}, None
     spec = GAMES[card.card_set.game.slug]
     shown = controls.controls(
         card=card, card_type=card_type, values=values, errors=errors
@@ -288,7 +293,7 @@ def _transcribe_page(request, card, *, card_type, values, errors, status=200):
             "errors": errors,
             "general_errors": general,
             "problems": {} if errors else problems,
-            "face": controls.face_data_uri(built),
+            "face": face,
             "reading": reading,
             "next": _next_url(request),
             "source_note": request.POST.get("source_note")
