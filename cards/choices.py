@@ -17,7 +17,10 @@ class SetKind(models.TextChoices):
 
 
 class Verification(models.TextChoices):
+    # From highest to lowest: a moderator checked it; two collectors' readings
+    # agree; nobody has checked it; readings or sources disagree.
     VERIFIED = "verified", "Verified"
+    CONFIRMED = "confirmed", "Confirmed"
     UNVERIFIED = "unverified", "Unverified"
     DISPUTED = "disputed", "Disputed"
 

@@ -363,6 +363,8 @@ class Card(models.Model):
                 models.Index(fields=[field], name=f"card_{field}")
                 for field in SEARCHED_NUMBERS
             ),
+            # The newest write stamps the cached home page figures.
+            models.Index(fields=["updated_at"], name="card_updated_at"),
         ]
 
     def __str__(self):
@@ -433,6 +435,7 @@ class ReviewStatus(models.TextChoices):
     PENDING = "pending", "Waiting for review"
     ACCEPTED = "accepted", "Accepted"
     REJECTED = "rejected", "Rejected"
+    WITHDRAWN = "withdrawn", "Withdrawn by its author"
 
 
 def _new_token() -> str:
@@ -624,3 +627,45 @@ class CardWord(models.Model):
 
     def __str__(self):
         return f"{self.field}: {self.word}"
+
+
+class FieldVerification(models.Model):
+    """One card field confirmed by agreeing readings, or disputed by disagreeing ones.
+
+    One row per card and field (a named unique constraint), so two readings
+    confirming a field at the same moment leave one confirmation.
+    """
+
+    card = models.ForeignKey(
+        Card, related_name="field_verifications", on_delete=models.CASCADE
+    )
+    field = models.CharField(max_length=40)
+    level = models.CharField(
+        max_length=10,
+        choices=[
+            (Verification.CONFIRMED, Verification.CONFIRMED.label),
+            (Verification.DISPUTED, Verification.DISPUTED.label),
+        ],
+    )
+    value = models.JSONField(
+        null=True, blank=True, help_text="The agreed value (confirmed fields)."
+    )
+    readings = models.ManyToManyField(
+        CardSubmission, related_name="field_verifications", blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["card", "field"]
+        indexes = [models.Index(fields=["updated_at"], name="field_verif_updated_at")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["card", "field"],
+                name="unique_field_verification_per_card",
+                violation_error_message="This card field already has a verification.",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.card_id}.{self.field}: {self.level}"

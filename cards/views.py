@@ -7,6 +7,7 @@ from django.utils.http import http_date
 
 from . import images
 from .choices import SetKind
+from .community import counts, readings, transcribe
 from .filtersets import CardFilterSet, sort_cards
 from .games import GAMES, PALETTE
 from .models import Game
@@ -15,7 +16,6 @@ from .selectors import (
     annotate_card_list,
     card_neighbours,
     game_sets,
-    games_with_counts,
     visible_cards,
     visible_sets,
 )
@@ -64,8 +64,12 @@ def palette_css(request):
 
 
 def home(request):
-    """List the four games with their official and practice card counts."""
-    return render(request, "cards/home.html", {"games": games_with_counts()})
+    """List the four games with how much of each is known."""
+    figures = counts.data_counts()
+    games = list(Game.objects.order_by("sort_order"))
+    for game in games:
+        game.figures = figures.get(game.slug, counts.Counts())
+    return render(request, "cards/home.html", {"games": games})
 
 
 def _per_page(value, warnings: list[str]) -> int:
@@ -161,7 +165,7 @@ def game_detail(request, game):
     sets = game_sets(game, request.user)
     base = _cards(request).filter(card_set__game=game)
     context = checklist(request, base, game_slug=game.slug)
-    context.update(game=game, sets=sets)
+    context.update(game=game, sets=sets, figures=counts.game_counts(game.slug))
     return render(request, "cards/game.html", context)
 
 
@@ -209,15 +213,24 @@ def card_detail(request, pk):
     """Show one card: every field of its game, provenance, pictures, neighbours."""
     card = get_object_or_404(_cards(request), pk=pk)
     slug = card.card_set.game.slug
+    # The viewer's own reading, not reviewed yet, shows to them alone.
+    reading = readings.reading_of(request.user, card)
+    if reading is not None:
+        readings.apply_reading(card, reading)
+    levels = readings.field_levels(card)
     context = {
         "card": card,
+        "reading": reading,
+        "reading_face": transcribe.face_data_uri(card) if reading else None,
+        "field_levels": levels,
+        "can_transcribe": card.card_set.kind != SetKind.CUSTOM,
         "game": card.card_set.game,
         "slug": slug,
         "spec": GAMES[slug],
         "fields": [
-            f
-            for f in COMMON_FIELDS + GAMES[slug].page_fields
-            if field_applies(card, f[1])
+            (label, name, levels.get(name))
+            for label, name in COMMON_FIELDS + GAMES[slug].page_fields
+            if field_applies(card, name)
         ],
         **card_neighbours(card),
     }
@@ -230,6 +243,15 @@ def card_image(request, pk):
     size = request.GET.get("size", "full")
     if size not in images.SIZES:
         size = "full"
+    reading = readings.reading_of(request.user, card)
+    if reading is not None:
+        # The viewer's own reading is drawn for them alone, never cached.
+        readings.apply_reading(card, reading)
+        response = HttpResponse(
+            transcribe.face_png(card, size), content_type="image/png"
+        )
+        response["Cache-Control"] = "private, no-store"
+        return response
     path = None
     scan = getattr(card, "accepted_scan", None)
     scan_file = getattr(scan, "image", None) if scan is not None else None

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from cards import selectors as card_selectors
 from cards.choices import GameSlug
+from cards.community.readings import apply_readings_to_entries
 from cards.filtersets import CardFilterSet
 from cards.games import GAMES
 from cards.models import Game
@@ -58,7 +59,8 @@ def card_zones(game_slug: str, card_type: str | None) -> list[str]:
 
 def deck_state(deck: Deck, user, *, seed: int = 0) -> dict:
     """Return the deck's zones, problems, collection counts and tools for a page."""
-    entries = selectors.deck_entries(deck)
+    # The viewer's own readings of cards apply to what they see of the deck.
+    entries = apply_readings_to_entries(user, selectors.deck_entries(deck))
     slug = deck.game.slug
     entries, problems = selectors.hide_private(
         entries, validate_deck(slug, entries), user
@@ -388,7 +390,9 @@ def deck_hand(request, pk):
     seed = _seed(request.GET.get("seed"))
     if not request.htmx:
         return redirect(f"{reverse('decks:detail', args=[deck.pk])}?seed={seed}#hand")
-    entries = selectors.deck_entries(deck, ordered=False)
+    entries = apply_readings_to_entries(
+        request.user, selectors.deck_entries(deck, ordered=False)
+    )
     card_selectors.hide_private_cards(entries, request.user)
     tools = deck_tools(deck.game.slug, entries, seed=seed)
     return render(

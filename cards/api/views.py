@@ -16,6 +16,7 @@ from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from .. import search
+from ..community.readings import card_verification
 from ..filtersets import CardFilterSet, CardSetFilterSet, GameFilterSet, sort_cards
 from ..models import Card, CardSet, Game
 from . import cache
@@ -235,6 +236,14 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         return Card.objects.visible_to(self.request.user).with_related()
+
+    def retrieve(self, request, *args, **kwargs):
+        """One card, with ``field_verification``: each field whose level is not the
+        card's own ``verification`` (confirmed by two readings, or disputed)."""
+        card = self.get_object()
+        data = dict(self.get_serializer(card).data)
+        data["field_verification"] = card_verification(card)["fields"]
+        return Response(data)
 
     def dispatch(self, request, *args, **kwargs):
         # A kept answer skips DRF altogether (see cards/api/cache.py).

@@ -7,7 +7,13 @@ admin (``cards/admin.py``) through ``cards.history.card_save``.
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from ..models import CardChange, CardDataImport, CardSubmission, Scan
+from ..models import (
+    CardChange,
+    CardDataImport,
+    CardSubmission,
+    FieldVerification,
+    Scan,
+)
 from . import services as community
 
 
@@ -101,3 +107,22 @@ class ScanAdmin(admin.ModelAdmin):
 class CardDataImportAdmin(admin.ModelAdmin):
     list_display = ("label", "user", "created_at")
     readonly_fields = ("user", "token", "label", "text", "created_at")
+
+
+@admin.register(FieldVerification)
+class FieldVerificationAdmin(admin.ModelAdmin):
+    """Confirmed and disputed card fields: set by readings, settled by acceptance."""
+
+    list_display = ("card", "field", "level", "updated_at")
+    list_filter = ("level",)
+    search_fields = ("field",)
+    raw_id_fields = ("card",)
+    readonly_fields = ("card", "field", "level", "value", "readings", "created_at",
+                       "updated_at")  # fmt: skip
+
+    # Readings and a moderator's acceptance write these, never a hand edit.
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_add_permission(self, request):
+        return False

@@ -10,6 +10,7 @@ where.
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -177,12 +178,14 @@ def card_submission_create(
     fields: dict,
     source: str,
     scan=None,
+    keep_unchanged: bool = False,
 ) -> CardSubmission:
     """Propose a new card (``card`` None, ``fields`` naming its set) or a correction.
 
     The proposal is checked as the card would be saved (``Card.full_clean``);
     an attached scan is checked and re-encoded; nothing is stored unless all of
-    it is acceptable.
+    it is acceptable. A reading (``keep_unchanged``) keeps the values equal to the
+    card's too: they are what its author read, and can confirm the card's.
     """
     if user is None or not user.is_authenticated:
         raise PermissionDenied("Sign in to submit card data.")
@@ -210,7 +213,9 @@ def card_submission_create(
         )
     if card is not None and not errors:
         current = card_values(card)
-        values = {k: v for k, v in values.items() if current[k] != v}
+        changed = {k: v for k, v in values.items() if current[k] != v}
+        if not keep_unchanged:
+            values = changed
         if not values and scan is None:
             errors.setdefault("fields", []).append(
                 "This proposal changes nothing: every value is the card's own."
@@ -350,6 +355,9 @@ def card_submission_accept(
     submission.scans.filter(status=ReviewStatus.PENDING).update(
         status=ReviewStatus.ACCEPTED, card=built, reviewed_at=timezone.now()
     )
+    if verification == Verification.VERIFIED:
+        # A moderator's check is the highest level: it settles the fields.
+        built.field_verifications.filter(field__in=list(submission.fields)).delete()
     return built
 
 
@@ -525,6 +533,28 @@ def unknown_fields(card: Card) -> list[str]:
     return [name for name in names if card.is_unknown(name)]
 
 
+def with_demand(cards):
+    """Annotate cards with how many wishlists, collections and decks name them.
+
+    A deck naming a card whose play data is unknown cannot be playtested: for
+    the help-wanted rows (cards with unknown fields) ``decks`` counts the decks
+    such a card blocks.
+    """
+    return cards.annotate(
+        wishlists=Count(
+            "collection_entries__user",
+            filter=Q(collection_entries__wanted_quantity__gt=0),
+            distinct=True,
+        ),
+        collections=Count(
+            "collection_entries__user",
+            filter=Q(collection_entries__quantity__gt=0),
+            distinct=True,
+        ),
+        decks=Count("deck_entries__deck", distinct=True),
+    )
+
+
 def help_wanted(*, game: Game, card_set: CardSet | None = None,
                 include_practice: bool = False) -> list[dict]:  # fmt: skip
     """Return, per set, the cards with unknown fields or not yet verified.
@@ -537,7 +567,7 @@ def help_wanted(*, game: Game, card_set: CardSet | None = None,
         sets = sets.filter(pk=card_set.pk)
     result = []
     for each in sets:
-        cards = list(each.cards.select_related("card_set__game"))
+        cards = list(with_demand(each.cards.select_related("card_set__game")))
         rows, field_counts = [], {}
         for card in cards:
             missing = unknown_fields(card)
@@ -549,8 +579,11 @@ def help_wanted(*, game: Game, card_set: CardSet | None = None,
                         "card": card,
                         "unknown": [field_label(n) for n in missing],
                         "unknown_fields": missing,
+                        "demand": card.wishlists + card.collections + card.decks,
                     }
                 )
+        # The cards most people want, own or play come first; then number order.
+        rows.sort(key=lambda row: -row["demand"])
         result.append(
             {
                 "set": each,

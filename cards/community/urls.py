@@ -19,8 +19,21 @@ urlpatterns = [
         name="submission-reject",
     ),
     path("review/", views.review_queue, name="review"),
+    path("disputes/", views.disputes, name="disputes"),
+    path("contributors/<str:username>/", views.contributor, name="contributor"),
     path("games/<slug:game>/suggest/", views.suggest, name="suggest-new"),
     path("cards/<int:pk>/suggest/", views.suggest, {"game": ""}, name="suggest"),
+    path("cards/<int:pk>/transcribe/", views.transcribe, name="transcribe"),
+    path(
+        "cards/<int:pk>/transcribe/preview/",
+        views.transcribe_preview,
+        name="transcribe-preview",
+    ),
+    path(
+        "cards/<int:pk>/reading/withdraw/",
+        views.reading_withdraw,
+        name="reading-withdraw",
+    ),
     path("cards/<int:pk>/history/", views.card_history, name="history"),
     path("scans/<int:pk>/", views.scan_image, name="scan"),
     path(

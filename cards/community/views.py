@@ -2,20 +2,32 @@
 wanted, custom cards and whole-set imports."""
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.shortcuts import render as django_render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from .. import selectors as card_selectors
 from ..choices import SetKind
 from ..data import CardDataError
 from ..games import GAMES
-from ..models import Card, CardDataImport, CardSet, Game, ReviewStatus, Scan
+from ..models import (
+    Card,
+    CardDataImport,
+    CardSet,
+    CardSubmission,
+    Game,
+    ReviewStatus,
+    Scan,
+)
+from . import readings
 from . import services as community
+from . import transcribe as controls
 from .forms import (
     AcceptForm,
     CustomCardForm,
@@ -24,14 +36,15 @@ from .forms import (
     RejectForm,
     SubmissionForm,
 )
+from .services import field_label
 
 PREVIEW_ROWS_SHOWN = 500
 
 
-def render(request, template: str, context: dict):
+def render(request, template: str, context: dict, status: int = 200):
     """Render a community page; the navigation shows moderators their pages."""
     context["is_moderator"] = community.is_moderator(request.user)
-    return django_render(request, template, context)
+    return django_render(request, template, context, status=status)
 
 
 def _require_moderator(request) -> None:
@@ -226,6 +239,186 @@ def scan_image(request, pk, size="full"):
     response = FileResponse(handle, content_type=SCAN_TYPES[scan.image_format])
     response["Cache-Control"] = "private, max-age=3600"
     return response
+
+
+# --- transcribe: "I have this card" ----------------------------------------------
+
+
+def _next_url(request) -> str:
+    """Return the safe local page to go back to after saving (the playtest), or ""."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}
+    ):
+        return target
+    return ""
+
+
+def _readable_card(request, pk) -> Card:
+    card = get_object_or_404(card_selectors.visible_cards(request.user), pk=pk)
+    if card.card_set.kind not in community.SUBMITTABLE_KINDS:
+        raise Http404("Custom cards are changed by their owner.")
+    return card
+
+
+def _transcribe_page(request, card, *, card_type, values, errors, status=200):
+    reading = readings.reading_of(request.user, card)
+    if values:
+        built, problems = controls.preview_card(card=card, values=values)
+        face = controls.face_data_uri(built)
+    else:
+        # Nothing entered yet: the card's own face, drawn once and cached.
+        built, problems, face = card, {}, None
+    spec = GAMES[card.card_set.game.slug]
+    shown = controls.controls(
+        card=card, card_type=card_type, values=values, errors=errors
+    )
+    names = {c["name"] for c in shown} | {"source", "scan"}
+    # Errors of fields without a control here (a Blade's colour) are named above.
+    general = [
+        m if name in ("fields", "card", "__all__") else f"{field_label(name)}: {m}"
+        for name, messages_ in errors.items()
+        if name not in names
+        for m in messages_
+    ]
+    return render(
+        request,
+        "community/transcribe.html",
+        {
+            "card": card,
+            "built": built,
+            "game": card.card_set.game,
+            "spec": spec,
+            "controls": shown,
+            "errors": errors,
+            "general_errors": general,
+            "problems": {} if errors else problems,
+            "face": face,
+            "reading": reading,
+            "next": _next_url(request),
+            "source_note": request.POST.get("source_note")
+            or (reading.source if reading else readings.DEFAULT_SOURCE),
+        },
+        status=status,
+    )
+
+
+@login_required
+def transcribe(request, pk):
+    """Fill in what a card prints, with controls shaped like the card."""
+    card = _readable_card(request, pk)
+    if request.method != "POST":
+        reading = readings.reading_of(request.user, card)
+        values = dict(reading.fields) if reading else {}
+        card_type = values.get("card_type", card.card_type)
+        return _transcribe_page(
+            request, card, card_type=card_type, values=values, errors={}
+        )
+    card_type, values, errors = controls.read_post(card=card, data=request.POST)
+    if "retype" in request.POST:
+        return _transcribe_page(
+            request, card, card_type=card_type, values=values, errors={}
+        )
+    if not errors:
+        try:
+            readings.card_reading_save(
+                user=request.user,
+                card=card,
+                fields=values,
+                source=request.POST.get("source_note", ""),
+                scan=request.FILES.get("scan"),
+            )
+        except ValidationError as error:
+            errors = error.message_dict
+    if errors:
+        return _transcribe_page(
+            request, card, card_type=card_type, values=values, errors=errors,
+            status=400,
+        )  # fmt: skip
+    messages.success(
+        request,
+        f"Saved your reading of {card.display_name}: it works for you now, and "
+        "counts towards confirming the card.",
+    )
+    if "next_unknown" in request.POST:
+        following = readings.next_unknown_card(card=card, user=request.user)
+        if following is not None:
+            return redirect("community:transcribe", pk=following.pk)
+        messages.info(request, "That was the last unknown card of this set.")
+        return redirect(
+            "community:help-wanted-set",
+            game=card.card_set.game.slug,
+            set=card.card_set.slug,
+        )
+    return redirect(_next_url(request) or card.get_absolute_url())
+
+
+@login_required
+@require_POST
+def transcribe_preview(request, pk):
+    """Return the drawn face for the values being entered (htmx partial)."""
+    card = _readable_card(request, pk)
+    card_type, values, errors = controls.read_post(card=card, data=request.POST)
+    built, problems = controls.preview_card(card=card, values=values)
+    problems = {**problems, **errors}
+    return django_render(
+        request,
+        "community/_transcribe_face.html",
+        {
+            "built": built,
+            "face": controls.face_data_uri(built),
+            "problems": problems,
+            "spec": GAMES[card.card_set.game.slug],
+        },
+    )
+
+
+@login_required
+@require_POST
+def reading_withdraw(request, pk):
+    """Withdraw the user's own pending reading of a card."""
+    card = _readable_card(request, pk)
+    reading = readings.reading_of(request.user, card)
+    if reading is None:
+        messages.info(request, "You have no reading of this card waiting.")
+    else:
+        readings.card_reading_withdraw(user=request.user, reading=reading)
+        messages.success(request, "Withdrew your reading; the card reads as before.")
+    return redirect(card.get_absolute_url())
+
+
+@login_required
+def disputes(request):
+    """Show the disputed cards' readings side by side, with their scans (moderators)."""
+    _require_moderator(request)
+    return render(
+        request,
+        "community/disputes.html",
+        {"disputes": readings.disputes(), "missing": readings.MISSING},
+    )
+
+
+def contributor(request, username):
+    """List what one collector transcribed and where each reading stands."""
+    person = get_object_or_404(get_user_model(), username=username)
+    visible = card_selectors.visible_cards(request.user).values("pk")
+    rows = (
+        CardSubmission.objects.filter(submitter=person, card__in=visible)
+        .select_related("card__card_set__game")
+        .prefetch_related("field_verifications")
+        .order_by("-created_at", "-pk")
+    )
+    page = Paginator(rows, 50).get_page(request.GET.get("page"))
+    for reading in page:
+        levels = {fv.level for fv in reading.field_verifications.all()}
+        reading.agreement = (
+            "disputed" if "disputed" in levels else "confirmed" if levels else ""
+        )
+    return render(
+        request,
+        "community/contributor.html",
+        {"person": person, "page_obj": page},
+    )
 
 
 # --- history -------------------------------------------------------------------

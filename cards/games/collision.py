@@ -203,4 +203,5 @@ GAME = Game(
     print_size=PrintSize(63, 88, sourced=True),
     mats=(PLAYER_MAT,),
     frame="#1f2a44",
+    name_from=compose_name,
 )  # fmt: skip

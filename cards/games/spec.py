@@ -257,6 +257,9 @@ class Game:
     copy_check: Callable | None = None
     # "Build a deck from what I own": decks.rules.<module>.from_collection exists.
     deck_from_collection: bool = False
+    # name_from(title, subtitle): the name a card prints when it is made of
+    # its title and subtitle (Collision); None where the name is its own field.
+    name_from: Callable | None = None
 
     @property
     def types(self) -> tuple[str, ...]:

@@ -1,6 +1,10 @@
 """Template helpers for card pages: values, badges and the SVG pictures."""
 
+import re
+from pathlib import Path
+
 from django import template
+from django.conf import settings
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -15,6 +19,9 @@ from cards.choices import (
 from cards.games import PALETTE, collide_o
 
 register = template.Library()
+
+# A file path written into a source note: absolute, or climbing out with "../".
+_PATH = re.compile(r"(?<![\w./:])(?:/|\.\./)(?:[\w.-]+/)+[\w.-]+")
 
 UNKNOWN = mark_safe(
     '<span class="unknown" title="Nobody has recorded this yet">unknown</span>'
@@ -62,13 +69,42 @@ def kind_badge(card_or_set):
     return ""
 
 
+# What a card not printed by anyone shows instead of a verification level: its
+# values are the site's or the user's own, so there is nothing to verify.
+KIND_STATUS = {
+    SetKind.PRACTICE: ("practice", "Made by this site"),
+    SetKind.CUSTOM: ("custom", "Custom"),
+}
+
+
 @register.simple_tag
 def status_badge(card):
-    """Render the verification status badge."""
+    """Render the verification level, or for practice and custom cards their kind."""
+    kind = KIND_STATUS.get(card.card_set.kind)
+    if kind is not None:
+        return format_html('<span class="badge badge-{}">{}</span>', *kind)
     return format_html(
         '<span class="badge badge-{}">{}</span>',
         card.verification,
         card.get_verification_display(),
+    )
+
+
+@register.simple_tag
+def field_level(level):
+    """Render one field's own level: confirmed by whom and when, or disputed."""
+    who = " and ".join(level.who)
+    when = level.when.strftime("%-d %b %Y") if level.when else ""
+    if level.level == "confirmed":
+        text, title = "confirmed", f"Confirmed by {who} on {when}"
+    else:
+        text, title = "disputed", f"Readings by {who} disagree"
+    return format_html(
+        '<span class="badge badge-{}" title="{}">{}</span> <small class="meta">{}</small>',
+        level.level,
+        title,
+        text,
+        title,
     )
 
 
@@ -310,3 +346,26 @@ def colour_cell(card):
         card.colour,
         card.get_colour_display(),
     )
+
+
+@register.filter
+def repo_path(text):
+    """Name files by their path in the repository, never by a server path.
+
+    A path inside the project becomes relative to its root
+    (``fixtures/collision.json``); one outside it is named by its file name.
+    """
+    if not isinstance(text, str) or "/" not in text:
+        return text
+    root = Path(settings.BASE_DIR).resolve()
+
+    def name(match):
+        found = match.group(0)
+        if found.startswith("/"):
+            try:
+                return Path(found).relative_to(root).as_posix()
+            except ValueError:
+                pass
+        return Path(found).name
+
+    return _PATH.sub(name, text)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 
+from cards.community.readings import apply_readings_to_entries
 from cards.games import GAMES as CARD_GAMES
 from cards.selectors import hidden_card_ids
 
@@ -39,6 +40,9 @@ def card_to_engine(card) -> dict:
     data = {"id": card.pk, "set_kind": card.card_set.kind, "label": card.display_name}
     for name in BASE_FIELDS + tuple(fields):
         data[name] = getattr(card, name)
+    if getattr(card, "your_reading", None) is not None:
+        # The player's own reading of the card, not reviewed yet: the board says so.
+        data["your_reading"] = True
     return data
 
 
@@ -130,12 +134,16 @@ def engine_decks(
     each seat's index into ``decks`` (one seat per deck when None). A deck sitting
     at two seats is copied, so no two seats share card dicts. With a ``reader``, a
     deck holding a card the reader may not see (someone's private custom card) is
-    refused: the game would show it.
+    refused: the game would show it. The reader's own readings of cards
+    (``cards.community.readings``) apply to their game.
     """
     named = [
         deck if isinstance(deck, tuple) else (deck.name, deck_entries(deck))
         for deck in decks
     ]
+    if reader is not None:
+        for _, entries in named:
+            apply_readings_to_entries(reader, entries)
     if reader is not None:
         card_ids = {
             entry.card_id

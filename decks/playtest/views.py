@@ -9,6 +9,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from cards.choices import SetKind
+from cards.community.readings import apply_readings_to_entries
 from cards.games import GAMES
 from cards.safejson import MAX_INT, MIN_INT
 
@@ -92,6 +94,19 @@ def board_context(pt: Playtest, request=None, state=None, step=None, seat=None):
         "step": step,
         "steps": len(pt.log),
         "board_template": GAMES[pt.game].board_template,
+        "reading_ids": reading_ids(pt),
+    }
+
+
+def reading_ids(pt: Playtest) -> set:
+    """Return the ids of the cards the player plays as their own reading."""
+    return {
+        card.get("id")
+        for deck in pt.decks or []
+        for cards in deck.values()
+        if isinstance(cards, list)
+        for card in cards
+        if isinstance(card, dict) and card.get("your_reading")
     }
 
 
@@ -113,7 +128,12 @@ def start_context(user, deck) -> dict:
         .select_related("owner")
         .order_by("name")[:200]
     )
-    blocked = blocked_cards(deck.game.slug, [entries_to_engine(deck_entries(deck))])
+    entries = apply_readings_to_entries(user, deck_entries(deck))
+    blocked = blocked_cards(deck.game.slug, [entries_to_engine(entries)])
+    kinds = {e.card_id: e.card.card_set.kind for e in entries}
+    for b in blocked:
+        # Printed cards are filled in by readings; custom ones by their owner.
+        b["can_transcribe"] = kinds.get(b["id"]) != SetKind.CUSTOM
     return {
         "deck": deck,
         "engine": game,

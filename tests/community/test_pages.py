@@ -297,7 +297,11 @@ def test_card_page_shows_history_and_a_correction_link(client, user, moderator, 
     content = response.content.decode()
     assert "History of this card" in content
     assert "<code>bonus_haos</code>: " in content
-    assert f'href="/community/cards/{gate.pk}/suggest/">Suggest a correction' in content
+    # A correction is a reading on the transcribe page, not the raw field form.
+    assert (
+        f'href="/community/cards/{gate.pk}/transcribe/">Correct what this card prints'
+        in content
+    )
 
 
 @pytest.mark.django_db

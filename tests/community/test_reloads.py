@@ -125,7 +125,7 @@ def test_a_file_that_disagrees_with_a_reviewed_value_is_reported_and_disputed(
         {"field": "verification", "old": "verified", "new": "disputed"}
     ]
     assert dispute.source == (
-        f"{path} disagrees with reviewed values, not applied: bonus_aquos (kept 70, "
+        f"{path.name} disagrees with reviewed values, not applied: bonus_aquos (kept 70, "
         "the file says 60)"
     )
     # Reported once: the file has not changed since.
@@ -211,6 +211,6 @@ def test_a_second_dispute_on_a_disputed_card_is_still_recorded(
     latest = CardChange.objects.filter(card=card).first()
     assert (latest.changes, latest.source) == (
         [],
-        f"{path} disagrees with reviewed values, not applied: bonus_pyrus (kept 110, "
+        f"{path.name} disagrees with reviewed values, not applied: bonus_pyrus (kept 110, "
         "the file says 130)",
     )

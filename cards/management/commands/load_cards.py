@@ -14,6 +14,18 @@ from django.db import transaction
 from cards.data import CardDataError, card_data_load, card_data_parse
 
 
+def repository_name(path: Path) -> str:
+    """Return how history names a data file: its path in the repository, or its name.
+
+    Never a server path: a file inside the project is named from its root
+    (``fixtures/collision.json``), any other file by its name alone.
+    """
+    try:
+        return path.resolve().relative_to(Path(settings.BASE_DIR).resolve()).as_posix()
+    except ValueError:
+        return path.name
+
+
 class Command(BaseCommand):
     help = (
         "Load card data files; with no files, every fixtures/*.json. Any problem "
@@ -34,7 +46,9 @@ class Command(BaseCommand):
             for path in paths:
                 try:
                     data = card_data_parse(text=path.read_text(encoding="utf-8"))
-                    result = card_data_load(data=data, source_label=str(path))
+                    result = card_data_load(
+                        data=data, source_label=repository_name(path)
+                    )
                 except OSError as error:
                     problems.append(f"{path}: {error}")
                 except CardDataError as error:

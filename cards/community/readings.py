@@ -1,0 +1,449 @@
+"""Readings: what a collector transcribes from a card they hold.
+
+A reading is a pending correction (``CardSubmission``) of one card by one
+account. It works for its author at once: ``apply_readings`` lays the author's
+pending reading over the card wherever that author uses it (card page, deck
+validation and tools, playtests, deck reports); everyone else sees the card as
+stored. An author changes or withdraws their reading until it is reviewed.
+
+Two readings of a card by different accounts that agree on every field they
+both give make those fields **confirmed** (``FieldVerification`` rows, one per
+card and field): the agreed values are written to the card, with history, for
+everyone. Readings that disagree on a field make it **disputed**, for a
+moderator to settle side by side. A moderator's acceptance stays the highest
+level (verified); two readings never overrule a verified value, they dispute it.
+
+Decisions where the issue is silent: a blank control means "I do not say", not
+"unknown" (a reading never erases a value); a reading keeps every value its
+author gave, even one equal to the card's, so that it can confirm that value;
+a card's own level becomes confirmed only when every value its type prints that
+is known is confirmed; a reading changed after it confirmed a field leaves that
+confirmation (the value was agreed at the time and is in the card's history).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from ..choices import Verification
+from ..games import GAMES
+from ..history import card_save, card_values
+from ..models import Card, CardSubmission, FieldVerification, ReviewStatus
+from . import scans
+from .services import (
+    MAX_SOURCE_CHARS,
+    SUBMITTABLE_KINDS,
+    _build_card,
+    _clean_fields,
+    _merge,
+    card_submission_create,
+    field_label,
+    unknown_fields,
+)
+
+DEFAULT_SOURCE = "My own copy of the card."
+# Fields a reading never sets: provenance is the site's, text is not transcribed.
+NOT_READ = ("source", "verification", "distribution", "effects", "text", "lore",
+            "key", "number", "code")  # fmt: skip
+
+
+def pending_readings(user, card_ids) -> dict[int, CardSubmission]:
+    """Return {card id: ``user``'s pending reading} for these cards."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return {}
+    ids = [i for i in card_ids if i is not None]
+    if not ids:
+        return {}
+    found = {}
+    for reading in CardSubmission.objects.filter(
+        submitter=user, status=ReviewStatus.PENDING, is_new=False, card_id__in=ids
+    ).order_by("created_at", "pk"):
+        found[reading.card_id] = reading
+    return found
+
+
+def reading_of(user, card: Card) -> CardSubmission | None:
+    """Return ``user``'s pending reading of ``card``, or None."""
+    return pending_readings(user, [card.pk]).get(card.pk)
+
+
+def apply_reading(card: Card, reading: CardSubmission) -> Card:
+    """Lay ``reading``'s values over ``card`` (in memory) and mark it as read."""
+    for name, value in reading.fields.items():
+        setattr(card, name, value)
+    card.your_reading = reading
+    return card
+
+
+def apply_readings(user, cards) -> list[Card]:
+    """Lay ``user``'s pending readings over these cards (in memory); return them.
+
+    Each card read gets ``your_reading`` (the submission); the others are left as
+    they are. Nothing is saved.
+    """
+    cards = list(cards)
+    found = pending_readings(user, {card.pk for card in cards})
+    for card in cards:
+        if card.pk in found:
+            apply_reading(card, found[card.pk])
+    return cards
+
+
+def apply_readings_to_entries(user, entries) -> list:
+    """Lay ``user``'s readings over the cards of deck entries (or entry dicts)."""
+    entries = list(entries)
+    cards = [e["card"] if isinstance(e, dict) else e.card for e in entries]
+    apply_readings(user, cards)
+    return entries
+
+
+# --- saving, changing, withdrawing ------------------------------------------------
+
+
+def reading_fields(game: str, card_type: str | None) -> tuple[str, ...]:
+    """Return the fields the transcribe page asks of a card of this type."""
+    spec = GAMES[game]
+    names = ["card_type", *spec.type_fields(card_type), "printed_number"]
+    if spec.name_from is not None and "name" in names:
+        # The name is made of the title (and subtitle): ask for those instead.
+        at = names.index("name")
+        names[at : at + 1] = [] if "title" in names else ["title"]
+    seen, result = set(), []
+    for name in names:
+        if name in NOT_READ or name in seen:
+            continue
+        seen.add(name)
+        result.append(name)
+    return tuple(result)
+
+
+def _complete(game: str, values: dict, card: Card | None = None) -> dict:
+    """Return ``values`` with the fields the game derives from others filled in."""
+    spec = GAMES[game]
+    values = dict(values)
+    if spec.name_from is not None and ("title" in values or "subtitle" in values):
+        title = values.get("title", getattr(card, "title", None))
+        subtitle = values.get("subtitle", getattr(card, "subtitle", None))
+        if isinstance(title, str) and title:
+            values["name"] = spec.name_from(title, subtitle)
+    if "not_printed" in values:
+        values["not_printed"] = sorted(set(values["not_printed"]))
+    return values
+
+
+def _check_source(source: str, errors: dict) -> str:
+    source = (source or "").strip() or DEFAULT_SOURCE
+    if len(source) > MAX_SOURCE_CHARS:
+        errors.setdefault("source", []).append(
+            f"Keep the source note under {MAX_SOURCE_CHARS} characters."
+        )
+    return source
+
+
+def card_reading_save(
+    *, user, card: Card, fields: dict, source: str = "", scan=None
+) -> CardSubmission:
+    """Record ``user``'s reading of ``card`` (new, or changing their pending one).
+
+    The reading is checked as the card would be saved with it (the card
+    validator's messages, field by field); nothing is stored unless all of it is
+    acceptable. Agreement with other readings is then settled in the same
+    transaction.
+    """
+    if user is None or not user.is_authenticated:
+        raise PermissionDenied("Sign in to record what your card prints.")
+    game = card.card_set.game.slug
+    if card.card_set.kind not in SUBMITTABLE_KINDS:
+        raise ValidationError(
+            {"card": "Custom cards are changed by their owner, not by readings."}
+        )
+    fields = {k: v for k, v in dict(fields).items() if k not in NOT_READ}
+    errors: dict = {}
+    values, field_errors = _clean_fields(game, fields)
+    errors.update(field_errors)
+    source = _check_source(source, errors)
+    if not values and not errors and scan is None:
+        errors.setdefault("fields", []).append(
+            "Fill in at least one thing the card prints."
+        )
+    values = _complete(game, values, card)
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        locked = Card.objects.select_for_update().get(pk=card.pk)
+        existing = reading_of(user, locked)
+        if existing is None:
+            reading = card_submission_create(
+                user=user,
+                game=game,
+                card=locked,
+                fields=values,
+                source=source,
+                scan=scan,
+                keep_unchanged=True,
+            )
+        else:
+            reading = _reading_update(
+                reading=existing, card=locked, values=values, source=source, scan=scan
+            )
+        readings_settle(card=locked)
+    reading.refresh_from_db()
+    return reading
+
+
+def _reading_update(*, reading, card, values, source, scan) -> CardSubmission:
+    errors: dict = {}
+    try:
+        _build_card(card=card, card_set=None, values=values)
+    except ValidationError as error:
+        _merge(errors, error)
+    checked = None
+    if scan is not None:
+        try:
+            scans.scan_quota_check(
+                user=reading.submitter, adding_bytes=getattr(scan, "size", None) or 0
+            )
+            checked = scans.scan_check(upload=scan)
+        except ValidationError as error:
+            _merge(errors, error)
+    if errors:
+        raise ValidationError(errors)
+    claimed = CardSubmission.objects.filter(
+        pk=reading.pk, status=ReviewStatus.PENDING
+    ).update(fields=values, source=source)
+    if claimed != 1:
+        raise ValidationError(
+            "This reading was reviewed meanwhile; it can no longer change.",
+            code="not_pending",
+        )
+    if checked is not None:
+        from .services import scan_create
+
+        scan_create(
+            user=reading.submitter, checked=checked, card=card, submission=reading
+        )
+    return reading
+
+
+@transaction.atomic
+def card_reading_withdraw(*, user, reading: CardSubmission) -> None:
+    """Withdraw ``user``'s own pending reading; it stops applying at once."""
+    if reading.submitter_id != getattr(user, "pk", None):
+        raise PermissionDenied("Only its author withdraws a reading.")
+    claimed = CardSubmission.objects.filter(
+        pk=reading.pk, status=ReviewStatus.PENDING
+    ).update(status=ReviewStatus.WITHDRAWN, reviewed_at=timezone.now())
+    if claimed != 1:
+        raise ValidationError(
+            "This reading was already reviewed or withdrawn.", code="not_pending"
+        )
+
+
+# --- agreement --------------------------------------------------------------------
+
+
+def _latest_by_author(card: Card) -> list[CardSubmission]:
+    latest = {}
+    for reading in CardSubmission.objects.filter(
+        card=card, status=ReviewStatus.PENDING, is_new=False
+    ).order_by("created_at", "pk"):
+        latest[reading.submitter_id] = reading
+    return list(latest.values())
+
+
+def _mark(card, field, level, value, readings) -> FieldVerification:
+    """Create or move the card field's verification row, adding ``readings``."""
+    try:
+        with transaction.atomic():
+            row, _ = FieldVerification.objects.get_or_create(
+                card=card, field=field, defaults={"level": level, "value": value}
+            )
+    except IntegrityError:
+        # Another transaction made it between our read and write.
+        row = FieldVerification.objects.get(card=card, field=field)
+    if row.level != level and level == Verification.DISPUTED:
+        row.level = level
+        row.save(update_fields=["level", "updated_at"])
+    row.readings.add(*readings)
+    return row
+
+
+def readings_settle(*, card: Card) -> dict:
+    """Compare the card's pending readings; confirm agreed fields, dispute the rest.
+
+    Call with the card row locked. Return {"confirmed": [...], "disputed": [...]}
+    naming the fields newly marked.
+    """
+    readings = _latest_by_author(card)
+    rows = {row.field: row for row in card.field_verifications.all()}
+    verified = card.verification == Verification.VERIFIED
+    agreed: dict[str, tuple] = {}
+    disputed: dict[str, list] = {}
+    for a, b in combinations(readings, 2):
+        common = set(a.fields) & set(b.fields)
+        if not common:
+            continue
+        differ = [f for f in common if a.fields[f] != b.fields[f]]
+        if differ:
+            for name in differ:
+                disputed.setdefault(name, []).extend([a, b])
+            continue
+        for name in common:
+            agreed.setdefault(name, (a.fields[name], []))[1].extend([a, b])
+    newly_confirmed, newly_disputed, changes = [], [], {}
+    for name, (value, pair) in sorted(agreed.items()):
+        if name in disputed:
+            continue
+        row = rows.get(name)
+        current = getattr(card, name)
+        if row is not None and row.level == Verification.DISPUTED:
+            continue
+        if (row is not None and row.value != value) or (verified and current != value):
+            disputed.setdefault(name, []).extend(pair)
+            continue
+        if verified and row is None:
+            continue  # A moderator already checked this very value.
+        if row is None:
+            newly_confirmed.append(name)
+            if current != value:
+                changes[name] = value
+        _mark(card, name, Verification.CONFIRMED, value, pair)
+    for name, pair in sorted(disputed.items()):
+        row = rows.get(name)
+        if row is None or row.level != Verification.DISPUTED:
+            newly_disputed.append(name)
+        _mark(card, name, Verification.DISPUTED, None, pair)
+    if changes or newly_confirmed or newly_disputed:
+        _apply_settled(card, changes, newly_disputed, readings)
+    return {"confirmed": newly_confirmed, "disputed": newly_disputed}
+
+
+def _apply_settled(card, changes, newly_disputed, readings) -> None:
+    old = card_values(card)
+    try:
+        built = _build_card(card=card, card_set=None, values=changes)
+    except ValidationError:
+        # The agreed values no longer fit the card as it is now (it changed
+        # since the readings were checked): leave the card for a moderator.
+        return
+    level = card.verification
+    if newly_disputed and level != Verification.VERIFIED:
+        level = Verification.DISPUTED
+    elif level == Verification.UNVERIFIED and _all_known_confirmed(built):
+        level = Verification.CONFIRMED
+    built.verification = level
+    if card_values(built) == old:
+        return
+    names = ", ".join(f"#{r.pk} by {r.submitter.get_username()}" for r in readings)
+    card_save(
+        card=built,
+        user=None,
+        source=f"Readings {names}: "
+        + ("agreed" if not newly_disputed else "disagree, now disputed"),
+        old=old,
+        checked=False,
+    )
+
+
+def _all_known_confirmed(card: Card) -> bool:
+    confirmed = set(
+        card.field_verifications.filter(level=Verification.CONFIRMED).values_list(
+            "field", flat=True
+        )
+    )
+    names = reading_fields(card.card_set.game.slug, card.card_type)
+    known = [n for n in names if getattr(card, n) not in (None, "")]
+    return bool(known) and all(n in confirmed for n in known)
+
+
+# --- what the pages and the API show -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class FieldLevel:
+    level: str
+    who: tuple[str, ...]
+    when: object
+
+
+def field_levels(card: Card) -> dict[str, FieldLevel]:
+    """Return {field: level, who, when} for the card fields whose level is its own."""
+    result = {}
+    for row in card.field_verifications.prefetch_related("readings__submitter"):
+        who = tuple(sorted({r.submitter.get_username() for r in row.readings.all()}))
+        result[row.field] = FieldLevel(row.level, who, row.updated_at)
+    return result
+
+
+def card_verification(card: Card) -> dict:
+    """Return the card's level and each field's where it differs from the card's."""
+    fields = {
+        name: {"level": fl.level, "by": list(fl.who), "at": fl.when.isoformat()}
+        for name, fl in field_levels(card).items()
+        if fl.level != card.verification
+    }
+    return {"level": card.verification, "fields": fields}
+
+
+def next_unknown_card(*, card: Card, user=None) -> Card | None:
+    """Return the next card after ``card`` in its set, by number, with unknown fields."""
+    later = (
+        Card.objects.filter(card_set=card.card_set)
+        .select_related("card_set__game")
+        .order_by("number", "key")
+    )
+    seen = False
+    read = set(pending_readings(user, list(later.values_list("pk", flat=True))).keys())
+    for other in later:
+        if other.pk == card.pk:
+            seen = True
+            continue
+        if seen and other.pk not in read and unknown_fields(other):
+            return other
+    return None
+
+
+def disputes() -> list[dict]:
+    """Return the disputed cards, each with its readings side by side, field by field.
+
+    One entry per card: ``fields`` are the disputed field names, ``readings`` the
+    pending readings that give any of them (with their scans), and ``rows`` one
+    per field: its label, the card's value and each reading's value in order.
+    """
+    rows = (
+        FieldVerification.objects.filter(level=Verification.DISPUTED)
+        .select_related("card__card_set__game")
+        .prefetch_related("readings__submitter", "readings__scans")
+        .order_by("card_id", "field")
+    )
+    by_card: dict[int, dict] = {}
+    for row in rows:
+        entry = by_card.setdefault(
+            row.card_id, {"card": row.card, "fields": [], "readings": {}}
+        )
+        entry["fields"].append(row.field)
+        for reading in row.readings.all():
+            if reading.status == ReviewStatus.PENDING:
+                entry["readings"][reading.pk] = reading
+    result = []
+    for entry in by_card.values():
+        shown = sorted(entry["readings"].values(), key=lambda r: (r.created_at, r.pk))
+        entry["readings"] = shown
+        entry["rows"] = [
+            {
+                "label": field_label(name),
+                "current": getattr(entry["card"], name),
+                "values": [r.fields.get(name, MISSING) for r in shown],
+            }
+            for name in entry["fields"]
+        ]
+        result.append(entry)
+    return result
+
+
+MISSING = object()

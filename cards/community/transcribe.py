@@ -1,0 +1,204 @@
+"""The transcribe page's controls: shaped like the card, per game, never raw JSON.
+
+``controls`` lists what the page asks of a card of one type (the registry's
+``type_fields``), each with the control that fits it: six notch buttons for a
+battle edge, a 0-5 pip stepper per colour row, section pickers, a bonus grid,
+radio buttons for a short choice. ``read_post`` turns a posted form back into
+reading values; the card validator (through the reading service) judges them.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from itertools import combinations
+
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from .. import images
+from ..choices import LETTER_COLOURS, PIECE_NAMES
+from ..games import GAMES
+from ..models import Card
+from .readings import _complete, reading_fields
+from .services import field_label
+
+# What each key typed into the battle-edge box means (the stored letter).
+NOTCH_KEYS = {".": ".", "b": ".", "l": "L", "s": "S", "e": "E"}
+PIPS_MAX = 5
+
+
+def _kind(name: str, spec) -> str:
+    """Return the control a field takes on the transcribe page."""
+    if name == "battle_edge":
+        return "notches"
+    if name.startswith("stat_"):
+        return "pips"
+    if name.startswith("section_"):
+        return "section"
+    if name.startswith("bonus_"):
+        return "bonus"
+    if name == "rarity" and spec.rarity_symbols:
+        return "rarity"
+    if name in ("colour", "launcher"):
+        return "colour"
+    model_field = Card._meta.get_field(name)
+    if model_field.choices:
+        return "choice"
+    if isinstance(model_field, models.IntegerField | models.PositiveIntegerField):
+        return "number"
+    return "text"
+
+
+def _bounds(name: str) -> tuple[int | None, int | None]:
+    low = high = None
+    for validator in Card._meta.get_field(name).validators:
+        limit = getattr(validator, "limit_value", None)
+        if validator.code == "min_value":
+            low = limit
+        elif validator.code == "max_value":
+            high = limit
+    return low, high
+
+
+def section_choices(spec) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Return the Collide-O! section options: solid, two-colour stripe, wild."""
+    letters = [c.letter for c in spec.colours]
+    name = {c.letter: c.label for c in spec.colours}
+    return [
+        ("Solid", [(a, name[a]) for a in letters]),
+        (
+            "Two-colour stripe",
+            [(a + b, f"{name[a]} and {name[b]}") for a, b in combinations(letters, 2)],
+        ),
+        ("Five-colour wild stripe", [("".join(letters), "All five colours")]),
+    ]
+
+
+def controls(
+    *, card: Card, card_type: str | None, values: dict, errors: dict | None = None
+):
+    """Return the page's controls for ``card`` read as ``card_type``."""
+    game = card.card_set.game.slug
+    spec = GAMES[game]
+    errors = errors or {}
+    not_printed = set(values.get("not_printed", card.not_printed or []))
+    result = []
+    for name in reading_fields(game, card_type):
+        kind = _kind(name, spec)
+        model_field = Card._meta.get_field(name)
+        value = values.get(name, getattr(card, name))
+        control = {
+            "name": name,
+            "label": field_label(name),
+            "kind": kind,
+            "value": "" if value is None else value,
+            "errors": errors.get(name, []),
+            "can_be_not_printed": name in spec.not_printable,
+            "not_printed": name in not_printed,
+        }
+        if kind == "notches":
+            edge = (control["value"] or "")[:6].ljust(6, "?")
+            control["notches"] = [
+                {"index": i, "code": c, "name": PIECE_NAMES.get(c, "unknown")}
+                for i, c in enumerate(edge)
+            ]
+        elif kind == "pips":
+            control["colour"] = name.removeprefix("stat_")
+            control["max"] = PIPS_MAX
+        elif kind == "section":
+            control["groups"] = section_choices(spec)
+        elif kind == "rarity":
+            control["choices"] = [
+                (rarity, symbol) for rarity, symbol in spec.rarity_symbols.items()
+            ]
+        elif kind == "colour":
+            control["choices"] = [(c.value, c.label) for c in spec.colours]
+        elif kind == "choice":
+            choices = list(model_field.choices)
+            if name == "card_type":
+                choices = [(k.value, k.label) for k in spec.kinds]
+            control["choices"] = choices
+        if kind in ("number", "bonus", "pips"):
+            control["min"], control["max"] = _bounds(name)
+        result.append(control)
+    return result
+
+
+def read_post(*, card: Card, data) -> tuple[str | None, dict, dict]:
+    """Return (card type, values, errors) of a posted transcribe form.
+
+    A blank control gives no value (the reader does not say); "not printed"
+    boxes give the ``not_printed`` list; whole numbers are read as numbers and
+    anything else is left for the card validator to refuse with its message.
+    """
+    game = card.card_set.game.slug
+    spec = GAMES[game]
+    card_type = (data.get("card_type") or "").strip() or card.card_type
+    values, errors = {}, {}
+    shown = reading_fields(game, card_type)
+    not_printed = [f for f in (card.not_printed or []) if f not in shown]
+    marked = False
+    for name in shown:
+        if data.get(f"{name}__not_printed"):
+            not_printed.append(name)
+            marked = True
+            continue
+        raw = (data.get(name) or "").strip()
+        if raw == "":
+            continue
+        kind = _kind(name, spec)
+        if kind == "notches":
+            raw = "".join(NOTCH_KEYS.get(c.lower(), c) for c in raw)
+        if kind in ("number", "bonus", "pips"):
+            try:
+                values[name] = int(raw)
+            except ValueError:
+                errors[name] = ["Enter a whole number."]
+            continue
+        values[name] = raw
+    # A field the reader leaves for a type they do not choose is not read; a
+    # posted field of the game outside this type is passed on, for the card
+    # validator to refuse (a Blade with a colour).
+    for name in spec.fields:
+        if name not in shown and (data.get(name) or "").strip():
+            values[name] = data.get(name).strip()
+    if marked or set(not_printed) != set(card.not_printed or []):
+        values["not_printed"] = sorted(set(not_printed))
+    return card_type, _complete(game, values, card), errors
+
+
+def preview_card(*, card: Card, values: dict) -> tuple[Card, dict]:
+    """Return the card as it would read with ``values`` (unsaved) and its problems."""
+    built = Card.objects.select_related("card_set__game").get(pk=card.pk)
+    for name, value in values.items():
+        setattr(built, name, value)
+    problems = {}
+    try:
+        built.full_clean()
+    except ValidationError as error:
+        problems = error.message_dict
+        # The face draws only what is acceptable: a refused value shows as before.
+        for name in problems:
+            if hasattr(card, name) and name in values:
+                setattr(built, name, getattr(card, name))
+    return built, problems
+
+
+def face_png(card: Card, size: str = "full") -> bytes:
+    """Return the drawn face of ``card`` (saved or not) as PNG bytes."""
+    image = images.draw_card(card)
+    if size != "full":
+        image = image.resize(images.SIZES[size])
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def face_data_uri(card: Card) -> str:
+    """Return the drawn face of ``card`` (saved or not) as a PNG data URI."""
+    return "data:image/png;base64," + base64.b64encode(face_png(card)).decode()
+
+
+# The section letters' colour names, for the template's swatches.
+SECTION_COLOURS = LETTER_COLOURS

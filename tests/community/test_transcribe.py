@@ -1,0 +1,146 @@
+"""The transcribe page: controls shaped like the card, refusals field by field."""
+
+import re
+
+import pytest
+
+from cards.models import CardSubmission
+from tests.factories import CO, MF, B, C, make_card, make_set
+
+
+@pytest.fixture
+def signed_in(client, user):
+    client.force_login(user)
+    return client
+
+
+def card_of(game, slug="t", **fields):
+    card_set = make_set(game, slug=f"{slug}-{game}", name=f"T {game}", source="t")
+    fields.setdefault("source", "test")
+    return make_card(game, card_set=card_set, **fields)
+
+
+def url(card, tail=""):
+    return f"/community/cards/{card.pk}/transcribe/{tail}"
+
+
+@pytest.mark.django_db
+def test_a_blade_gets_six_notch_buttons_and_no_colour(signed_in):
+    card = card_of(C, key="1", number=1, card_type="blade")
+    html = signed_in.get(url(card)).content.decode()
+    assert html.count("data-notch=") == 6
+    assert 'name="colour"' not in html
+    assert 'name="spin_strength"' in html
+    assert "★</span> rare" in html  # the rarity with its printed symbol
+
+
+@pytest.mark.django_db
+def test_a_metal_fusion_beyblade_gets_a_pip_stepper_per_colour(signed_in):
+    card = card_of(MF, key="1", number=1, card_type="beyblade")
+    html = signed_in.get(url(card)).content.decode()
+    assert len(re.findall(r'class="control control-pips', html)) == 4
+    assert 'name="emblem"' in html and 'name="move_red"' in html
+
+
+@pytest.mark.django_db
+def test_a_collide_o_card_gets_three_section_pickers(signed_in):
+    card = card_of(CO, key="1", number=1, card_type="sections")
+    html = signed_in.get(url(card)).content.decode()
+    assert len(re.findall(r"<select[^>]+name=\"section_\d\"", html)) == 3
+    assert 'label="Two-colour stripe"' in html
+    assert '<option value="BYRGK"' in html
+
+
+@pytest.mark.django_db
+def test_a_bakugan_gate_gets_the_six_attribute_bonus_grid(signed_in):
+    card = card_of(
+        B, key="1/48", number=1, card_type="gate", name="G", gate_class="gold"
+    )
+    html = signed_in.get(url(card)).content.decode()
+    assert len(re.findall(r'name="bonus_\w+__not_printed"', html)) == 6
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("game", "card_fields", "posted", "field", "message"),
+    [
+        (C, {"card_type": "blade"}, {"battle_edge": "LS.E.LL"}, "battle_edge",
+         "A battle edge is exactly six notches"),
+        (MF, {"card_type": "beyblade"}, {"stat_red": "6"}, "stat_red",
+         "Ensure this value is less than or equal to 5."),
+        (C, {"card_type": "blade"}, {"colour": "red"}, "colour",
+         "Blades have no colour."),
+    ],
+)  # fmt: skip
+def test_an_impossible_value_is_refused_with_the_validators_message(
+    signed_in, game, card_fields, posted, field, message
+):
+    card = card_of(game, key="1", number=1, **card_fields)
+    response = signed_in.post(url(card), {"card_type": card.card_type, **posted})
+    assert response.status_code == 400
+    html = response.content.decode()
+    if f'data-control="{field}"' in html:
+        shown = html.split(f'data-control="{field}"', 1)[1].split("data-control=")[0]
+    else:  # A field this type does not print: named above the controls.
+        shown = html.split('field-problems"', 1)[1].split("</ul>")[0]
+    assert message in shown
+    assert CardSubmission.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_the_preview_draws_the_face_from_the_values_entered(signed_in):
+    card = card_of(C, key="1", number=1, card_type="blade")
+    response = signed_in.post(
+        url(card, "preview/"), {"card_type": "blade", "battle_edge": "lsbebl"}
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.startswith('<figure class="card-face"><img src="data:image/png;base64,')
+    assert "<html" not in html
+    assert CardSubmission.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_saving_goes_to_the_next_unknown_card_in_number_order(signed_in, user):
+    card_set = make_set(C, slug="walk", name="Walk", source="t")
+    first, known, third = (
+        make_card(C, card_set=card_set, key=str(n), number=n, source="t", **extra)
+        for n, extra in (
+            (1, {}),
+            (2, {"card_type": "event", "rarity": "common", "title": "X",
+                 "name": "X", "colour": "red", "battle_edge": "......",
+                 "not_printed": ["text"]}),
+            (3, {}),
+        )
+    )  # fmt: skip
+    response = signed_in.post(
+        url(first), {"card_type": "event", "rarity": "common", "next_unknown": "1"}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == url(third)
+    assert CardSubmission.objects.get(card=first).fields == {
+        "card_type": "event",
+        "rarity": "common",
+    }
+
+
+@pytest.mark.django_db
+def test_saving_returns_to_the_playtest_it_came_from(signed_in):
+    card = card_of(C, key="1", number=1, card_type="blade")
+    response = signed_in.post(
+        url(card), {"battle_edge": "LS.E.L", "next": "/play/new/?deck=4"}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == "/play/new/?deck=4"
+    response = signed_in.post(
+        url(card), {"battle_edge": "LS.E.L", "next": "https://evil.example/"}
+    )
+    assert response["Location"] == f"/cards/{card.pk}/"
+
+
+@pytest.mark.django_db
+def test_the_page_needs_a_signed_in_collector(client):
+    card = card_of(C, key="1", number=1)
+    response = client.get(url(card))
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
