@@ -35,12 +35,17 @@ Each seat brings three Bakugan, three Gate cards and three Ability cards
   cards' after-battle steps apply and the "after a battle" window opens.
 - Ability windows (B10): before a roll and after a roll (every player may
   play), before a battle, in battle and after a battle (only the two
-  battlers). A window goes round in turn order from the player whose turn it
-  is (so with four players, the one whose turn comes next plays first); each
-  player plays one card or passes, and the window closes when every player who
-  still holds a card for it has passed in a row. Players holding no card for a
-  window are skipped, and a window nobody can play in does not open: passing
-  is then the only choice, which never helps anyone (E2). Each ability card is
+  battlers). Every window opens and goes round every seat that may play in
+  it, holding a card for it or not: each player plays one card or passes, and
+  the window closes when every one of them has passed in a row. A seat with
+  nothing to play has one choice, to pass, and its pass reads exactly like a
+  chosen one ("P2 passes"), so nobody learns from a window what kinds of
+  ability card another player still holds (the playtest may play such a
+  forced pass by itself). With two players the window starts with the player
+  whose turn it is (B10); with four it starts with the player whose turn is
+  next, as the four-player text says ("If two people want to play a card at
+  the same time, the person whose turn is next gets to play their card
+  first"), and goes round in turn order from there. Each ability card is
   played once per game and goes to the used pile (B4). A card plays in the
   window its ``timing`` names; without one, in the window of its first step's
   timing, else in battle.
@@ -94,6 +99,13 @@ Card data: Bakugan need ``attribute`` and ``g_power``; a gate needs all six
 bonuses (B5); null is unknown and blocks play (``card_problems``); a bonus
 named in the card's ``not_printed`` list counts 0 (E4). Printed ability
 bonuses are shown only; they act only through encoded steps (B4).
+
+Gate labels: a gate on the field is labelled by its owner and the order in
+which its owner put it on the field ("P2-G1" is the first gate Player 2
+placed), never by its place in the deck, so the label says nothing of which
+card it is. The place action names the gate by its place in its owner's hand
+("P2 places G3"); the view's copy of the action log shows another player's
+placement as "P2 places a gate".
 
 Hidden information: ``view(state, player)`` shows a face-down gate's name,
 bonuses and text only to its owner; everyone sees it once it has opened in a
@@ -370,7 +382,6 @@ class _Static:
         "bak_g",
         "bak_full",
         "gate_name",
-        "gate_full",
         "gate_bonus",
         "gate_steps",
         "gate_note",
@@ -446,9 +457,6 @@ class _Static:
             f"{_SEAT_WORDS[code // 3]}'s {name}"
             for code, name in enumerate(self.bak_name)
         ]
-        self.gate_full = [
-            f"{_LABELS[code]} ({name})" for code, name in enumerate(self.gate_name)
-        ]
 
 
 # --- state -----------------------------------------------------------------
@@ -498,6 +506,9 @@ class State:
     field_bakugan: list = marked("list")
     queue: list = marked("list")  # seats still to place a gate
     opened: list = marked("list", factory=list)  # gate codes ever opened
+    # per gate code (seat * 3 + the order its owner placed it): the deck index of
+    # the gate card lying there, -1 while that place is unfilled
+    gate_card: list = marked("list", factory=list)
     phase: str = "place"
     turn_player: int = 0
     turns: int = 0
@@ -563,6 +574,7 @@ def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
         field_bakugan=[],
         queue=_ORDERS[n][first][:],
         turn_player=first,
+        gate_card=[-1] * (3 * n),
     )
     state.static = static
     state.events.append(f"Player {first + 1} goes first; each player places a gate.")
@@ -790,14 +802,22 @@ def _bname(state: State, code: int) -> str:
     return state.static.bak_full[code]
 
 
+def _card_of(state: State, code: int) -> int:
+    """Return the static (deck) index of the gate card placed as ``code``."""
+    return code - code % 3 + state.gate_card[code]
+
+
 def _gname(state: State, code: int) -> str:
-    return state.static.gate_full[code]
+    return f"{_LABELS[code]} ({state.static.gate_name[_card_of(state, code)]})"
 
 
 def _do_place(state: State, action: Action) -> None:
     seat, idx = action.seat, action.arg
     state.gate_hand[seat].remove(idx)
-    code = seat * 3 + idx
+    # The gate is labelled by its owner and the order it came onto the field,
+    # never by its place in the deck: a face-down gate gives nothing away.
+    code = seat * 3 + state.gate_card[seat * 3 : seat * 3 + 3].index(-1)
+    state.gate_card[code] = idx
     state.field_gates.append(code)
     state.field_open.append(0)
     state.field_bakugan.append(-1)
@@ -930,40 +950,36 @@ _HANDLERS = {
 # --- windows (ruling B10) --------------------------------------------------
 
 
+def _window_order(state: State) -> list[int]:
+    """Return who answers a window first: with two players the player whose turn
+    it is (B10); with four, the player whose turn is next (the four-player
+    text: "the person whose turn is next gets to play their card first")."""
+    if state.n == 2:
+        return _ORDERS[2][state.turn_player]
+    return _ORDERS[state.n][(state.turn_player + 1) % state.n]
+
+
 def _open_window(state: State, kind: str, then: str) -> None:
-    order = _ORDERS[state.n][state.turn_player]
+    # Every window opens and goes round every seat that may play in it, whether
+    # or not it holds a card for it: skipping a seat would tell the others what
+    # kinds of ability card it still holds.
+    order = _window_order(state)
     if kind in BATTLE_WINDOWS:
         battlers = (state.battle.attacker // 3, state.battle.defender // 3)
         order = [s for s in order if s in battlers]
-    by_window, hands = state.static.ab_by_window, state.ability_hand
-    for pos, seat in enumerate(order):
-        for i in by_window[seat][kind]:
-            if i in hands[seat]:
-                state.phase = "window"
-                state.window_kind, state.window_seats, state.window_turn = (
-                    kind,
-                    list(order),
-                    pos,
-                )
-                state.window_passes, state.window_then = 0, then
-                return
-    _continue(state, then)
+    state.phase = "window"
+    state.window_kind, state.window_seats, state.window_turn = kind, list(order), 0
+    state.window_passes, state.window_then = 0, then
 
 
 def _advance_window(state: State) -> None:
-    kind, seats = state.window_kind, state.window_seats
-    active = sum(1 for s in seats if _has_card(state, s, kind))
-    if active == 0 or state.window_passes >= active:
+    seats = state.window_seats
+    if state.window_passes >= len(seats):
         state.window_kind, state.window_seats = "", []
         state.window_turn = state.window_passes = 0
         _continue(state, state.window_then)
         return
-    pos = state.window_turn
-    while True:
-        pos = (pos + 1) % len(seats)
-        if _has_card(state, seats[pos], kind):
-            state.window_turn = pos
-            return
+    state.window_turn = (state.window_turn + 1) % len(seats)
 
 
 def _continue(state: State, then: str) -> None:
@@ -1115,12 +1131,13 @@ def _open_gate(state: State) -> None:
     if gate not in state.opened:
         state.opened.append(gate)
     static = state.static
-    note = static.gate_note[gate]
+    card = _card_of(state, gate)
+    note = static.gate_note[card]
     state.events.append(
         f"{_gname(state, gate)} opens" + (f": {note}, bonus only." if note else ".")
     )
     owner = gate // 3
-    for step in static.gate_steps[gate]:
+    for step in static.gate_steps[card]:
         if battle.decided:
             break
         if step.timing == "gate_open" or step.timing == "after_battle":
@@ -1171,7 +1188,7 @@ def _resolve_battle(state: State) -> None:
             elif op == "lower_wins":
                 lower = True
         if not battle.cancelled:
-            bonus = static.gate_bonus[battle.gate]
+            bonus = static.gate_bonus[_card_of(state, battle.gate)]
             power[0] += bonus[static.bak_attr[att]]
             power[1] += bonus[static.bak_attr[dfn]]
         battle.powers = power
@@ -1359,11 +1376,10 @@ def _events_for(state: State, player: int) -> list[str]:
     stored log is the whole truth, for replays and tests); a player who may
     not see that gate reads only its label.
     """
-    names = state.static.gate_name
     hidden = [
-        (f"{_gate_label(g)} ({names[g]})", _gate_label(g))
+        (_gname(state, g), _gate_label(g))
         for g in range(3 * state.n)
-        if not _known(state, g, player)
+        if state.gate_card[g] >= 0 and not _known(state, g, player)
     ]
     if not hidden:
         return state.events[:]
@@ -1386,14 +1402,41 @@ def _bak_view(state: State, code: int) -> dict:
     }
 
 
+def _gate_data(state: State, data: dict, card: int) -> dict:
+    static = state.static
+    data["ref"] = f"P{card // 3 + 1}-G{card % 3 + 1}"  # the card's deck place
+    data["name"] = static.gate_name[card]
+    data["bonus"] = dict(static.gate_bonus[card])
+    data["encoded"] = not static.gate_note[card]
+    return data
+
+
 def _gate_view(state: State, code: int, shown: bool) -> dict:
+    """A placed gate: its field label and owner; its face only when ``shown``."""
     data = {"id": _gate_label(code), "owner": code // 3}
     if shown:
-        static = state.static
-        data["name"] = static.gate_name[code]
-        data["bonus"] = dict(static.gate_bonus[code])
-        data["encoded"] = not static.gate_note[code]
+        _gate_data(state, data, _card_of(state, code))
     return data
+
+
+def _hand_gate_view(state: State, seat: int, idx: int) -> dict:
+    """A gate in its owner's hand, named as the place action names it (G1-G3)."""
+    return _gate_data(state, {"id": f"G{idx + 1}", "owner": seat}, seat * 3 + idx)
+
+
+_PLACED = re.compile(r"P([1-4]) places G[1-3]")
+
+
+def _log_for(state: State, player: int) -> list[str]:
+    """Return the action log as ``player`` may read it: which gate of their hand
+    another player placed is that player's secret ("P2 places a gate")."""
+    shown = []
+    for text in state.log:
+        match = _PLACED.fullmatch(text)
+        if match and int(match.group(1)) - 1 != player:
+            text = f"P{match.group(1)} places a gate"
+        shown.append(text)
+    return shown
 
 
 def view(state: State, player: int) -> View:
@@ -1418,7 +1461,7 @@ def view(state: State, player: int) -> View:
         }
         if own:
             entry["gate_hand"] = [
-                _gate_view(state, seat * 3 + i, True) for i in state.gate_hand[seat]
+                _hand_gate_view(state, seat, i) for i in state.gate_hand[seat]
             ]
             entry["ability_hand"] = [
                 {
@@ -1473,7 +1516,7 @@ def view(state: State, player: int) -> View:
         turn_player=state.turn_player,
         rolling=_bak_view(state, state.rolling) if state.rolling >= 0 else None,
         battle=battle,
-        log=state.log[:],
+        log=_log_for(state, player),
     )
 
 

@@ -22,7 +22,8 @@ What is modelled
     the player is out at once (ruling C6). Then both battle piles go to their
     owners' discard piles and every player still in refills to five, one card
     at a time in turn order starting with the player whose turn it is
-    (ruling C7). A pass discards the whole hand before the refill. A player
+    (ruling C7). Every turn ends so, one whose player card text knocked out
+    at its start (three or more players) included. A pass discards the whole hand before the refill. A player
     whose spin pile is empty is out; the last player left wins, and if every
     remaining player goes out at the same moment the game is a draw (ruling
     C8).
@@ -841,7 +842,9 @@ def _advance(s: State) -> None:
             if not s.out[s.turn_player]:
                 s.phase = "main"
                 return
-            then = "end"
+            # A turn whose player went out at its start still ends as every
+            # turn does: piles swept, every hand refilled and trimmed to five.
+            then = "sweep"
         if then == "sweep":
             pile, discard = s.pile, s.discard
             for p in range(s.n):
