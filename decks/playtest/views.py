@@ -17,6 +17,7 @@ from ..engine.core import CHANCE
 from ..models import Deck
 from .adapter import blocked_cards, deck_entries, entries_to_engine
 from .models import DeckReport, Playtest
+from .opponents import default_opponent, opponent_groups
 from .reports import MAX_GAMES, deck_report_start
 from .services import (
     PlaytestError,
@@ -119,6 +120,8 @@ def start_context(user, deck) -> dict:
         "spec": GAMES[deck.game.slug],
         "game_slug": deck.game.slug,
         "other_decks": others,
+        "opponent_groups": opponent_groups(user, deck),
+        "default_opponent": default_opponent(deck),
         "players_range": GAMES[deck.game.slug].seat_counts,
         "blocked": blocked,
         "max_report_games": MAX_GAMES,
@@ -153,11 +156,12 @@ def playtest_new(request):
         if request.POST.get("seed", "").strip()
         else None
     )
-    opponent_decks = [
-        _visible_deck(request.user, pk)
-        for pk in request.POST.getlist("opponent_deck")
-        if pk.strip()
-    ]
+    # A preset, "random", "mirror" or a deck id per opponent seat (opponents.py).
+    opponent_decks = [v for v in request.POST.getlist("opponent_deck") if v.strip()]
+    # The checkbox is ticked by default; a form without the box keeps it on.
+    autoplay = (
+        bool(request.POST.get("autoplay")) or "autoplay_shown" not in request.POST
+    )
     options = form_options(GAMES[deck.game.slug], request.POST)
     chance = "choose" if request.POST.get("chance") == "choose" else "seed"
     try:
@@ -170,6 +174,7 @@ def playtest_new(request):
             seed=seed,
             options=options,
             chance=chance,
+            autoplay=autoplay,
         )
     except PlaytestError as exc:
         messages.error(request, exc.message)
