@@ -1303,6 +1303,14 @@ def score(state: State, player: int) -> float:
     hand = s.hand[player]
     value += 0.5 * len({cards[uid].colour for uid in hand}) + 0.2 * len(hand)
     value += 1.5 * len(s.characters[player])
+    # A battle under way is a threat to the defender: without this term a
+    # one-ply bot sees nothing in attacking (the hits come later) and two such
+    # bots can pass to the turn cap.
+    if s.battle == 1:
+        if s.attacker == player:
+            value += 4.0
+        elif s.defender == player:
+            value -= 4.0
     return value
 
 

@@ -136,3 +136,24 @@ def test_without_autoplay_the_player_clicks_even_a_forced_move(user, deck_for):
     game = get_game("metal-fusion")
     assert not game.is_over(state)
     assert len(game.legal_actions(state)) == 1
+
+
+def test_the_metal_fusion_start_page_says_identical_line_ups_never_end(
+    client, user, deck_for
+):
+    from cards.games import GAMES
+
+    client.force_login(user)
+    html = client.get(f"/play/new/?deck={deck_for('metal-fusion').pk}").content.decode()
+    assert GAMES["metal-fusion"].mirror_note in html
+    other = client.get(f"/play/new/?deck={deck_for('bakugan').pk}").content.decode()
+    assert 'id="mirror-note"' not in other
+
+
+def test_the_collide_o_start_page_sets_up_one_pack_for_two_to_five(
+    client, user, deck_for
+):
+    client.force_login(user)
+    html = client.get(f"/play/new/?deck={deck_for('collide-o').pk}").content.decode()
+    assert "one pack for the whole table" in html and "(2 to 5)" in html
+    assert 'name="opponent_deck"' not in html
