@@ -23,8 +23,10 @@ from ..engine.bots import make_bot, play_out
 from ..engine.core import Rng, seed_state
 from .adapter import PlaytestError, engine_decks
 from .models import DeckReport
+from .opponents import resolve_opponent
 
 MAX_GAMES = 5000
+MAX_OPPONENTS = 8
 # Reports one user may have waiting for or running on the worker at once.
 MAX_UNFINISHED = 3
 # A report unfinished this long after it started lost its worker (killed, say);
@@ -48,6 +50,7 @@ def deck_report_start(
     owner,
     deck,
     opponent_deck=None,
+    opponents=(),
     games: int = 100,
     bot: str = "greedy",
     seed: int = 1,
@@ -55,6 +58,10 @@ def deck_report_start(
     """Store a report request and enqueue it for the worker.
 
     The decks are checked as a playtest checks them: an illegal deck is refused.
+    ``opponents`` names the opposing field (values of ``opponents.py``: presets,
+    "random", deck ids, "mirror"); the games go round them in turn and the
+    result gives the win rate against each. None named: ``opponent_deck``, else
+    the mirror.
     """
     if bot not in ("random", "greedy"):
         raise PlaytestError("bad_bot", "The bots are random or greedy.")
@@ -68,7 +75,22 @@ def deck_report_start(
         raise PlaytestError("bad_deck", "The opponent's deck is for another game.")
     players = 2
     shared = GAMES[slug].shared_pack
-    seat_decks = [deck] if shared else [deck, opponent]
+    field = []
+    if shared:
+        seat_decks = [deck]
+    elif opponents:
+        if len(opponents) > MAX_OPPONENTS:
+            raise PlaytestError(
+                "bad_opponent", f"A report takes at most {MAX_OPPONENTS} opponents."
+            )
+        resolved = [
+            resolve_opponent(owner, deck, value, seed + i)
+            for i, value in enumerate(opponents)
+        ]
+        seat_decks = [deck, *(o.deck for o in resolved)]
+        field = [o.label for o in resolved]
+    else:
+        seat_decks = [deck, opponent]
     decks = engine_decks(slug, seat_decks, players=players, reader=owner)
     options = {"players": players} if shared else {}
     with transaction.atomic():
@@ -97,6 +119,7 @@ def deck_report_start(
             seed=seed,
             options=options,
             decks=decks,
+            field=field,
         )
         transaction.on_commit(lambda: run_deck_report.enqueue(report.pk))
     return report
@@ -105,6 +128,9 @@ def deck_report_start(
 def simulate_report(report: DeckReport, progress=None) -> dict:
     """Play the report's games and return its figures (seat 0 is the reported deck)."""
     game = get_game(report.game)
+    # Several opponents: game i is against opponent i % k (decks[1 + i % k]).
+    field = report.field or []
+    tally = [[0, 0, 0] for _ in field]  # wins, losses, draws per opponent
     wins = losses = draws = 0
     lengths = []
     card_games: dict[str, list[int]] = {}
@@ -115,7 +141,10 @@ def simulate_report(report: DeckReport, progress=None) -> dict:
     }
     for i in range(report.games):
         game_seed = report.seed + i
-        state = game.new_game(report.decks, report.options, game_seed)
+        decks = report.decks
+        if len(field) > 1:
+            decks = [report.decks[0], report.decks[1 + i % len(field)]]
+        state = game.new_game(decks, report.options, game_seed)
         seats = game.player_count(state)
         bots = [make_bot(report.bot, game_seed * 31 + s) for s in range(seats)]
         state = play_out(game, state, bots, Rng(seed_state(game_seed, 7)))
@@ -124,6 +153,10 @@ def simulate_report(report: DeckReport, progress=None) -> dict:
         wins += winner == 0
         draws += winner is None
         losses += winner not in (0, None)
+        if field:
+            tally[i % len(field)][
+                0 if winner == 0 else (2 if winner is None else 1)
+            ] += 1
         lengths.append(game.length(state))
         played = _cards_played(game, state)
         for card_id in played:
@@ -163,6 +196,23 @@ def simulate_report(report: DeckReport, progress=None) -> dict:
         "median_length": statistics.median(lengths),
         "length_histogram": [[k, buckets[k], width] for k in sorted(buckets)],
         "per_card": per_card,
+        "per_opponent": [
+            _opponent_row(name, *t) for name, t in zip(field, tally, strict=True)
+        ],
+    }
+
+
+def _opponent_row(name: str, wins: int, losses: int, draws: int) -> dict:
+    n = wins + losses + draws
+    low, high = wilson_interval(wins + draws / 2, n)
+    return {
+        "name": name,
+        "games": n,
+        "wins": wins,
+        "losses": losses,
+        "draws": draws,
+        "win_rate": round((wins + draws / 2) / n, 4) if n else 0.0,
+        "interval": [round(low, 4), round(high, 4)],
     }
 
 

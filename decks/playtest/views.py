@@ -281,16 +281,14 @@ def playtest_shared(request, token):
 @require_POST
 def report_new(request):
     deck = _visible_deck(request.user, request.POST.get("deck"))
-    opponent = (
-        _visible_deck(request.user, request.POST["opponent_deck"])
-        if request.POST.get("opponent_deck")
-        else None
-    )
+    # One or more opponents (a preset, "random", "mirror", a deck id): the
+    # report's games go round them and give the win rate against each.
+    opponents = [v for v in request.POST.getlist("opponent_deck") if v.strip()]
     try:
         report = deck_report_start(
             owner=request.user,
             deck=deck,
-            opponent_deck=opponent,
+            opponents=opponents,
             games=_int(request.POST.get("games"), 100),
             bot=request.POST.get("bot", "greedy"),
             seed=_int(request.POST.get("seed"), -1)
