@@ -17,9 +17,11 @@ from ..engine.core import CHANCE
 from ..models import Deck
 from .adapter import blocked_cards, deck_entries, entries_to_engine
 from .models import DeckReport, Playtest
+from .names import seat_names, speak
 from .opponents import default_opponent, opponent_groups
 from .reports import MAX_GAMES, deck_report_start
 from .services import (
+    Choice,
     PlaytestError,
     acting_seat,
     choices,
@@ -54,9 +56,17 @@ def _visible_deck(user, pk):
     return deck
 
 
-def board_context(pt: Playtest, request=None, state=None, step=None, seat=None):
-    """Return the template context of a board: the view, choices and the plain-words log."""
+def board_context(
+    pt: Playtest, request=None, state=None, step=None, seat=None, watcher=False
+):
+    """Return the template context of a board: the view, choices and the plain-words log.
+
+    Every seat has one name (``names.py``), in the board, the log and the
+    buttons alike; ``watcher`` is someone else watching a shared replay.
+    """
     game = get_game(pt.game)
+    names = seat_names(pt, watcher=watcher)
+    pt.names = names  # the seat filters of the templates read it
     state = state if state is not None else load_state(pt)
     acting = acting_seat(pt, state) if step is None else None
     hotseat = all(s["kind"] != "human" for s in pt.seats)
@@ -74,7 +84,7 @@ def board_context(pt: Playtest, request=None, state=None, step=None, seat=None):
         pass_screen = shown != acting
         viewer = acting
     view = game.view(state, viewer)
-    events = view.events
+    events = [speak(line, names) for line in view.events]
     return {
         "pt": pt,
         "game": game,
@@ -83,7 +93,10 @@ def board_context(pt: Playtest, request=None, state=None, step=None, seat=None):
         "viewer": viewer,
         "acting": acting,
         "is_chance": acting == CHANCE,
-        "choices": choices(pt, state) if step is None else [],
+        "choices": [
+            Choice(c.id, speak(c.label, names))
+            for c in (choices(pt, state) if step is None else [])
+        ],
         "events": events[-60:],
         "over": game.is_over(state),
         "winner": game.winner(state),
@@ -271,7 +284,9 @@ def playtest_shared(request, token):
     pt = get_object_or_404(Playtest, share_token=str(token)[:40])
     step = max(0, min(_int(request.GET.get("step"), 0), len(pt.log)))
     state = replay_to(pt, step)
-    context = board_context(pt, state=state, step=step, seat=0)
+    context = board_context(
+        pt, state=state, step=step, seat=0, watcher=request.user != pt.owner
+    )
     context["share_url"] = reverse("play:shared", kwargs={"token": token})
     context["may_branch"] = pt.may_branch(request.user)
     return render(request, "play/shared.html", context)
