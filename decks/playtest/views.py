@@ -136,6 +136,8 @@ def start_context(user, deck) -> dict:
         "opponent_groups": opponent_groups(user, deck),
         "default_opponent": default_opponent(deck),
         "players_range": GAMES[deck.game.slug].seat_counts,
+        "seat_options": [o for o in GAMES[deck.game.slug].options if o.kind == "seat"],
+        "all_seats": range(max(GAMES[deck.game.slug].seat_counts)),
         "blocked": blocked,
         "max_report_games": MAX_GAMES,
     }
@@ -150,6 +152,16 @@ def form_options(spec, data) -> dict:
             options[option.name] = True
         elif option.kind == "choice" and raw in [str(v) for v, _ in option.choices]:
             options[option.name] = raw
+    for option in spec.options:
+        # Who goes first (Collision C3 with its cut, Bakugan B9): a seat, a named
+        # way (the cut), or nothing for the seed; the engine checks the seat.
+        raw = str(data.get(option.name) or "")
+        if option.kind != "seat" or not raw:
+            continue
+        if raw in [str(v) for v, _ in option.choices or ()]:
+            options[option.name] = raw
+        elif raw.isdigit() and len(raw) < 3:
+            options[option.name] = int(raw)
     return options
 
 

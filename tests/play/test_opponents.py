@@ -157,3 +157,31 @@ def test_the_collide_o_start_page_sets_up_one_pack_for_two_to_five(
     html = client.get(f"/play/new/?deck={deck_for('collide-o').pk}").content.decode()
     assert "one pack for the whole table" in html and "(2 to 5)" in html
     assert 'name="opponent_deck"' not in html
+
+
+@pytest.mark.parametrize(
+    "game, value, expected",
+    [("collision", "cut", "cut"), ("collision", "1", 1), ("bakugan", "0", 0)],
+)
+def test_the_start_form_chooses_who_goes_first(
+    client, user, deck_for, game, value, expected
+):
+    deck = deck_for(game)
+    client.force_login(user)
+    html = client.get(f"/play/new/?deck={deck.pk}").content.decode()
+    assert '<select name="first">' in html
+    client.post("/play/new/", {"deck": deck.pk, "opponent": "greedy", "first": value})
+    pt = Playtest.objects.get()
+    assert pt.options["first"] == expected
+    state = load_state(pt)
+    said = " ".join(state.events)
+    if expected == "cut":
+        assert "cut" in said.lower()
+    else:
+        assert f"Player {expected + 1} goes first" in said
+
+
+def test_a_game_without_a_first_player_option_offers_none(client, user, deck_for):
+    client.force_login(user)
+    html = client.get(f"/play/new/?deck={deck_for('metal-fusion').pk}").content.decode()
+    assert '<select name="first">' not in html
