@@ -155,7 +155,7 @@ def opponent_groups(user, deck) -> list[dict]:
         {
             "label": "Preset decks",
             "options": [
-                (f"{PRESET}{p.slug}", f"{p.name} ({p.style}): {p.description}")
+                (f"{PRESET}{p.slug}", f"{p.name} ({p.style})")
                 for p in available_presets(slug)
             ],
         },

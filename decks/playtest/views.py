@@ -18,7 +18,7 @@ from ..models import Deck
 from .adapter import blocked_cards, deck_entries, entries_to_engine
 from .models import DeckReport, Playtest
 from .names import seat_names, speak
-from .opponents import default_opponent, opponent_groups
+from .opponents import available_presets, default_opponent, opponent_groups
 from .reports import MAX_GAMES, deck_report_start
 from .services import (
     Choice,
@@ -100,6 +100,10 @@ def board_context(
         "events": events[-60:],
         "over": game.is_over(state),
         "winner": game.winner(state),
+        "reason": speak(view.reason or "", names),
+        "winner_text": speak(f"Player {game.winner(state) + 1} wins", names)
+        if game.winner(state) is not None
+        else "",
         "pass_screen": pass_screen,
         "hotseat": hotseat,
         "step": step,
@@ -135,6 +139,7 @@ def start_context(user, deck) -> dict:
         "other_decks": others,
         "opponent_groups": opponent_groups(user, deck),
         "default_opponent": default_opponent(deck),
+        "preset_list": available_presets(deck.game.slug),
         "players_range": GAMES[deck.game.slug].seat_counts,
         "seat_options": [o for o in GAMES[deck.game.slug].options if o.kind == "seat"],
         "all_seats": range(max(GAMES[deck.game.slug].seat_counts)),
