@@ -1160,8 +1160,14 @@ def _no_stop(s: State) -> None:
             if count > paid
             else ""
         )
+        why = (
+            ": no notch where a live or strike piece of the attacking card meets "
+            "a live or empty piece of the other (C4)"
+            if count == 0
+            else ""
+        )
         s.events.append(
-            f"{top.name} against {against.name}: {count} hits; Player "
+            f"{top.name} against {against.name}: {count} hits{why}; Player "
             f"{defender + 1} loses {paid} spin{lost}."
         )
         _check_outs(s)

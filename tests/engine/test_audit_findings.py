@@ -247,3 +247,22 @@ def test_bakugan_two_players_the_player_whose_turn_it_is_plays_first():
     for text in ("P2 places G1", "P1 places G1", "P2 rolls B1"):
         state = bk.apply(state, bk.parse_action(text))
     assert bk.to_act(state) == 1  # ruling B10: the player whose turn it is
+
+
+# --- Collision: a battle of 0 hits says why ----------------------------------
+
+
+def test_collision_a_battle_that_scores_no_hits_says_why():
+    blank = ct.card("A-blank", "action", "red", edge="......")
+    s = co.new_game(
+        [ct.practice_deck("A", specials=[blank]), ct.practice_deck("B")],
+        {"first": 0},
+        5,
+    )
+    ct.arrange(s, 0, hand=["A-blank"])
+    ct.arrange(s, 1, hand=[])
+    ct.play(s, "A-blank", 1)
+    while s.phase == "stop":
+        ct.act(s, "nostop")
+    said = [e for e in s.events if "0 hits" in e]
+    assert said and "no notch where a live or strike piece" in said[0]
