@@ -126,6 +126,11 @@ GAME = Game(
     module="metal_fusion",
     name="Beyblade Metal Fusion",
     short_name="Metal Fusion",
+    mirror_note=(
+        "Two identical line-ups never finish a game: every battle ties, and a tie "
+        "goes to the defender, so such a game runs to the 200-battle cap and is a "
+        "draw. Choose another deck to get a result."
+    ),
     publisher="DeAgostini",
     year="c. 2010",
     order=2,

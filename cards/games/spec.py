@@ -220,6 +220,9 @@ class Game:
     zone_choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
     seat_counts: tuple[int, ...] = (2,)
     shared_pack: bool = False  # one pack dealt among the seats (Collide-O!)
+    # Said on the start page before a game begins when the rules themselves make
+    # a mirror match endless ("" when they do not).
+    mirror_note: str = ""
     chance_steps: bool = False  # physical outcomes a player may enter (Bakugan rolls)
     options: tuple[Option, ...] = ()
     deck_tools: tuple[str, ...] = ()

@@ -35,12 +35,17 @@ Each seat brings three Bakugan, three Gate cards and three Ability cards
   cards' after-battle steps apply and the "after a battle" window opens.
 - Ability windows (B10): before a roll and after a roll (every player may
   play), before a battle, in battle and after a battle (only the two
-  battlers). A window goes round in turn order from the player whose turn it
-  is (so with four players, the one whose turn comes next plays first); each
-  player plays one card or passes, and the window closes when every player who
-  still holds a card for it has passed in a row. Players holding no card for a
-  window are skipped, and a window nobody can play in does not open: passing
-  is then the only choice, which never helps anyone (E2). Each ability card is
+  battlers). Every window opens and goes round every seat that may play in
+  it, holding a card for it or not: each player plays one card or passes, and
+  the window closes when every one of them has passed in a row. A seat with
+  nothing to play has one choice, to pass, and its pass reads exactly like a
+  chosen one ("P2 passes"), so nobody learns from a window what kinds of
+  ability card another player still holds (the playtest may play such a
+  forced pass by itself). With two players the window starts with the player
+  whose turn it is (B10); with four it starts with the player whose turn is
+  next, as the four-player text says ("If two people want to play a card at
+  the same time, the person whose turn is next gets to play their card
+  first"), and goes round in turn order from there. Each ability card is
   played once per game and goes to the used pile (B4). A card plays in the
   window its ``timing`` names; without one, in the window of its first step's
   timing, else in battle.
@@ -66,7 +71,8 @@ The official cards (issue 18) add to that vocabulary (``cards.effects``):
 its opponent's with ``of``), ``gate_bonus_again`` (the gate bonus once more, or
 ``amount`` more times; -2 subtracts it), ``no_gate_bonus``, ``nullify_gate``
 (the gate's steps stop counting, its bonus does not), ``no_abilities`` (those
-players may not play in the rest of the battle), ``double_ability_bonus`` and
+players may not play in the rest of the battle: each battle window still asks
+them in turn, and passing is their only choice), ``double_ability_bonus`` and
 ``zero_ability_bonus`` (G-Power from Ability cards, optionally of colours),
 ``zero_printed``, ``return_abilities``/``discard_ability`` (``amount`` 0 is
 all; the last used come back first, hand order goes first), ``take_gate``
@@ -117,6 +123,13 @@ Card data: Bakugan need ``attribute`` and ``g_power``; a gate needs all six
 bonuses (B5); null is unknown and blocks play (``card_problems``); a bonus
 named in the card's ``not_printed`` list counts 0 (E4). Printed ability
 bonuses are shown only; they act only through encoded steps (B4).
+
+Gate labels: a gate on the field is labelled by its owner and the order in
+which its owner put it on the field ("P2-G1" is the first gate Player 2
+placed), never by its place in the deck, so the label says nothing of which
+card it is. The place action names the gate by its place in its owner's hand
+("P2 places G3"); the view's copy of the action log shows another player's
+placement as "P2 places a gate".
 
 Hidden information: ``view(state, player)`` shows a face-down gate's name,
 bonuses and text only to its owner; everyone sees it once it has opened in a
@@ -415,7 +428,6 @@ class _Static:
         "bak_g",
         "bak_full",
         "gate_name",
-        "gate_full",
         "gate_bonus",
         "gate_steps",
         "gate_note",
@@ -526,9 +538,6 @@ class _Static:
             f"{_SEAT_WORDS[code // 3]}'s {name}"
             for code, name in enumerate(self.bak_name)
         ]
-        self.gate_full = [
-            f"{_LABELS[code]} ({name})" for code, name in enumerate(self.gate_name)
-        ]
         self.bak_lname = [name.lower() for name in self.bak_name]
 
 
@@ -581,6 +590,9 @@ class State:
     field_bakugan: list = marked("list")
     queue: list = marked("list")  # seats still to place a gate
     opened: list = marked("list", factory=list)  # gate codes ever opened
+    # per gate code (seat * 3 + the order its owner placed it): the deck index of
+    # the gate card lying there, -1 while that place is unfilled
+    gate_card: list = marked("list", factory=list)
     phase: str = "place"
     turn_player: int = 0
     turns: int = 0
@@ -650,6 +662,7 @@ def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
         field_bakugan=[],
         queue=_ORDERS[n][first][:],
         turn_player=first,
+        gate_card=[-1] * (3 * n),
     )
     state.static = static
     state.events.append(f"Player {first + 1} goes first; each player places a gate.")
@@ -726,8 +739,18 @@ def to_act(state: State) -> int:
     return state.turn_player
 
 
+def _barred(state: State, seat: int, window: str) -> bool:
+    """Return whether a "no abilities" effect bars ``seat`` from ``window``.
+
+    A barred seat is still asked in the window (every seat that may play in it
+    is, B10 as played here), but its only choice is to pass.
+    """
+    battle = state.battle
+    return window in BATTLE_WINDOWS and battle is not None and seat in battle.barred
+
+
 def _has_card(state: State, seat: int, window: str) -> bool:
-    if window in BATTLE_WINDOWS and state.battle and seat in state.battle.barred:
+    if _barred(state, seat, window):
         return False
     held = state.static.ab_by_window[seat][window]
     if held:
@@ -749,8 +772,10 @@ def legal_actions(state: State) -> list[Action]:
         return _roll_outcomes(state)
     if phase == "window":
         seat = state.window_seats[state.window_turn]
-        windows = state.static.ab_window[seat]
         kind = state.window_kind
+        if _barred(state, seat, kind):
+            return [_PASS[seat]]  # "no abilities": asked all the same, may only pass
+        windows = state.static.ab_window[seat]
         acts = [_PLAY[seat][i] for i in state.ability_hand[seat] if windows[i] == kind]
         acts.append(_PASS[seat])
         return acts
@@ -843,6 +868,7 @@ def _is_legal(state: State, action: Action) -> bool:
             kind == "play"
             and arg in state.ability_hand[action.seat]
             and state.static.ab_window[action.seat][arg] == state.window_kind
+            and not _barred(state, action.seat, state.window_kind)
         )
     if phase == "place":
         return kind == "place" and arg in state.gate_hand[action.seat]
@@ -857,6 +883,8 @@ def _why_illegal(state: State, action: Action) -> str:
         return f"Gate {_gate_label(action.arg)} is not in play."
     if kind in ("play", "pass") and phase != "window":
         return "No player may play ability cards now."
+    if kind == "play" and _barred(state, action.seat, state.window_kind):
+        return "You may not play Ability cards in this battle."
     if kind == "play":
         return (
             f"Ability A{action.arg + 1} cannot be played {WINDOW_WORDS[state.window_kind]}:"
@@ -879,14 +907,22 @@ def _bname(state: State, code: int) -> str:
     return state.static.bak_full[code]
 
 
+def _card_of(state: State, code: int) -> int:
+    """Return the static (deck) index of the gate card placed as ``code``."""
+    return code - code % 3 + state.gate_card[code]
+
+
 def _gname(state: State, code: int) -> str:
-    return state.static.gate_full[code]
+    return f"{_LABELS[code]} ({state.static.gate_name[_card_of(state, code)]})"
 
 
 def _do_place(state: State, action: Action) -> None:
     seat, idx = action.seat, action.arg
     state.gate_hand[seat].remove(idx)
-    code = seat * 3 + idx
+    # The gate is labelled by its owner and the order it came onto the field,
+    # never by its place in the deck: a face-down gate gives nothing away.
+    code = seat * 3 + state.gate_card[seat * 3 : seat * 3 + 3].index(-1)
+    state.gate_card[code] = idx
     state.field_gates.append(code)
     state.field_open.append(0)
     state.field_bakugan.append(-1)
@@ -1017,43 +1053,36 @@ _HANDLERS = {
 # --- windows (ruling B10) --------------------------------------------------
 
 
+def _window_order(state: State) -> list[int]:
+    """Return who answers a window first: with two players the player whose turn
+    it is (B10); with four, the player whose turn is next (the four-player
+    text: "the person whose turn is next gets to play their card first")."""
+    if state.n == 2:
+        return _ORDERS[2][state.turn_player]
+    return _ORDERS[state.n][(state.turn_player + 1) % state.n]
+
+
 def _open_window(state: State, kind: str, then: str) -> None:
-    order = _ORDERS[state.n][state.turn_player]
+    # Every window opens and goes round every seat that may play in it, whether
+    # or not it holds a card for it: skipping a seat would tell the others what
+    # kinds of ability card it still holds.
+    order = _window_order(state)
     if kind in BATTLE_WINDOWS:
         battlers = (state.battle.attacker // 3, state.battle.defender // 3)
         order = [s for s in order if s in battlers]
-    by_window, hands = state.static.ab_by_window, state.ability_hand
-    barred = state.battle.barred if kind in BATTLE_WINDOWS else ()
-    for pos, seat in enumerate(order):
-        if seat in barred:
-            continue
-        for i in by_window[seat][kind]:
-            if i in hands[seat]:
-                state.phase = "window"
-                state.window_kind, state.window_seats, state.window_turn = (
-                    kind,
-                    list(order),
-                    pos,
-                )
-                state.window_passes, state.window_then = 0, then
-                return
-    _continue(state, then)
+    state.phase = "window"
+    state.window_kind, state.window_seats, state.window_turn = kind, list(order), 0
+    state.window_passes, state.window_then = 0, then
 
 
 def _advance_window(state: State) -> None:
-    kind, seats = state.window_kind, state.window_seats
-    active = sum(1 for s in seats if _has_card(state, s, kind))
-    if active == 0 or state.window_passes >= active:
+    seats = state.window_seats
+    if state.window_passes >= len(seats):
         state.window_kind, state.window_seats = "", []
         state.window_turn = state.window_passes = 0
         _continue(state, state.window_then)
         return
-    pos = state.window_turn
-    while True:
-        pos = (pos + 1) % len(seats)
-        if _has_card(state, seats[pos], kind):
-            state.window_turn = pos
-            return
+    state.window_turn = (state.window_turn + 1) % len(seats)
 
 
 def _continue(state: State, then: str) -> None:
@@ -1229,7 +1258,7 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
             ok = len({static.bak_attr[seat * 3 + i] for i in range(3)}) < 3
         elif name == "won_gate_named":
             ok = any(
-                v.lower() in static.gate_name[g].lower()
+                v.lower() in static.gate_name[_card_of(state, g)].lower()
                 for g in state.won[seat]
                 for v in value
             )
@@ -1258,7 +1287,7 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
                 static.bak_attr[x] in value for x in (battle.attacker, battle.defender)
             )
         elif name == "gate_class":
-            ok = static.gate_class[battle.gate] in value
+            ok = static.gate_class[_card_of(state, battle.gate)] in value
         elif name == "gate_owner":
             ok = (battle.gate // 3 == seat) == (value == "self")
         elif name == "only_gate":
@@ -1608,16 +1637,17 @@ def _open_gate(state: State) -> None:
     if gate not in state.opened:
         state.opened.append(gate)
     static = state.static
-    note = static.gate_note[gate]
+    card = _card_of(state, gate)
+    note = static.gate_note[card]
     state.events.append(
         f"{_gname(state, gate)} opens" + (f": {note}, bonus only." if note else ".")
     )
     owner = gate // 3
-    for k, step in enumerate(static.gate_steps[gate]):
+    for k, step in enumerate(static.gate_steps[card]):
         if battle.decided:
             break
         if step.timing == "gate_open" or step.timing == "after_battle":
-            _battle_step(state, owner, True, gate, k)
+            _battle_step(state, owner, True, card, k)
     for seat in _turn_order(state):
         for idx in state.pending[seat]:
             if seat not in (battle.attacker // 3, battle.defender // 3):
@@ -1692,7 +1722,7 @@ def _powers(state: State, battle: Battle) -> tuple[list, bool]:
         elif op == "lower_wins":
             lower = True
     if not battle.cancelled:
-        bonus = static.gate_bonus[battle.gate]
+        bonus = static.gate_bonus[_card_of(state, battle.gate)]
         for i in (0, 1):
             if not no_bonus[i]:
                 power[i] += bonus[static.bak_attr[pair[i]]] * (1 + again[i])
@@ -1931,11 +1961,10 @@ def _events_for(state: State, player: int) -> list[str]:
     stored log is the whole truth, for replays and tests); a player who may
     not see that gate reads only its label.
     """
-    names = state.static.gate_name
     hidden = [
-        (f"{_gate_label(g)} ({names[g]})", _gate_label(g))
+        (_gname(state, g), _gate_label(g))
         for g in range(3 * state.n)
-        if not _known(state, g, player)
+        if state.gate_card[g] >= 0 and not _known(state, g, player)
     ]
     if not hidden:
         return state.events[:]
@@ -1958,15 +1987,42 @@ def _bak_view(state: State, code: int) -> dict:
     }
 
 
+def _gate_data(state: State, data: dict, card: int) -> dict:
+    static = state.static
+    data["ref"] = f"P{card // 3 + 1}-G{card % 3 + 1}"  # the card's deck place
+    data["name"] = static.gate_name[card]
+    data["bonus"] = dict(static.gate_bonus[card])
+    data["encoded"] = not static.gate_note[card]
+    data["effect"] = static.gate_text[card]
+    return data
+
+
 def _gate_view(state: State, code: int, shown: bool) -> dict:
+    """A placed gate: its field label and owner; its face only when ``shown``."""
     data = {"id": _gate_label(code), "owner": code // 3}
     if shown:
-        static = state.static
-        data["name"] = static.gate_name[code]
-        data["bonus"] = dict(static.gate_bonus[code])
-        data["encoded"] = not static.gate_note[code]
-        data["effect"] = static.gate_text[code]
+        _gate_data(state, data, _card_of(state, code))
     return data
+
+
+def _hand_gate_view(state: State, seat: int, idx: int) -> dict:
+    """A gate in its owner's hand, named as the place action names it (G1-G3)."""
+    return _gate_data(state, {"id": f"G{idx + 1}", "owner": seat}, seat * 3 + idx)
+
+
+_PLACED = re.compile(r"P([1-4]) places G[1-3]")
+
+
+def _log_for(state: State, player: int) -> list[str]:
+    """Return the action log as ``player`` may read it: which gate of their hand
+    another player placed is that player's secret ("P2 places a gate")."""
+    shown = []
+    for text in state.log:
+        match = _PLACED.fullmatch(text)
+        if match and int(match.group(1)) - 1 != player:
+            text = f"P{match.group(1)} places a gate"
+        shown.append(text)
+    return shown
 
 
 def view(state: State, player: int) -> View:
@@ -1991,7 +2047,7 @@ def view(state: State, player: int) -> View:
         }
         if own:
             entry["gate_hand"] = [
-                _gate_view(state, seat * 3 + i, True) for i in state.gate_hand[seat]
+                _hand_gate_view(state, seat, i) for i in state.gate_hand[seat]
             ]
             entry["ability_hand"] = [
                 {
@@ -2047,7 +2103,7 @@ def view(state: State, player: int) -> View:
         turn_player=state.turn_player,
         rolling=_bak_view(state, state.rolling) if state.rolling >= 0 else None,
         battle=battle,
-        log=state.log[:],
+        log=_log_for(state, player),
     )
 
 

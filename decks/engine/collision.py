@@ -22,7 +22,8 @@ What is modelled
     the player is out at once (ruling C6). Then both battle piles go to their
     owners' discard piles and every player still in refills to five, one card
     at a time in turn order starting with the player whose turn it is
-    (ruling C7). A pass discards the whole hand before the refill. A player
+    (ruling C7). Every turn ends so, one whose player card text knocked out
+    at its start (three or more players) included. A pass discards the whole hand before the refill. A player
     whose spin pile is empty is out; the last player left wins, and if every
     remaining player goes out at the same moment the game is a draw (ruling
     C8).
@@ -842,7 +843,9 @@ def _advance(s: State) -> None:
             if not s.out[s.turn_player]:
                 s.phase = "main"
                 return
-            then = "end"
+            # A turn whose player went out at its start still ends as every
+            # turn does: piles swept, every hand refilled and trimmed to five.
+            then = "sweep"
         if then == "sweep":
             pile, discard = s.pile, s.discard
             for p in range(s.n):
@@ -1158,8 +1161,14 @@ def _no_stop(s: State) -> None:
             if count > paid
             else ""
         )
+        why = (
+            ": no notch where a live or strike piece of the attacking card meets "
+            "a live or empty piece of the other (C4)"
+            if count == 0
+            else ""
+        )
         s.events.append(
-            f"{top.name} against {against.name}: {count} hits; Player "
+            f"{top.name} against {against.name}: {count} hits{why}; Player "
             f"{defender + 1} loses {paid} spin{lost}."
         )
         _check_outs(s)
@@ -1301,6 +1310,14 @@ def score(state: State, player: int) -> float:
     hand = s.hand[player]
     value += 0.5 * len({cards[uid].colour for uid in hand}) + 0.2 * len(hand)
     value += 1.5 * len(s.characters[player])
+    # A battle under way is a threat to the defender: without this term a
+    # one-ply bot sees nothing in attacking (the hits come later) and two such
+    # bots can pass to the turn cap.
+    if s.battle == 1:
+        if s.attacker == player:
+            value += 4.0
+        elif s.defender == player:
+            value -= 4.0
     return value
 
 

@@ -102,6 +102,11 @@ class DeckReport(models.Model):
     seed = models.BigIntegerField(default=1)
     options = models.JSONField(default=dict, blank=True)
     decks = models.JSONField(help_text="Engine decks snapshot: seat 0 is this deck.")
+    field = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The opposing field: one label per opponent deck (decks[1:]).",
+    )
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.QUEUED
     )
@@ -116,6 +121,17 @@ class DeckReport(models.Model):
 
     def __str__(self):
         return f"Report {self.pk}: {self.games} games"
+
+    @property
+    def against(self) -> str:
+        """The opposing field in words."""
+        if self.field:
+            return ", ".join(self.field)
+        if self.opponent_deck_id:
+            return self.opponent_deck.name
+        if self.options.get("players"):
+            return f"{self.options['players']} players sharing the one pack"
+        return "a mirror"
 
     @property
     def progress(self) -> int:

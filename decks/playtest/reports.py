@@ -30,8 +30,10 @@ from ..engine.bots import BOT_NAMES, make_bot, play_out
 from ..engine.core import Rng, seed_state
 from .adapter import PlaytestError, engine_decks
 from .models import DeckReport, DeckReportChunk
+from .opponents import resolve_opponent
 
 MAX_GAMES = 5000
+MAX_OPPONENTS = 8
 # Games per slice of a report: each slice is one task, taken by any free worker.
 CHUNK_GAMES = 100
 # Reports one user may have waiting for or running on the worker at once.
@@ -57,6 +59,7 @@ def deck_report_start(
     owner,
     deck,
     opponent_deck=None,
+    opponents=(),
     games: int = 100,
     bot: str = "greedy",
     seed: int = 1,
@@ -64,6 +67,10 @@ def deck_report_start(
     """Store a report request and enqueue it for the worker.
 
     The decks are checked as a playtest checks them: an illegal deck is refused.
+    ``opponents`` names the opposing field (values of ``opponents.py``: presets,
+    "random", deck ids, "mirror"); the games go round them in turn and the
+    result gives the win rate against each. None named: ``opponent_deck``, else
+    the mirror.
     """
     if bot not in BOT_NAMES:
         raise PlaytestError("bad_bot", f"The bots are one of: {', '.join(BOT_NAMES)}.")
@@ -77,7 +84,22 @@ def deck_report_start(
         raise PlaytestError("bad_deck", "The opponent's deck is for another game.")
     players = 2
     shared = GAMES[slug].shared_pack
-    seat_decks = [deck] if shared else [deck, opponent]
+    field = []
+    if shared:
+        seat_decks = [deck]
+    elif opponents:
+        if len(opponents) > MAX_OPPONENTS:
+            raise PlaytestError(
+                "bad_opponent", f"A report takes at most {MAX_OPPONENTS} opponents."
+            )
+        resolved = [
+            resolve_opponent(owner, deck, value, seed + i)
+            for i, value in enumerate(opponents)
+        ]
+        seat_decks = [deck, *(o.deck for o in resolved)]
+        field = [o.label for o in resolved]
+    else:
+        seat_decks = [deck, opponent]
     decks = engine_decks(slug, seat_decks, players=players, reader=owner)
     options = {"players": players} if shared else {}
     with transaction.atomic():
@@ -106,6 +128,7 @@ def deck_report_start(
             seed=seed,
             options=options,
             decks=decks,
+            field=field,
         )
         chunks = report_chunks_create(report)
         transaction.on_commit(lambda: enqueue_chunks(chunks))
@@ -142,12 +165,18 @@ def play_games(report: DeckReport, first: int, games: int, progress=None) -> dic
     adds up exactly; ``progress(n)`` is told after each of the slice's games.
     """
     game = get_game(report.game)
+    # Several opponents: game i is against opponent i % k (decks[1 + i % k]).
+    field = report.field or []
+    tally = [[0, 0, 0] for _ in field]  # wins, losses, draws per opponent
     wins = losses = draws = 0
     lengths = []
     card_games: dict[str, list[int]] = {}
     for i in range(first, first + games):
         game_seed = report.seed + i
-        state = game.new_game(report.decks, report.options, game_seed)
+        decks = report.decks
+        if len(field) > 1:
+            decks = [report.decks[0], report.decks[1 + i % len(field)]]
+        state = game.new_game(decks, report.options, game_seed)
         seats = game.player_count(state)
         bots = [make_bot(report.bot, game_seed * 31 + s) for s in range(seats)]
         state = play_out(game, state, bots, Rng(seed_state(game_seed, 7)))
@@ -156,6 +185,10 @@ def play_games(report: DeckReport, first: int, games: int, progress=None) -> dic
         wins += winner == 0
         draws += winner is None
         losses += winner not in (0, None)
+        if field:
+            tally[i % len(field)][
+                0 if winner == 0 else (2 if winner is None else 1)
+            ] += 1
         lengths.append(game.length(state))
         for card_id in _cards_played(game, state):
             counts = card_games.setdefault(card_id, [0, 0])
@@ -169,15 +202,23 @@ def play_games(report: DeckReport, first: int, games: int, progress=None) -> dic
         "draws": draws,
         "lengths": lengths,
         "cards": card_games,
+        "field": tally,
     }
 
 
 def merge_tallies(tallies) -> dict:
     """Return the tally of consecutive slices, given in the order of their games."""
     merged = {"wins": 0, "losses": 0, "draws": 0, "lengths": [], "cards": {}}
+    merged["field"] = []
     for tally in tallies:
         for key in ("wins", "losses", "draws"):
             merged[key] += tally[key]
+        # Wins, losses and draws against each opponent of the field.
+        for k, counts in enumerate(tally.get("field", [])):
+            if k == len(merged["field"]):
+                merged["field"].append([0, 0, 0])
+            for j in range(3):
+                merged["field"][k][j] += counts[j]
         merged["lengths"].extend(tally["lengths"])
         for card_id, (games, points) in tally["cards"].items():
             counts = merged["cards"].setdefault(card_id, [0, 0])
@@ -226,6 +267,24 @@ def report_figures(report: DeckReport, tally: dict) -> dict:
         "median_length": statistics.median(lengths),
         "length_histogram": [[k, buckets[k], width] for k in sorted(buckets)],
         "per_card": per_card,
+        "per_opponent": [
+            _opponent_row(name, *counts)
+            for name, counts in zip(report.field or [], tally["field"], strict=True)
+        ],
+    }
+
+
+def _opponent_row(name: str, wins: int, losses: int, draws: int) -> dict:
+    n = wins + losses + draws
+    low, high = wilson_interval(wins + draws / 2, n)
+    return {
+        "name": name,
+        "games": n,
+        "wins": wins,
+        "losses": losses,
+        "draws": draws,
+        "win_rate": round((wins + draws / 2) / n, 4) if n else 0.0,
+        "interval": [round(low, 4), round(high, 4)],
     }
 
 

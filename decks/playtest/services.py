@@ -21,8 +21,10 @@ from cards.games import GAMES
 from ..engine import get_game
 from ..engine.bots import BOT_NAMES, make_bot
 from ..engine.core import CHANCE, EngineError, Rng, replay, resolve_chance, seed_state
+from ..models import Deck
 from .adapter import PlaytestError, engine_decks
 from .models import Playtest
+from .opponents import default_opponent, resolve_opponent
 
 BOT_KINDS = BOT_NAMES
 HUMAN_KINDS = ("human", "hotseat")
@@ -53,7 +55,15 @@ def _advance(
                 game, state, Rng(seed_state(pt_seed, 50_000 + len(log)))
             )
         elif _seat_is_human(seats, seat):
-            return state
+            # "Play forced moves for me": a move that is the seat's only legal
+            # one is played for it, logged like any other and undone with the
+            # player's last real choice (marked as not the player's own).
+            if not seats[seat].get("auto"):
+                return state
+            actions = game.legal_actions(state)
+            if len(actions) != 1:
+                return state
+            action = actions[0]
         else:
             bot = make_bot(
                 seats[seat]["kind"], (pt_seed * 1_000_003 + len(log)) & 0x7FFFFFFF
@@ -75,8 +85,12 @@ def playtest_create(
     seed: int | None = None,
     options: dict | None = None,
     chance: str = "seed",
+    autoplay: bool = False,
 ) -> Playtest:
     """Start a game of ``deck`` against bots or hot-seat and store it.
+
+    With ``autoplay`` ("play forced moves for me"), a human seat's move that is
+    its only legal one is played for it (the start page ticks it by default).
 
     The engine checks the options (``bad_options``); the adapter checks the decks.
     """
@@ -107,10 +121,22 @@ def playtest_create(
     if options is not None and not isinstance(options, dict):
         raise PlaytestError("bad_options", "Options must be an object.")
     engine_options = dict(options or {})
-    decks = [deck, *opponent_decks]
-    for d in decks:
-        if d.game_id != deck.game_id:
+    for d in opponent_decks:
+        if isinstance(d, Deck) and d.game_id != deck.game_id:
             raise PlaytestError("bad_deck", f"The deck {d.name!r} is for another game.")
+    # Each opponent is a Deck or a value of ``opponents`` (a preset, a random
+    # deck drawn by the seed, a deck id, the mirror); none given: the first preset.
+    if GAMES[game_slug].shared_pack:
+        wanted = []  # one pack dealt among the seats: no opposing decks
+    else:
+        wanted = list(opponent_decks) or [default_opponent(deck)]
+    field = [
+        resolve_opponent(owner, deck, value, seed + index)
+        for index, value in enumerate(wanted)
+    ]
+    decks = [deck, *(o.deck for o in field)]
+    labels = [deck.name, *(o.label for o in field)]
+    deck_ids = [deck.pk, *(o.deck_id for o in field)]
     seat_kinds = ["human"] + [("hotseat" if opponent == "hotseat" else opponent)] * (
         players - 1
     )
@@ -124,7 +150,6 @@ def playtest_create(
         # repeating (the deck itself when none is given).
         others = list(range(1, len(decks))) or [0]
         seat_index = [0] + [others[min(i, len(others) - 1)] for i in range(players - 1)]
-    seat_decks = [decks[i] for i in seat_index]
     built = engine_decks(
         game_slug, decks, players=players, seats=seat_index, reader=owner
     )
@@ -132,14 +157,17 @@ def playtest_create(
         state = game.new_game(built, engine_options, seed)
     except EngineError as exc:
         raise PlaytestError(exc.code, exc.message) from exc
-    seats = [
-        {
-            "kind": kind,
-            "deck": (seat_decks[min(i, len(seat_decks) - 1)].pk),
-            "name": seat_decks[min(i, len(seat_decks) - 1)].name,
-        }
-        for i, kind in enumerate(seat_kinds)
-    ]
+    seats = []
+    for i, kind in enumerate(seat_kinds):
+        index = seat_index[min(i, len(seat_index) - 1)]
+        seats.append(
+            {
+                "kind": kind,
+                "deck": deck_ids[index],
+                "name": labels[index],
+                **({"auto": bool(autoplay)} if kind in HUMAN_KINDS else {}),
+            }
+        )
     log, steps = [], []
     state = _advance(game, state, seed, seats, chance, log, steps)
     return Playtest.objects.create(

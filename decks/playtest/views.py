@@ -20,8 +20,11 @@ from ..engine.core import CHANCE
 from ..models import Deck
 from .adapter import blocked_cards, deck_entries, entries_to_engine
 from .models import DeckReport, Playtest
+from .names import seat_names, speak
+from .opponents import available_presets, default_opponent, opponent_groups
 from .reports import MAX_GAMES, deck_report_start
 from .services import (
+    Choice,
     PlaytestError,
     acting_seat,
     choices,
@@ -56,9 +59,17 @@ def _visible_deck(user, pk):
     return deck
 
 
-def board_context(pt: Playtest, request=None, state=None, step=None, seat=None):
-    """Return the template context of a board: the view, choices and the plain-words log."""
+def board_context(
+    pt: Playtest, request=None, state=None, step=None, seat=None, watcher=False
+):
+    """Return the template context of a board: the view, choices and the plain-words log.
+
+    Every seat has one name (``names.py``), in the board, the log and the
+    buttons alike; ``watcher`` is someone else watching a shared replay.
+    """
     game = get_game(pt.game)
+    names = seat_names(pt, watcher=watcher)
+    pt.names = names  # the seat filters of the templates read it
     state = state if state is not None else load_state(pt)
     acting = acting_seat(pt, state) if step is None else None
     hotseat = all(s["kind"] != "human" for s in pt.seats)
@@ -76,7 +87,7 @@ def board_context(pt: Playtest, request=None, state=None, step=None, seat=None):
         pass_screen = shown != acting
         viewer = acting
     view = game.view(state, viewer)
-    events = view.events
+    events = [speak(line, names) for line in view.events]
     return {
         "pt": pt,
         "game": game,
@@ -85,10 +96,17 @@ def board_context(pt: Playtest, request=None, state=None, step=None, seat=None):
         "viewer": viewer,
         "acting": acting,
         "is_chance": acting == CHANCE,
-        "choices": choices(pt, state) if step is None else [],
+        "choices": [
+            Choice(c.id, speak(c.label, names))
+            for c in (choices(pt, state) if step is None else [])
+        ],
         "events": events[-60:],
         "over": game.is_over(state),
         "winner": game.winner(state),
+        "reason": speak(view.reason or "", names),
+        "winner_text": speak(f"Player {game.winner(state) + 1} wins", names)
+        if game.winner(state) is not None
+        else "",
         "pass_screen": pass_screen,
         "hotseat": hotseat,
         "step": step,
@@ -140,7 +158,12 @@ def start_context(user, deck) -> dict:
         "spec": GAMES[deck.game.slug],
         "game_slug": deck.game.slug,
         "other_decks": others,
+        "opponent_groups": opponent_groups(user, deck),
+        "default_opponent": default_opponent(deck),
+        "preset_list": available_presets(deck.game.slug),
         "players_range": GAMES[deck.game.slug].seat_counts,
+        "seat_options": [o for o in GAMES[deck.game.slug].options if o.kind == "seat"],
+        "all_seats": range(max(GAMES[deck.game.slug].seat_counts)),
         "blocked": blocked,
         "max_report_games": MAX_GAMES,
         "bots": BOT_LABELS,
@@ -156,6 +179,16 @@ def form_options(spec, data) -> dict:
             options[option.name] = True
         elif option.kind == "choice" and raw in [str(v) for v, _ in option.choices]:
             options[option.name] = raw
+    for option in spec.options:
+        # Who goes first (Collision C3 with its cut, Bakugan B9): a seat, a named
+        # way (the cut), or nothing for the seed; the engine checks the seat.
+        raw = str(data.get(option.name) or "")
+        if option.kind != "seat" or not raw:
+            continue
+        if raw in [str(v) for v, _ in option.choices or ()]:
+            options[option.name] = raw
+        elif raw.isdigit() and len(raw) < 3:
+            options[option.name] = int(raw)
     return options
 
 
@@ -175,11 +208,12 @@ def playtest_new(request):
         if request.POST.get("seed", "").strip()
         else None
     )
-    opponent_decks = [
-        _visible_deck(request.user, pk)
-        for pk in request.POST.getlist("opponent_deck")
-        if pk.strip()
-    ]
+    # A preset, "random", "mirror" or a deck id per opponent seat (opponents.py).
+    opponent_decks = [v for v in request.POST.getlist("opponent_deck") if v.strip()]
+    # The checkbox is ticked by default; a form without the box keeps it on.
+    autoplay = (
+        bool(request.POST.get("autoplay")) or "autoplay_shown" not in request.POST
+    )
     options = form_options(GAMES[deck.game.slug], request.POST)
     chance = "choose" if request.POST.get("chance") == "choose" else "seed"
     try:
@@ -192,6 +226,7 @@ def playtest_new(request):
             seed=seed,
             options=options,
             chance=chance,
+            autoplay=autoplay,
         )
     except PlaytestError as exc:
         messages.error(request, exc.message)
@@ -288,7 +323,9 @@ def playtest_shared(request, token):
     pt = get_object_or_404(Playtest, share_token=str(token)[:40])
     step = max(0, min(_int(request.GET.get("step"), 0), len(pt.log)))
     state = replay_to(pt, step)
-    context = board_context(pt, state=state, step=step, seat=0)
+    context = board_context(
+        pt, state=state, step=step, seat=0, watcher=request.user != pt.owner
+    )
     context["share_url"] = reverse("play:shared", kwargs={"token": token})
     context["may_branch"] = pt.may_branch(request.user)
     return render(request, "play/shared.html", context)
@@ -298,16 +335,14 @@ def playtest_shared(request, token):
 @require_POST
 def report_new(request):
     deck = _visible_deck(request.user, request.POST.get("deck"))
-    opponent = (
-        _visible_deck(request.user, request.POST["opponent_deck"])
-        if request.POST.get("opponent_deck")
-        else None
-    )
+    # One or more opponents (a preset, "random", "mirror", a deck id): the
+    # report's games go round them and give the win rate against each.
+    opponents = [v for v in request.POST.getlist("opponent_deck") if v.strip()]
     try:
         report = deck_report_start(
             owner=request.user,
             deck=deck,
-            opponent_deck=opponent,
+            opponents=opponents,
             games=_int(request.POST.get("games"), 100),
             bot=request.POST.get("bot", "greedy"),
             seed=_int(request.POST.get("seed"), -1)

@@ -4,9 +4,9 @@ from django import template
 
 from cards.games import bakugan, collide_o, metal_fusion
 
-from ..engine.bots import BOT_LABELS
 from ..engine.collision import stopper
 from ..engine.core import View
+from ..playtest.names import seat_names
 
 register = template.Library()
 
@@ -94,19 +94,30 @@ def table_parts(view: View) -> list[dict]:
     return zones({k: v for k, v in view.board.items() if k != "log"})
 
 
+def _names(pt) -> list[str]:
+    names = getattr(pt, "names", None)
+    if names is None:
+        names = pt.names = seat_names(pt)
+    return names
+
+
 @register.filter
 def seat_name(pt, seat) -> str:
+    """Return the seat's one name ("You", "Greedy bot", a hot-seat name)."""
     try:
-        seat = int(seat)
-        info = pt.seats[seat]
+        return _names(pt)[int(seat)]
     except (TypeError, ValueError, IndexError):
         return "Chance"
-    who = {
-        "human": "You",
-        "hotseat": f"Player {seat + 1}",
-        **BOT_LABELS,
-    }[info["kind"]]
-    return f"{who} (seat {seat + 1}, {info['name']})"
+
+
+@register.filter
+def seat_title(pt, seat) -> str:
+    """Return the seat's name and its deck, for a seat's heading."""
+    try:
+        seat = int(seat)
+        return f"{_names(pt)[seat]} · {pt.seats[seat]['name']}"
+    except (TypeError, ValueError, IndexError, KeyError):
+        return "Chance"
 
 
 # --- per-game board helpers ---------------------------------------------------
@@ -254,12 +265,8 @@ def words(value) -> str:
 
 @register.filter
 def seat_short(pt, seat) -> str:
-    """Return a short seat name for tight spaces: "You" or "Player 2 (bot)"."""
+    """Return the seat's name for tight spaces (the same one name)."""
     try:
-        seat = int(seat)
-        kind = pt.seats[seat]["kind"]
-    except (TypeError, ValueError, IndexError, KeyError):
+        return _names(pt)[int(seat)]
+    except (TypeError, ValueError, IndexError):
         return "nobody"
-    if kind == "human":
-        return "You"
-    return f"Player {seat + 1}" + ("" if kind == "hotseat" else " (bot)")

@@ -111,3 +111,26 @@ def test_hot_seat_hides_the_hand_behind_a_pass_the_device_screen(
     page.locator(".pass-screen a").click()
     assert page.locator(".choices button").count() > 0
     screenshot(page, "hotseat")
+
+
+def test_a_three_player_collide_o_game_from_the_start_page_names_the_bots(
+    signed_in_page, server, user, deck_for
+):
+    """Collide-O! is one pack for the table: three players, two named bots."""
+    deck = deck_for("collide-o")
+    page = signed_in_page
+    page.goto(f"{server.url}/play/new/?deck={deck.pk}")
+    assert "one pack for the whole table" in page.content()
+    page.select_option("select[name=players]", "3")
+    page.locator("input[name=seed]").first.fill("4")
+    page.locator("form.start-form button[type=submit]").first.click()
+    page.wait_for_selector("#board")
+    pt = Playtest.objects.get()
+    assert [s["kind"] for s in pt.seats] == ["human", "random", "random"]
+    board = page.locator("#board").inner_text()
+    assert "Random bot 1" in board and "Random bot 2" in board
+    click_to_the_end(page)
+    screenshot(page, "collide-o-three-players-over")
+    assert Playtest.objects.get(pk=pt.pk).over is True
+    log = page.locator(".game-log").inner_text()
+    assert "Player 2" not in log and "Player 3" not in log

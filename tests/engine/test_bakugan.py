@@ -86,14 +86,25 @@ def step(op, timing="in_battle", **rest):
     return {"op": op, "timing": timing, **rest}
 
 
-def act(state, text):
-    return bk.apply(state, bk.parse_action(text))
-
-
 def pass_windows(state):
     while state.phase == "window":
         state = bk.apply(state, bk.Action("pass", bk.to_act(state)))
     return state
+
+
+def forced_passes(state):
+    """Play the passes of seats holding no card for the open window (the only
+    move they have), as the playtest does for a seat that asks it to."""
+    while state.phase == "window" and bk.legal_actions(state) == [
+        bk.Action("pass", bk.to_act(state))
+    ]:
+        state = bk.apply(state, bk.Action("pass", bk.to_act(state)))
+    return state
+
+
+def act(state, text):
+    """Apply the move ``text``, then the forced passes that follow it."""
+    return forced_passes(bk.apply(state, bk.parse_action(text)))
 
 
 def two_player(decks=None, **options):
@@ -199,11 +210,14 @@ def test_b1_each_player_chooses_which_gate_to_place_face_down():
     ]
     state = act(state, "P2 places G3")
     state = act(state, "P1 places G2")
-    assert state.field_gates == [5, 1]
+    # Each is its owner's first gate on the field: P2-G1 and P1-G1 (codes 3, 0),
+    # holding deck gates 3 and 2.
+    assert state.field_gates == [3, 0]
+    assert state.gate_card == [1, -1, -1, 2, -1, -1]
     assert state.field_open == [0, 0]
     assert state.gate_hand == [[0, 2], [0, 1]]
     seen = bk.view(state, 0)["field"]
-    assert seen[0] == {"id": "P2-G3", "owner": 1, "open": False, "bakugan": None}
+    assert seen[0] == {"id": "P2-G1", "owner": 1, "open": False, "bakugan": None}
     assert seen[1]["name"] == "Gate 1.2"
 
 
@@ -345,7 +359,9 @@ def test_b7_an_empty_field_gets_a_gate_from_each_player_holding_one():
     assert state.queue == [0]  # P2 holds none and places none
     assert state.turn_player == 0
     state = act(state, "P1 places G3")
-    assert state.field_gates == [2] and state.phase == "choose"
+    # Player 1's second gate on the field: P1-G2, holding deck gate 3.
+    assert state.field_gates == [1] and state.phase == "choose"
+    assert state.gate_card[1] == 2
 
 
 def test_b7_with_no_gate_placeable_the_game_ends_on_gates_won():
@@ -382,7 +398,7 @@ def test_b8_four_players_each_place_a_gate_in_the_cross_in_turn_order():
     assert state.queue == [2, 3, 0, 1]
     for seat in (3, 4, 1, 2):
         state = act(state, f"P{seat} places G2")
-    assert state.field_gates == [7, 10, 1, 4]
+    assert state.field_gates == [6, 9, 0, 3]  # each owner's first gate placed
     assert state.turn_player == 2 and state.phase == "choose"
 
 
@@ -395,7 +411,9 @@ def test_b8_only_the_two_battlers_play_battle_cards_in_a_four_player_game():
     while state.phase == "window":
         seats.append(bk.to_act(state))
         state = bk.apply(state, bk.Action("pass", bk.to_act(state)))
-    assert seats == [2, 0]
+    # In battle and after it, only the battlers answer, P1 first: with four
+    # players the one whose turn is next goes first (P4, then P1, ..., P3).
+    assert seats == [0, 2, 0, 2]
     assert state.won == [[0], [], [], []]  # Dragonoid 340 beats Mantris 330
 
 
@@ -434,16 +452,18 @@ def test_b10_in_battle_cards_alternate_from_the_player_whose_turn_it_is():
     assert state.won == [[], [3]]
 
 
-def test_b10_before_roll_windows_go_round_from_the_player_whose_turn_it_is():
+def test_b10_four_player_windows_go_round_from_the_player_whose_turn_is_next():
     early = ability("Early", timing="before-roll")
     decks = [make_deck(s, abilities=[early] * 3) for s in range(4)]
     state = four_player(decks)
-    state = act(act(state, "P1 rolls B1"), "P1 plays A1")
+    state = act(state, "P1 rolls B1")
+    assert bk.to_act(state) == 1  # P2's turn is next: P2 answers first
+    state = act(state, "P2 plays A1")
     order = []
     for _ in range(4):
         order.append(bk.to_act(state))
         state = bk.apply(state, bk.Action("pass", bk.to_act(state)))
-    assert order == [1, 2, 3, 0]  # after P1's card, P2..P4 and P1 pass in a row
+    assert order == [2, 3, 0, 1]  # after P2's card, P3, P4, P1 and P2 pass in a row
     assert bk.to_act(state) == CHANCE
 
 
@@ -741,7 +761,10 @@ def check_conservation(state):
             1,
             2,
         ]
-    gates = list(state.field_gates) + [g for w in state.won for g in w]
+    placed = list(state.field_gates) + [g for w in state.won for g in w]
+    # A placed gate's code is its owner's placing order; gate_card names its card.
+    assert sorted(placed) == sorted(g for g in range(3 * n) if state.gate_card[g] >= 0)
+    gates = [g - g % 3 + state.gate_card[g] for g in placed]
     gates += [s * 3 + i for s in range(n) for i in state.gate_hand[s]]
     assert sorted(gates) == list(range(3 * n))
     assert len(state.field_open) == len(state.field_bakugan) == len(state.field_gates)
@@ -758,16 +781,16 @@ def play_bots(players, seed, bots=("random",)):
 
 def test_a_two_player_game_is_played_to_the_end():
     state = play_bots(2, 3, ("greedy", "random"))
-    assert (bk.winner(state), bk.length(state), len(state.log)) == (0, 11, 49)
-    assert state.won == [[5, 4, 2], [1]]
+    assert (bk.winner(state), bk.length(state), len(state.log)) == (0, 11, 103)
+    assert state.won == [[3, 4, 1], [0]]
     assert state.reason == "Player 1 has won three gates."
 
 
 def test_a_four_player_game_is_played_to_the_end():
     state = play_bots(4, 5)
-    assert (bk.winner(state), bk.length(state), len(state.log)) == (1, 18, 64)
-    assert state.won == [[8], [11, 3, 7], [10, 1], [4, 0]]
-    assert state.reason == "Player 2 has won three gates."
+    assert (bk.winner(state), bk.length(state), len(state.log)) == (2, 26, 350)
+    assert state.won == [[10, 7], [9, 4], [6, 1, 11], [3, 0]]
+    assert state.reason == "Player 3 has won three gates."
 
 
 def test_the_golden_game_replays_exactly():
@@ -832,7 +855,8 @@ def test_the_view_hides_other_hands_and_face_down_gates():
     seen = bk.view(state, 1)
     assert seen["seats"][0]["gate_hand"] == 2
     assert seen["seats"][0]["ability_hand"] == 3
-    assert [g["id"] for g in seen["seats"][1]["gate_hand"]] == ["P2-G2", "P2-G3"]
+    # A gate in hand is named as the place action names it.
+    assert [g["id"] for g in seen["seats"][1]["gate_hand"]] == ["G2", "G3"]
     assert seen["field"][0] == {
         "id": "P1-G1",
         "owner": 0,
@@ -885,9 +909,13 @@ def hidden_names(state, player):
         if seat == player:
             continue
         for i, card in enumerate(deck["gate"]):
-            code = seat * 3 + i
+            placed = [
+                c for c in range(seat * 3, seat * 3 + 3) if state.gate_card[c] == i
+            ]
             # Known once opened in a battle, or when taken unopened by the player.
-            if code not in state.opened and code not in state.won[player]:
+            if not placed or (
+                placed[0] not in state.opened and placed[0] not in state.won[player]
+            ):
                 names.add(card["name"])
         names.update(deck["ability"][i]["name"] for i in state.ability_hand[seat])
     return names
@@ -914,9 +942,9 @@ def test_no_view_ever_names_a_face_down_gate_or_a_hidden_ability(players):
             seat = bk.to_act(state)
             if seat == CHANCE:
                 unopened = {
-                    decks[g // 3]["gate"][g % 3]["name"]
+                    decks[g // 3]["gate"][state.gate_card[g]]["name"]
                     for g in range(3 * players)
-                    if g not in state.opened
+                    if g not in state.opened and state.gate_card[g] >= 0
                 }
                 for action, _ in bk.chance_outcomes(state):
                     words = bk.describe(state, action)
@@ -964,6 +992,7 @@ def test_a_gate_won_before_it_opens_stays_face_down_to_the_loser():
         {
             "id": "P1-G1",
             "owner": 0,
+            "ref": "P1-G1",
             "name": "Gate 1.1",
             "bonus": {a: 0 for a in bk.ATTRIBUTES},
             "encoded": False,

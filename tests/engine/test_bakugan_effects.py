@@ -25,6 +25,11 @@ def real(slug: str, key: str, ident: int = 900) -> dict:
     return {**_cards()[(slug, key)], "id": ident}
 
 
+def step_passive():
+    """A gate step that does nothing (its text adds nothing to the battle)."""
+    return {"op": "no_effect", "timing": "passive"}
+
+
 def plain_gate():
     return gate("Plain", 0)
 
@@ -176,6 +181,47 @@ def test_no_abilities_stand_off_closes_the_battle_windows():
     assert state.window_kind != "in_battle"
 
 
+def test_no_abilities_a_barred_player_is_still_asked_and_may_only_pass():
+    gates = [real("1-48", "20/48")] * 3  # Stand Off
+    boost = real("1-48", "33/48")  # in battle
+    state = game(HAOS, VENTUS, p1_gates=gates, p1_ab=[boost, *plain()])
+    # Step by step: ``act`` would play the barred seat's forced passes itself.
+    state = pass_windows(bk.apply(p1_stands(state), bk.parse_action("P2 rolls B3")))
+    state = bk.apply(state, bk.parse_action("landed on gate P1-G1"))
+    state = pass_until(state, "in_battle")
+    # Every window goes round its seats (B10): the barred P1 is asked, but
+    # its Bright Light may not be played, only passed.
+    while bk.to_act(state) != 0:
+        state = bk.apply(state, bk.Action("pass", bk.to_act(state)))
+    assert state.window_kind == "in_battle"
+    assert bk.legal_actions(state) == [bk.Action("pass", 0)]
+    with pytest.raises(bk.EngineError) as error:
+        bk.apply(state, bk.parse_action("P1 plays A1"))
+    assert error.value.message == "You may not play Ability cards in this battle."
+    assert bk.view(state, 0)["legal_actions"] == ["P1 passes"]
+
+
+def test_a_gate_placed_from_another_deck_place_acts_as_that_card():
+    """The field code (P1-G1: P1's first placed) is not the deck place (G2): the
+    gate's class, bonus and text are the card's that lies there."""
+    card = real("1-48q-1", "33/48q")  # Copper Boost: Haos 80, once more on copper
+    copper = {**real("1-48b", "18/48b"), "effects": [step_passive()]}  # Haos 70
+    fire_pit = real("1-48", "1/48")  # silver: Haos 20
+    decks = [
+        make_deck(0, HAOS, [fire_pit, copper, fire_pit], [card, *plain()]),
+        make_deck(1, VENTUS, [plain_gate()] * 3, plain(3)),
+    ]
+    state = bk.new_game(decks, {"first": 0}, 7)
+    state = act(act(state, "P1 places G2"), "P2 places G1")
+    assert state.field_gates[0] == 0 and state.gate_card[0] == 1
+    field = bk.view(state, 0)["field"][0]
+    assert field["id"] == "P1-G1" and field["name"] == copper["name"]
+    assert field["effect"] == state.static.gate_text[1]
+    state = act(to_battle(state), "P1 plays A1")
+    state = pass_windows(state)
+    assert result(state).endswith(f"Player 1's Tigrerra {300 + 80 + 80 + 70} G.")
+
+
 def test_double_ability_bonus_lockdown_doubles_bright_light():
     gates = [real("1-48b", "18/48b")] * 3  # Lockdown: Haos 70
     card = real("1-48", "33/48")
@@ -244,6 +290,7 @@ def test_take_gate_haos_2_takes_a_won_gate_from_the_stronger_opponent():
     state = game(HAOS, p2, p1_ab=[card, *plain()])
     state.won[1].append(4)  # P2 has won a gate already (P2-G2)
     state.gate_hand[1].remove(1)
+    state.gate_card[4] = 1  # P2-G2 is P2's deck gate 2
     state = act(to_battle(state), "P1 plays A1")
     assert "Player 1 takes P2-G2 (Plain) from Player 2's used pile." in state.events
     assert state.won[0][:1] == [4]

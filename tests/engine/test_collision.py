@@ -1041,7 +1041,7 @@ def junk_actions(s, rng):
 def test_greedy_bot_beats_random_most_of_the_time():
     decks = [practice_deck("A"), practice_deck("B")]
     summary = run_games(game, decks, {}, 40, seed=1, bots=("greedy", "random"))
-    assert (summary["wins"], summary["draws"]) == ([25, 15], 0)
+    assert (summary["wins"], summary["draws"]) == ([40, 0], 0)
 
 
 def test_golden_game_replays_to_the_recorded_end():

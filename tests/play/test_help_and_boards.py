@@ -300,7 +300,7 @@ READINGS = {
             "that gate counts as won",
             "A player whose Bakugan have all been removed from the game skips the"
             " turn.",
-            "a window that nobody could play in does not open at all",
+            "the person whose turn is next plays first",
             "You say which Bakugan you will roll before anyone may play a before-roll"
             " card.",
             '"self" means the winning Bakugan',

@@ -5,6 +5,7 @@ import pytest
 from decks.engine import get_game
 from decks.engine.core import replay
 from decks.playtest.models import Playtest
+from decks.playtest.names import seat_names, speak
 from decks.playtest.services import choices, load_state, playtest_act, playtest_create
 
 GAMES = ("collision", "metal-fusion", "collide-o", "bakugan")
@@ -33,4 +34,6 @@ def test_the_board_shows_the_replayed_events_the_saved_form_leaves_out(
     assert events and load_state(pt).events == events
     client.force_login(user)
     page = client.get(f"/play/{pt.pk}/")
-    assert page.context["events"] == events[-60:]
+    # The board names each seat ("You", "Random bot"): the same events, spoken.
+    names = seat_names(pt)
+    assert page.context["events"] == [speak(e, names) for e in events[-60:]]

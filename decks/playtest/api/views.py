@@ -80,16 +80,19 @@ def state_payload(pt: Playtest, state=None) -> dict:
     state = load_state(pt) if state is None else state
     seat = acting_seat(pt, state)
     viewer = seat if seat not in (None, CHANCE) else 0
+    view = game.view(state, viewer)
     return {
         "id": pt.pk,
         "game": pt.game,
         "version": pt.version,
         "seed": pt.seed,
-        "view": game.view(state, viewer).to_json(),
+        "view": view.to_json(),
         "legal_actions": [{"id": c.id, "label": c.label} for c in choices(pt, state)],
         "over": game.is_over(state),
         "winner": game.winner(state),
-        "log": list(pt.log),
+        # The action log as the viewer may read it (a game whose log holds a
+        # secret, a Bakugan gate placed from hand, gives its view's copy).
+        "log": list(view.board.get("log") or pt.log),
     }
 
 
