@@ -197,8 +197,13 @@ def deck_detail(request, pk):
     context = deck_state(deck, request.user, seed=_seed(request.GET.get("seed")))
     if context["is_owner"]:
         context["search"] = _search(request, deck)
-        context["card_filters"] = CardFilterSet(request.GET or None).form
-        colour_field = GAMES[deck.game.slug].colour_field
+        form = CardFilterSet(request.GET or None).form
+        game = GAMES[deck.game.slug]
+        # The finder searches this deck's game only: offer that game's types.
+        form.fields["type"].empty_label = "any type"
+        form.fields["type"].choices = [(kind.value, kind.label) for kind in game.kinds]
+        context["card_filters"] = form
+        colour_field = game.colour_field
         context["colour_filter"] = (
             context["card_filters"][colour_field] if colour_field else None
         )

@@ -374,3 +374,25 @@ def test_each_games_deck_page_renders_its_tools(client, user, card_factory):
     mf = Deck.objects.get(name="metal-fusion")
     html = client.get(mf.get_absolute_url()).content.decode()
     assert "practice set, not a printed product" in html
+
+
+def test_the_card_finder_offers_only_the_card_types_of_the_decks_game(
+    client, user, deck_for
+):
+    deck = deck_for("collide-o")
+    client.force_login(user)
+    response = client.get(reverse("decks:detail", args=[deck.pk]))
+    choices = list(response.context["card_filters"].fields["type"].choices)
+    assert choices == [("", "any type"), ("sections", "Section card")]
+
+
+def test_the_deck_page_buttons_speak_the_card_they_change(client, user, deck_for):
+    deck = deck_for("collision")
+    client.force_login(user)
+    text = client.get(reverse("decks:detail", args=[deck.pk])).content.decode()
+    entry = deck.entries.select_related("card").order_by("pk").first()
+    name = entry.card.display_name
+    assert (
+        '<span aria-hidden="true">+1</span><span class="visually-hidden">'
+        f"One more {name}</span>"
+    ) in text
