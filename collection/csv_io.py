@@ -14,6 +14,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
 
+from cards.choices import SetKind
 from cards.models import Card
 
 from .choices import Condition, Finish, GradingCompany, Language
@@ -194,10 +195,12 @@ class CardIndex:
         self.by_name = {}
         self.games = {}
         self.sets = {}
+        self.set_kinds = {}  # (game slug, set slug) -> kind of set
         for card in cards:
             card_set = card.card_set
             game = card_set.game
             self.cards[card.pk] = card
+            self.set_kinds[(game.slug, card_set.slug)] = card_set.kind
             self.games[game.slug.lower()] = game.slug
             self.games[game.name.lower()] = game.slug
             self.sets[(game.slug, card_set.slug.lower())] = card_set.slug
@@ -211,6 +214,18 @@ class CardIndex:
 
     def game(self, text: str) -> str | None:
         return self.games.get(text.strip().lower())
+
+    def official_sets(self, game: str) -> list[str]:
+        """Return the slugs of ``game``'s official (printed) sets."""
+        return sorted(
+            slug
+            for (g, slug), kind in self.set_kinds.items()
+            if g == game and kind == SetKind.OFFICIAL
+        )
+
+    def set_names(self, game: str) -> list[str]:
+        """Return every set slug of ``game`` a line may name."""
+        return sorted(slug for g, slug in self.set_kinds if g == game)
 
     def card_set(self, game: str, text: str) -> str | None:
         return self.sets.get((game, text.strip().lower()))
@@ -560,10 +575,15 @@ def read_bulk_text(
                 result.problem(number, f"choose a game to add cards by number ({ref}).")
                 continue
             if not card_set:
-                sets = sorted({s for (g, _), s in index.sets.items() if g == game})
+                # A number means the printed set: practice and custom sets are
+                # chosen by name.
+                sets = index.official_sets(game) or index.set_names(game)
                 if len(sets) != 1:
                     result.problem(
-                        number, f"choose a set to add cards by number ({ref})."
+                        number,
+                        f"choose a set to add cards by number ({ref}): "
+                        + ", ".join(index.set_names(game))
+                        + ".",
                     )
                     continue
                 cells["set"] = sets[0]
