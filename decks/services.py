@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 
+from cards.choices import SetKind
 from cards.models import Card, Game
 from collection.selectors import counts_for_cards
 from collection.services import collection_change_quantity
@@ -397,7 +398,10 @@ def deck_add_missing_to_wishlist(*, deck: Deck, user) -> int:
     """
     needed: dict[int, int] = {}
     cards: dict[int, Card] = {}
-    for entry in deck.entries.select_related("card"):
+    # Printed cards only: practice and custom cards are not for sale anywhere.
+    for entry in deck.entries.select_related("card").filter(
+        card__card_set__kind=SetKind.OFFICIAL
+    ):
         needed[entry.card_id] = needed.get(entry.card_id, 0) + entry.quantity
         cards[entry.card_id] = entry.card
     counts = counts_for_cards(user=user, card_ids=list(needed))
