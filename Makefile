@@ -9,11 +9,14 @@ PORT ?= 8000
 .PHONY: run test setup venv venv-dev venv-loadtest migrate data serve bench lint \
 	format worker clean
 
+# Without the debug pages (a 404 lists no URLs) unless DEBUG=1; --insecure lets the
+# development server serve the static files with DEBUG off.
 run: setup
 	@echo "Serving on http://$(HOST):$(PORT)/ (a task worker runs beside it; Ctrl-C stops both)"
 	@trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	export DEBUG="$${DEBUG:-0}"; \
 	$(PYTHON) manage.py db_worker --queue-name '*' & worker=$$!; \
-	$(PYTHON) manage.py runserver $(HOST):$(PORT)
+	$(PYTHON) manage.py runserver --insecure $(HOST):$(PORT)
 
 test: venv-dev setup
 	$(PYTHON) -m pytest $(PYTEST_ARGS)

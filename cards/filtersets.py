@@ -141,7 +141,7 @@ class CardFilterSet(filters.FilterSet):
         help_text="The search language (keys, aliases, groups, order:): /search/help/",
     )
     game = filters.ChoiceFilter(
-        field_name="card_set__game__slug", choices=GameSlug.choices
+        field_name="card_set__game__slug", choices=GameSlug.choices, label="Game"
     )
     set = filters.CharFilter(
         field_name="card_set__slug", max_length=60, label="Set (slug)"
@@ -149,16 +149,22 @@ class CardFilterSet(filters.FilterSet):
     kind = filters.MultipleChoiceFilter(
         field_name="card_set__kind", choices=SetKind.choices, label="Kind of set"
     )
-    type = filters.ChoiceFilter(field_name="card_type", choices=CardType.choices)
-    colour = filters.ChoiceFilter(choices=COLOUR_CHOICES)
-    rarity = filters.CharFilter(lookup_expr="iexact", max_length=12)
+    type = filters.ChoiceFilter(
+        field_name="card_type", choices=CardType.choices, label="Card type"
+    )
+    colour = filters.ChoiceFilter(choices=COLOUR_CHOICES, label="Colour")
+    rarity = filters.CharFilter(lookup_expr="iexact", max_length=12, label="Rarity")
     number, number_min, number_max = _range("number", "Number")
     promo = filters.BooleanFilter(method="filter_promo", label="Promo")
-    verification = filters.ChoiceFilter(choices=Verification.choices)
+    verification = filters.ChoiceFilter(
+        choices=Verification.choices, label="Verification"
+    )
     text = filters.CharFilter(
         method="filter_text", label="Name or text", max_length=200
     )
-    name = filters.CharFilter(lookup_expr="icontains", max_length=160)
+    name = filters.CharFilter(
+        lookup_expr="icontains", max_length=160, label="Name contains"
+    )
 
     # Collision.
     edge_1 = filters.ChoiceFilter(
@@ -197,30 +203,38 @@ class CardFilterSet(filters.FilterSet):
         method="filter_empty_max", label="Empty pieces at most"
     )
     spin, spin_min, spin_max = _range("spin_strength", "Spin strength")
-    symbol = filters.ChoiceFilter(choices=Symbol.choices)
+    symbol = filters.ChoiceFilter(choices=Symbol.choices, label="Symbol")
 
     # Metal Fusion.
     red, red_min, red_max = _range("stat_red", "Red stat")
     blue, blue_min, blue_max = _range("stat_blue", "Blue stat")
     green, green_min, green_max = _range("stat_green", "Green stat")
     yellow, yellow_min, yellow_max = _range("stat_yellow", "Yellow stat")
-    emblem = filters.CharFilter(lookup_expr="icontains", max_length=60)
-    launcher = filters.ChoiceFilter(choices=COLOUR_CHOICES)
-    booster = filters.ChoiceFilter(choices=MF_COLOUR_CHOICES, method="filter_booster")
+    emblem = filters.CharFilter(lookup_expr="icontains", max_length=60, label="Emblem")
+    launcher = filters.ChoiceFilter(choices=COLOUR_CHOICES, label="Launcher colour")
+    booster = filters.ChoiceFilter(
+        choices=MF_COLOUR_CHOICES, method="filter_booster", label="Booster colour"
+    )
 
     # Collide-O!
     section = filters.ChoiceFilter(
         choices=COLOUR_CHOICES, method="filter_section", label="Colour in any section"
     )
-    section_1 = filters.ChoiceFilter(choices=COLOUR_CHOICES, method="filter_section")
-    section_2 = filters.ChoiceFilter(choices=COLOUR_CHOICES, method="filter_section")
-    section_3 = filters.ChoiceFilter(choices=COLOUR_CHOICES, method="filter_section")
+    section_1 = filters.ChoiceFilter(
+        choices=COLOUR_CHOICES, method="filter_section", label="Section 1 colour"
+    )
+    section_2 = filters.ChoiceFilter(
+        choices=COLOUR_CHOICES, method="filter_section", label="Section 2 colour"
+    )
+    section_3 = filters.ChoiceFilter(
+        choices=COLOUR_CHOICES, method="filter_section", label="Section 3 colour"
+    )
     wild = filters.BooleanFilter(method="filter_wild", label="Has a wild section")
 
     # Bakugan.
-    attribute = filters.ChoiceFilter(choices=Attribute.choices)
+    attribute = filters.ChoiceFilter(choices=Attribute.choices, label="Attribute")
     g_power, g_power_min, g_power_max = _range("g_power", "G-Power")
-    gate_class = filters.ChoiceFilter(choices=GateClass.choices)
+    gate_class = filters.ChoiceFilter(choices=GateClass.choices, label="Gate class")
     pyrus, pyrus_min, pyrus_max = _range("bonus_pyrus", "Pyrus bonus")
     aquos, aquos_min, aquos_max = _range("bonus_aquos", "Aquos bonus")
     subterra, subterra_min, subterra_max = _range("bonus_subterra", "Subterra bonus")

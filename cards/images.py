@@ -95,6 +95,19 @@ def _value(card, field: str) -> str:
     return str(value)
 
 
+def type_line(card) -> str:
+    """Return the face's second line: the card type and its number as printed.
+
+    A card known only by its key (Metal Fusion's "storm-pegasus", an unnumbered
+    Blade) shows no number rather than its slug.
+    """
+    kind = (card.card_type or "?").replace("-", " ").title()
+    number = card.printed_number or (
+        str(card.number) if card.number is not None else None
+    )
+    return f"{kind}  ·  #{number}" if number else kind
+
+
 def draw_card(card) -> Image.Image:
     """Draw the full-size face of ``card``."""
     spec = GAMES[card.card_set.game.slug]
@@ -110,11 +123,12 @@ def draw_card(card) -> Image.Image:
     d.rounded_rectangle((14, 14, w - 14, h - 14), radius=12, fill=WHITE)
     title = card.name or f"Unknown card #{card.printed_number or card.key}"
     d.text((26, 24), _fit(title, 26), fill=INK, font=font(22))
-    kind = (card.card_type or "?").replace("-", " ").title()
-    number = card.printed_number or card.key
-    d.text((26, 54), f"{kind}  ·  #{number}", fill=GREY, font=font(15))
+    d.text((26, 54), type_line(card), fill=GREY, font=font(15))
     if card.rarity:
-        d.text((w - 40, 54), card.rarity[:3].upper(), fill=GREY, font=font(15))
+        # Right-aligned inside the white panel, the whole word: never cut off.
+        rarity = card.rarity.replace("_", " ").title()
+        width = d.textlength(rarity, font=font(15))
+        d.text((w - 26 - width, 54), rarity, fill=GREY, font=font(15))
     body_top = 84
     DRAWERS[spec.face](card, d, body_top)
     if card.text:

@@ -2,7 +2,9 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
+from drf_spectacular.views import SpectacularAPIView
+
+from . import views
 
 urlpatterns = [
     path("", include("cards.urls")),
@@ -11,13 +13,12 @@ urlpatterns = [
     path("decks/", include("decks.urls")),
     path("play/", include("decks.playtest.urls")),
     path("table/", include("decks.printing.urls")),
+    path("community/", views.community, name="community"),
     path("community/", include("cards.community.urls")),
     path("admin/", admin.site.urls),
+    path("api/", views.api_index, name="api-index"),
     path("api/", include("cardsite.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path(
-        "api/docs/",
-        SpectacularRedocView.as_view(url_name="api-schema"),
-        name="api-docs",
-    ),
+    path("api/docs/", views.api_docs, name="api-docs"),
+    path("favicon.ico", views.favicon, name="favicon"),
 ]

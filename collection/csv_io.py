@@ -15,6 +15,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
 
+from cards.choices import SetKind
 from cards.lookup import folded_match
 from cards.models import Card, CardSet, Game
 
@@ -269,19 +270,27 @@ class CardIndex:
     def card_set(self, game: str, text: str) -> str | None:
         return self.sets.get((game, text.strip().lower()))
 
-    def set_slugs(self, game: str) -> list[str]:
-        """Return the slugs of the sets of ``game`` with a card the user may see."""
+    def _sets_of(self, game: str) -> list[tuple[str, str]]:
+        """Return (slug, kind) of the sets of ``game`` with a card the user may see."""
         if game not in self._game_sets:
             self._game_sets[game] = sorted(
                 set(
                     _visible_cards(self.user)
                     .filter(card_set__game__slug=game)
                     .order_by()
-                    .values_list("card_set__slug", flat=True)
+                    .values_list("card_set__slug", "card_set__kind")
                     .distinct()
                 )
             )
         return self._game_sets[game]
+
+    def set_names(self, game: str) -> list[str]:
+        """Return every set slug of ``game`` a line may name."""
+        return [slug for slug, _kind in self._sets_of(game)]
+
+    def official_sets(self, game: str) -> list[str]:
+        """Return the slugs of ``game``'s official (printed) sets."""
+        return [slug for slug, kind in self._sets_of(game) if kind == SetKind.OFFICIAL]
 
     def by_ref(self, game: str, card_set: str, number: str):
         return self.by_number.get((game, card_set, number.strip().lstrip("#").lower()))
@@ -645,10 +654,17 @@ def read_bulk_text(
                 )
                 continue
             if not card_set:
-                sets = index.set_slugs(game)
+                # A number means the printed set: practice and custom sets are
+                # chosen by name.
+                sets = index.official_sets(game) or index.set_names(game)
                 if len(sets) != 1:
                     pending.append(
-                        (number, f"choose a set to add cards by number ({ref}).")
+                        (
+                            number,
+                            f"choose a set to add cards by number ({ref}): "
+                            + ", ".join(index.set_names(game))
+                            + ".",
+                        )
                     )
                     continue
                 cells["set"] = sets[0]

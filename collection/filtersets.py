@@ -27,23 +27,31 @@ def card_filterset_class():
 class CollectionEntryFilterSet(filters.FilterSet):
     q = filters.CharFilter(method="filter_q", label="Search cards")
     game = filters.ChoiceFilter(
-        field_name="card__card_set__game__slug", choices=GameSlug.choices
+        field_name="card__card_set__game__slug", choices=GameSlug.choices, label="Game"
     )
-    set = filters.CharFilter(field_name="card__card_set__slug", label="Set slug")
-    card = WholeNumberFilter(field_name="card_id", min_value=1, max_value=MAX_INT)
-    condition = filters.MultipleChoiceFilter(choices=Condition.choices)
-    finish = filters.ChoiceFilter(choices=Finish.choices)
-    language = filters.ChoiceFilter(choices=Language.choices)
-    grading_company = filters.ChoiceFilter(choices=GradingCompany.choices)
+    set = filters.CharFilter(field_name="card__card_set__slug", label="Set (slug)")
+    card = WholeNumberFilter(
+        field_name="card_id", min_value=1, max_value=MAX_INT, label="Card (id)"
+    )
+    condition = filters.MultipleChoiceFilter(
+        choices=Condition.choices, label="Condition"
+    )
+    finish = filters.ChoiceFilter(choices=Finish.choices, label="Finish")
+    language = filters.ChoiceFilter(choices=Language.choices, label="Language")
+    grading_company = filters.ChoiceFilter(
+        choices=GradingCompany.choices, label="Grading company"
+    )
     graded = filters.BooleanFilter(
-        field_name="grade", lookup_expr="isnull", exclude=True
+        field_name="grade", lookup_expr="isnull", exclude=True, label="Graded"
     )
-    owned = filters.BooleanFilter(method="filter_positive", field_name="quantity")
+    owned = filters.BooleanFilter(
+        method="filter_positive", field_name="quantity", label="Owned"
+    )
     wanted = filters.BooleanFilter(
-        method="filter_positive", field_name="wanted_quantity"
+        method="filter_positive", field_name="wanted_quantity", label="Wanted"
     )
     for_trade = filters.BooleanFilter(
-        method="filter_positive", field_name="trade_quantity"
+        method="filter_positive", field_name="trade_quantity", label="For trade"
     )
 
     class Meta:

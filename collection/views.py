@@ -257,6 +257,20 @@ def missing(request, game, set):
     )
 
 
+def _set_names(user) -> list[tuple]:
+    """Return [(game, [sets])]: the sets a bulk-add line may name, game by game."""
+    sets = (
+        CardSet.objects.filter(cards__in=Card.objects.visible_to(user))
+        .select_related("game")
+        .distinct()
+        .order_by("game__sort_order", "kind", "sort_order", "slug")
+    )
+    grouped: dict = {}
+    for card_set in sets:
+        grouped.setdefault(card_set.game, []).append(card_set)
+    return list(grouped.items())
+
+
 @owner_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def import_start(request):
@@ -306,6 +320,7 @@ def import_start(request):
         request,
         "collection/import.html",
         {
+            "set_names": _set_names(request.user),
             "file_form": file_form,
             "bulk_form": bulk_form,
             "problems": problems,

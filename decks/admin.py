@@ -12,7 +12,13 @@ from django.forms.models import BaseInlineFormSet
 from . import services
 from .companion.models import TableGame
 from .models import Deck, DeckEntry, DeckVersion
-from .playtest.models import DeckReport, Playtest
+from .playtest.models import (
+    DeckDoctor,
+    DeckDoctorCandidate,
+    DeckReport,
+    DeckReportChunk,
+    Playtest,
+)
 
 
 class DeckEntryFormSet(BaseInlineFormSet):
@@ -250,3 +256,34 @@ class TableGameAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+class _ReadOnly(admin.ModelAdmin):
+    """Worker records (report slices, deck doctor runs): readable here only."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(DeckReportChunk)
+class DeckReportChunkAdmin(_ReadOnly):
+    list_display = ["pk", "report", "index", "first", "games", "done"]
+    list_filter = ["done"]
+    search_fields = ["report__deck__name"]
+
+
+@admin.register(DeckDoctor)
+class DeckDoctorAdmin(_ReadOnly):
+    list_display = ["pk", "deck", "owner", "status", "created_at"]
+    list_filter = ["status"]
+    search_fields = ["deck__name", "owner__username"]
+
+
+@admin.register(DeckDoctorCandidate)
+class DeckDoctorCandidateAdmin(_ReadOnly):
+    list_display = ["pk", "doctor", "index", "zone", "card_out", "card_in", "games"]
+    list_select_related = ["card_out", "card_in"]
+    search_fields = ["doctor__deck__name"]

@@ -6,12 +6,15 @@ nothing. Views, the API, the admin and the tests all call these.
 """
 
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils import timezone
 
+from cards.choices import SetKind
 from cards.models import Card, Game
 from collection.selectors import counts_for_cards
 from collection.services import collection_change_quantity
@@ -34,8 +37,29 @@ def _snapshot(deck: Deck) -> list[dict]:
     ]
 
 
-def deck_version_record(*, deck: Deck) -> DeckVersion:
-    """Store the deck as it is now as its next numbered version."""
+# One-card edits (the editor's +1/-1 clicks) within this long of a version's
+# start are that version, not a version each; whole saves always make a new one.
+MERGE_WINDOW = timedelta(minutes=5)
+
+
+def deck_version_record(*, deck: Deck, merge: bool = False) -> DeckVersion:
+    """Store the deck as it is now as its next numbered version.
+
+    With ``merge``, an edit within ``MERGE_WINDOW`` of the latest version's start
+    rewrites that version instead (never the first: the deck as it was made).
+    """
+    if merge:
+        latest = deck.versions.order_by("-number").first()
+        if (
+            latest is not None
+            and latest.number > 1
+            and latest.created_at >= timezone.now() - MERGE_WINDOW
+        ):
+            latest.name, latest.notes = deck.name, deck.notes
+            latest.entries = _snapshot(deck)
+            latest.full_clean()
+            latest.save(update_fields=["name", "notes", "entries"])
+            return latest
     last = deck.versions.aggregate(n=Max("number"))["n"] or 0
     version = DeckVersion(
         deck=deck,
@@ -290,7 +314,7 @@ def deck_entry_save(*, entry: DeckEntry) -> DeckEntry:
     deck_card_check(deck=deck, card=entry.card)
     entry.save()
     deck.save(update_fields=["updated_at"])
-    deck_version_record(deck=deck)
+    deck_version_record(deck=deck, merge=True)
     return entry
 
 
@@ -312,7 +336,7 @@ def deck_entry_delete(*, entry: DeckEntry) -> None:
     deck = _lock(entry.deck)
     entry.delete()
     deck.save(update_fields=["updated_at"])
-    deck_version_record(deck=deck)
+    deck_version_record(deck=deck, merge=True)
 
 
 @transaction.atomic
@@ -398,7 +422,10 @@ def deck_add_missing_to_wishlist(*, deck: Deck, user) -> int:
     """
     needed: dict[int, int] = {}
     cards: dict[int, Card] = {}
-    for entry in deck.entries.select_related("card"):
+    # Printed cards only: practice and custom cards are not for sale anywhere.
+    for entry in deck.entries.select_related("card").filter(
+        card__card_set__kind=SetKind.OFFICIAL
+    ):
         needed[entry.card_id] = needed.get(entry.card_id, 0) + entry.quantity
         cards[entry.card_id] = entry.card
     counts = counts_for_cards(user=user, card_ids=list(needed))

@@ -24,6 +24,9 @@ from .rules import Line, to_lines
 
 BAR_WIDTH = 240
 UNKNOWN = "unknown"
+NO_COLOUR = "no colour"
+NOT_PRINTED = "not printed"
+COLOUR_FIELDS = ("colour", "launcher")
 
 
 @dataclass(frozen=True)
@@ -68,18 +71,39 @@ def p_each_present(population: int, counts: list[int], draws: int) -> float:
     return 1 - missing / comb(population, draws)
 
 
-def breakdown(lines: list[Line], field: str, order=()) -> list[Bar]:
-    """Return how many cards have each value of ``field`` (unknown last)."""
+def _not_printed(game: Game | None, line: Line, field: str) -> bool:
+    """Return whether the line's card is of a type that prints no ``field``."""
+    kind = game.kind(line.get("card_type")) if game is not None else None
+    return kind is not None and field not in kind.fields
+
+
+def breakdown(
+    lines: list[Line], field: str, order=(), game: Game | None = None
+) -> list[Bar]:
+    """Return how many cards have each value of ``field``.
+
+    A card whose type prints no such value (a Blade's colour, a gate's) counts as
+    ``no colour`` (``not printed`` for other fields), apart from a card whose value
+    nobody has recorded yet (``unknown``, last).
+    """
+    absent = NO_COLOUR if field in COLOUR_FIELDS else NOT_PRINTED
     counts: dict[str, int] = {}
     for line in lines:
         value = line.get(field)
-        key = str(value) if value not in (None, "") else UNKNOWN
+        if value not in (None, ""):
+            key = str(value)
+        else:
+            key = absent if _not_printed(game, line, field) else UNKNOWN
         counts[key] = counts.get(key, 0) + line.quantity
     size = sum(counts.values()) or 1
+    last = (absent, UNKNOWN)
     keys = [k for k in order if k in counts]
-    keys += sorted(k for k in counts if k not in keys and k != UNKNOWN)
-    keys += [UNKNOWN] if UNKNOWN in counts else []
-    return [Bar(k, counts[k], counts[k] / size, f"{field}-{k}") for k in keys]
+    keys += sorted(k for k in counts if k not in keys and k not in last)
+    keys += [k for k in last if k in counts]
+    css = {NO_COLOUR: "none", NOT_PRINTED: "none"}
+    return [
+        Bar(k, counts[k], counts[k] / size, f"{field}-{css.get(k, k)}") for k in keys
+    ]
 
 
 def colour_order(game: Game) -> tuple[str, ...]:
@@ -100,7 +124,32 @@ def opening_pool(game: Game, lines: list[Line]) -> list[Line]:
 
 def colour_bars(game: Game, lines: list[Line]) -> list[Bar]:
     """Return the deck's cards per colour of the game's colour field, in its order."""
-    return breakdown(lines, game.colour_field, colour_order(game))
+    return breakdown(lines, game.colour_field, colour_order(game), game)
+
+
+def section_bars(game: Game, lines: list[Line]) -> list[Bar]:
+    """Return per colour the cards with that colour in any of their sections.
+
+    A card counts once per colour it shows (a red-blue stripe counts for red and
+    for blue; the wild stripe for every colour, ruling O2), so the bars add up to
+    more than the deck; cards with a section nobody has recorded count as unknown.
+    """
+    names = {c.letter: c.value for c in game.colours}
+    fields = ("section_1", "section_2", "section_3")
+    size = sum(line.quantity for line in lines) or 1
+    counts = dict.fromkeys(names.values(), 0)
+    unknown = 0
+    for line in lines:
+        sections = [line.get(f) for f in fields]
+        if any(section is None for section in sections):
+            unknown += line.quantity
+            continue
+        for colour in {names[c] for section in sections for c in section if c in names}:
+            counts[colour] += line.quantity
+    bars = [Bar(c, n, n / size, f"colour-{c}") for c, n in counts.items() if n]
+    if unknown:
+        bars.append(Bar(UNKNOWN, unknown, unknown / size, "colour-unknown"))
+    return bars
 
 
 def hand_odds(game: Game, lines: list[Line]) -> dict:
@@ -269,6 +318,7 @@ TOOLS = {
     "power": lineup_power,
     "gate_table": gate_table,
     "coverage": coverage,
+    "sections": section_bars,
 }
 
 
@@ -289,9 +339,13 @@ def deck_tools(game_slug: str, entries, *, seed: int = 0) -> dict:
     game = GAMES[game_slug]
     lines = to_lines(entries)
     tools = {
-        "colours": breakdown(lines, "colour"),
+        # A game whose cards carry no colour of their own (Collide-O!: colours are
+        # the sections') has no colour chart; its deck_tools say what it shows.
+        "colours": breakdown(lines, "colour", colour_order(game), game)
+        if game.colour_field
+        else None,
         "types": breakdown(lines, "card_type"),
-        "rarities": breakdown(lines, "rarity"),
+        "rarities": breakdown(lines, "rarity", (), game),
         "hand": sample_hand(game_slug, lines, seed),
         "seed": seed,
         "colour_caption": game.colour_caption,

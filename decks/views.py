@@ -1,6 +1,7 @@
 """Deck pages: the public list per game, the deck page (its owner's editor), tools,
 versions, text import and export. Writes go through ``decks.services``."""
 
+import os
 import secrets
 
 from django.contrib import messages
@@ -13,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from cards import selectors as card_selectors
-from cards.choices import GameSlug
+from cards.choices import GameSlug, SetKind
 from cards.community.readings import apply_readings_to_entries
 from cards.filtersets import CardFilterSet
 from cards.games import GAMES
@@ -57,6 +58,30 @@ def card_zones(game_slug: str, card_type: str | None) -> list[str]:
     return list(GAMES[game_slug].zones_for_type(card_type))
 
 
+def problem_groups(problems: list) -> list[dict]:
+    """Return the problems grouped by rule, each rule's words said once.
+
+    Problems of one code (five titles over the limit) share their rule's sentences;
+    the group shows those once and lists what differs ("This deck has 5 of ...").
+    """
+    groups: dict[tuple, list] = {}
+    for problem in problems:
+        groups.setdefault((problem.level, problem.code), []).append(problem.message)
+    shown = []
+    for (level, code), texts in groups.items():
+        texts = list(dict.fromkeys(texts))
+        common = ""
+        if len(texts) > 1:
+            first = texts[0]
+            cut = first.rfind(". ", 0, len(os.path.commonprefix(texts)) + 1)
+            common = first[: cut + 1] if cut > 0 else ""
+        details = [m[len(common) :].strip() for m in texts] if common else texts
+        shown.append(
+            {"level": level, "code": code, "message": common, "details": details}
+        )
+    return shown
+
+
 def deck_state(deck: Deck, user, *, seed: int = 0) -> dict:
     """Return the deck's zones, problems, collection counts and tools for a page."""
     # The viewer's own readings of cards apply to what they see of the deck.
@@ -66,17 +91,25 @@ def deck_state(deck: Deck, user, *, seed: int = 0) -> dict:
         entries, validate_deck(slug, entries), user
     )
     needed: dict[int, int] = {}
+    printed: set[int] = set()
     for entry in entries:
         needed[entry.card_id] = needed.get(entry.card_id, 0) + entry.quantity
+        if entry.card.card_set.kind == SetKind.OFFICIAL:
+            printed.add(entry.card_id)
     counts = selectors.collection_counts(user, list(needed))
+    # Only printed cards can be missing from a collection (and wished for):
+    # practice and custom cards are not products anyone can own.
     missing_total = 0
     for card_id, count in needed.items():
-        missing_total += max(0, count - counts.get(card_id, (0, 0))[0])
+        if card_id in printed:
+            missing_total += max(0, count - counts.get(card_id, (0, 0))[0])
     for entry in entries:
         owned, wanted = counts.get(entry.card_id, (0, 0))
         entry.owned = owned
         entry.wanted = wanted
-        entry.missing = max(0, needed[entry.card_id] - owned)
+        entry.missing = (
+            max(0, needed[entry.card_id] - owned) if entry.card_id in printed else 0
+        )
     labels = dict(Zone.choices)
     zones = []
     for zone in zones_for(slug):
@@ -93,6 +126,7 @@ def deck_state(deck: Deck, user, *, seed: int = 0) -> dict:
         "deck": deck,
         "zones": zones,
         "problems": problems,
+        "problem_groups": problem_groups(problems),
         "errors": [p for p in problems if p.level == "error"],
         "warnings": [p for p in problems if p.level != "error"],
         "legal": is_legal(problems),
@@ -204,8 +238,13 @@ def deck_detail(request, pk):
     context = deck_state(deck, request.user, seed=_seed(request.GET.get("seed")))
     if context["is_owner"]:
         context["search"] = _search(request, deck)
-        context["card_filters"] = CardFilterSet(request.GET or None).form
-        colour_field = GAMES[deck.game.slug].colour_field
+        form = CardFilterSet(request.GET or None).form
+        game = GAMES[deck.game.slug]
+        # The finder searches this deck's game only: offer that game's types.
+        form.fields["type"].empty_label = "any type"
+        form.fields["type"].choices = [(kind.value, kind.label) for kind in game.kinds]
+        context["card_filters"] = form
+        colour_field = game.colour_field
         context["colour_filter"] = (
             context["card_filters"][colour_field] if colour_field else None
         )

@@ -127,7 +127,7 @@ GAME = Game(
         # The engine's own: how many seats share the pack.
         Option("players", "int", 2, minimum=2, maximum=5),
     ),
-    deck_tools=("coverage",),
+    deck_tools=("sections", "coverage"),
     colour_field=None,
     opening=Opening("hand", None, 5),
     bench_setups=(({}, 2), ({}, 5)),

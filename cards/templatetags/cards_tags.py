@@ -135,8 +135,17 @@ def image_url(card, size: str = "full"):
 
 @register.simple_tag
 def edge_svg(card, scale: int = 24):
-    """Draw the battle edge as six notches (inline SVG; unknown drawn as ?)."""
-    edge = card.battle_edge
+    """Draw the card's battle edge as six notches (inline SVG; unknown drawn as ?)."""
+    return edge_picture(card.battle_edge, scale)
+
+
+@register.simple_tag
+def edge_picture(edge: str | None, scale: int = 24):
+    """Draw a battle edge written as its six piece codes ("L.S..E").
+
+    The one picture of an edge: the card page, the checklist, the playtest board
+    and the help page draw it here, in the colours the card face uses (PIECE_FILL).
+    """
     w, h = scale * 6 + 2, scale + 2
     if edge is None:
         return UNKNOWN

@@ -223,3 +223,25 @@ def test_a_face_is_drawn_once_and_served_from_the_cache(client, monkeypatch):
     assert [r.status_code for r in (first, again, thumb, thumb_again)] == [200] * 4
     assert body(first) == body(again)
     assert draws == [card.pk, card.pk]  # once per size
+
+
+def test_the_collision_face_draws_the_whole_rarity_inside_the_panel():
+    card = make_card(
+        C, title="Tyson", card_type="character", colour="red", rarity="common"
+    )
+    image = images.draw_card(card)
+    w, _ = image.size
+    frame = image.getpixel((w - 5, 60))
+    # The frame strip right of the white panel, on the rarity's line, is all frame.
+    strip = {image.getpixel((x, y)) for x in range(w - 13, w) for y in range(54, 72)}
+    assert strip == {frame}
+
+
+def test_a_card_known_only_by_its_key_shows_no_slug_for_a_number():
+    card = make_card(
+        MF, key="storm-pegasus", name="Storm Pegasus", card_type="beyblade"
+    )
+    assert (card.printed_number, card.number) == ("", None)
+    assert images.type_line(card) == "Beyblade"
+    numbered = make_card(C, title="Tyson", card_type="character", number=96)
+    assert images.type_line(numbered) == "Character  ·  #96"

@@ -4,8 +4,10 @@ from decimal import Decimal
 
 import pytest
 
+from cards.models import Card, CardSet
 from collection import csv_io, services
 from collection.models import CollectionEntry, ImportPreview
+from tests.factories import make_card, make_set
 
 HEADER = "game,set,number,quantity\n"
 
@@ -462,3 +464,33 @@ def test_odd_files_are_reported_not_crashed_on(client, user, cards, data, proble
     assert response.status_code == 200
     assert _read(data, user).problems[0].startswith(problem)
     assert CollectionEntry.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_bulk_number_with_a_game_means_its_printed_set_though_a_practice_set_exists(
+    user, cards
+):
+    assert Card.objects.filter(card_set=cards.practice).exists()
+    result = csv_io.read_bulk_text("2x #96\n", user=user, game="collision")
+    assert result.problems == []
+    assert [(r["card_id"], r["quantity"]) for r in result.rows] == [(cards.tyson.pk, 2)]
+
+
+@pytest.mark.django_db
+def test_bulk_number_in_a_game_of_several_printed_sets_names_the_sets_accepted(
+    user, cards
+):
+    make_set("bakugan", slug="1-48b", name="Series 1b")
+    make_card("bakugan", card_set=CardSet.objects.get(slug="1-48b"), key="3")
+    result = csv_io.read_bulk_text("#3\n", user=user, game="bakugan")
+    assert result.problems == [
+        "Line 1: choose a set to add cards by number (#3): 1-48, 1-48b."
+    ]
+
+
+@pytest.mark.django_db
+def test_the_bulk_add_form_shows_the_set_names_it_accepts(client, user, cards):
+    client.force_login(user)
+    text = client.get("/collection/import/").content.decode()
+    assert "<code>base</code> (Base Set)" in text
+    assert "<code>practice</code> (Practice, " in text

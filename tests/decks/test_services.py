@@ -1,7 +1,10 @@
 """Deck services: create, entries, versions and their diff, clone, wishlist."""
 
+from datetime import timedelta
+
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from decks import services
 from decks.models import Deck, DeckEntry, DeckVersion
@@ -124,7 +127,7 @@ def test_duplicate_input_lines_are_merged(user, collision_cards):
     assert list(deck.entries.values_list("quantity", flat=True)) == [4]
 
 
-def test_add_and_remove_cards_keep_a_version_each(user, collision_cards):
+def test_add_and_remove_cards_within_minutes_are_one_version(user, collision_cards):
     blade, actions = collision_cards
     deck = services.deck_create(owner=user, game="collision", name="X")
     services.deck_add_card(deck=deck, card=blade)
@@ -135,9 +138,36 @@ def test_add_and_remove_cards_keep_a_version_each(user, collision_cards):
         (blade.pk, "blade", 1),
         (actions[0].pk, "deck", 2),
     }
-    assert deck.versions.count() == 5
+    assert list(deck.versions.order_by("number").values_list("number", flat=True)) == [
+        1,
+        2,
+    ]
+    latest = deck.versions.get(number=2)
+    assert sorted((e["card"], e["quantity"]) for e in latest.entries) == sorted(
+        [(blade.pk, 1), (actions[0].pk, 2)]
+    )
     services.deck_remove_card(deck=deck, card=actions[0], zone="deck", quantity=2)
     assert not deck.entries.filter(card=actions[0]).exists()
+
+
+def test_an_edit_after_the_merge_window_starts_a_new_version(user, collision_cards):
+    blade, actions = collision_cards
+    deck = services.deck_create(owner=user, game="collision", name="X")
+    services.deck_add_card(deck=deck, card=blade)
+    deck.versions.filter(number=2).update(
+        created_at=timezone.now() - services.MERGE_WINDOW - timedelta(seconds=1)
+    )
+    services.deck_add_card(deck=deck, card=actions[0])
+    assert deck.versions.count() == 3
+    assert [e["card"] for e in deck.versions.get(number=2).entries] == [blade.pk]
+
+
+def test_a_whole_save_is_always_a_new_version(user, collision_cards):
+    blade, _ = collision_cards
+    deck = services.deck_create(owner=user, game="collision", name="X")
+    services.deck_add_card(deck=deck, card=blade)
+    services.deck_update(deck=deck, name="Y")
+    assert deck.versions.count() == 3
 
 
 def test_removing_a_card_not_in_the_deck_is_refused(user, collision_cards):

@@ -236,7 +236,7 @@ def test_deck_tools_give_each_game_its_own_figures():
     assert set(deck_tools("collision", collision_deck())) == base | {"odds"}
     assert set(deck_tools("metal-fusion", mf_lineup())) == base | {"power"}
     assert set(deck_tools("bakugan", [])) == base | {"gate_table"}
-    assert set(deck_tools("collide-o", [])) == base | {"coverage"}
+    assert set(deck_tools("collide-o", [])) == base | {"sections", "coverage"}
 
 
 def test_colour_bars_count_each_games_colour_field_in_its_order():
@@ -246,7 +246,7 @@ def test_colour_bars_count_each_games_colour_field_in_its_order():
         "yellow",
         "green",
         "blue",
-        "unknown",
+        "no colour",
     ]
     assert collision["colour_caption"] == "Colours"
     deck = mf_lineup() + [
@@ -260,3 +260,41 @@ def test_colour_bars_count_each_games_colour_field_in_its_order():
         ("unknown", 3),
     ]
     assert mf["colour_caption"] == "Launcher colours"
+
+
+def test_a_card_whose_type_prints_no_colour_is_no_colour_not_unknown():
+    lines = to_lines(
+        [
+            entry(1, "blade", card_type="blade"),
+            entry(2, quantity=3, card_type="action", colour=None),
+            entry(3, quantity=2, card_type="action", colour="red"),
+        ]
+    )
+    tools = deck_tools("collision", lines)
+    assert [(bar.label, bar.count) for bar in tools["colours"]] == [
+        ("red", 2),
+        ("no colour", 1),
+        ("unknown", 3),
+    ]
+
+
+def test_collide_o_charts_its_section_colours_and_has_no_card_colour_chart():
+    lines = to_lines(
+        [
+            entry(
+                1, "pack", quantity=2, section_1="B", section_2="BYRGK", section_3="R"
+            ),
+            entry(2, "pack", quantity=1, section_1="YG", section_2="K", section_3="G"),
+            entry(3, "pack", quantity=1, section_1=None, section_2="K", section_3="G"),
+        ]
+    )
+    tools = deck_tools("collide-o", lines)
+    assert tools["colours"] is None
+    assert [(bar.label, bar.count) for bar in tools["sections"]] == [
+        ("blue", 2),
+        ("yellow", 3),
+        ("red", 2),
+        ("green", 3),
+        ("black", 3),
+        ("unknown", 1),
+    ]

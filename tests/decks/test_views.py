@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from decks import services
 from decks.models import Deck, DeckEntry
+from tests.factories import make_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -374,3 +375,59 @@ def test_each_games_deck_page_renders_its_tools(client, user, card_factory):
     mf = Deck.objects.get(name="metal-fusion")
     html = client.get(mf.get_absolute_url()).content.decode()
     assert "practice set, not a printed product" in html
+
+
+def test_the_card_finder_offers_only_the_card_types_of_the_decks_game(
+    client, user, deck_for
+):
+    deck = deck_for("collide-o")
+    client.force_login(user)
+    response = client.get(reverse("decks:detail", args=[deck.pk]))
+    choices = list(response.context["card_filters"].fields["type"].choices)
+    assert choices == [("", "any type"), ("sections", "Section card")]
+
+
+def test_the_deck_page_buttons_speak_the_card_they_change(client, user, deck_for):
+    deck = deck_for("collision")
+    client.force_login(user)
+    text = client.get(reverse("decks:detail", args=[deck.pk])).content.decode()
+    entry = deck.entries.select_related("card").order_by("pk").first()
+    name = entry.card.display_name
+    assert (
+        '<span aria-hidden="true">+1</span><span class="visually-hidden">'
+        f"One more {name}</span>"
+    ) in text
+
+
+def test_practice_cards_are_never_missing_and_the_wishlist_is_not_offered(
+    client, user, deck_for
+):
+    deck = deck_for("collision")  # practice cards only
+    client.force_login(user)
+    response = client.get(deck.get_absolute_url())
+    assert response.context["missing_total"] == 0
+    assert "wishlist" not in response.content.decode()
+    assert services.deck_add_missing_to_wishlist(deck=deck, user=user) == 0
+
+
+def test_a_rule_broken_by_several_titles_is_said_once_with_each_title_listed(
+    client, user, collision_cards
+):
+    from tests.factories import make_card
+
+    blade, actions = collision_cards
+    over = [
+        make_card(number=200 + n, key=str(200 + n), title=title, card_type="action")
+        for n, title in enumerate(["Alpha", "Beta"])
+    ]
+    deck = make_deck(
+        user,
+        name="Too many",
+        entries=[{"card": blade.pk, "zone": "blade", "quantity": 1}]
+        + [{"card": c.pk, "zone": "deck", "quantity": 5} for c in over],
+    )
+    client.force_login(user)
+    text = client.get(deck.get_absolute_url()).content.decode()
+    assert text.count("holds at most 4 cards sharing a title") == 1
+    assert "<li>This deck has 5 titled “Alpha”.</li>" in text
+    assert "<li>This deck has 5 titled “Beta”.</li>" in text

@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 
 from cards.api import cache
 from cards.models import Card
+from cards.words import card_words_refresh
 from collection.models import CollectionEntry
 from decks.models import Deck, DeckEntry
 from decks.services import deck_update
@@ -87,6 +88,7 @@ def grow(site, n: int = 300) -> None:
         )
         for i in range(n)
     )
+    card_words_refresh(cards)  # bulk_create sends no post_save (cards/words.py)
     CollectionEntry.objects.bulk_create(
         CollectionEntry(user=other, card=card, quantity=1) for card in cards[: n // 2]
     )

@@ -1,0 +1,205 @@
+"""Every page of the URL conf in the browser, at a phone's width and a laptop's.
+
+A signed-in moderator with real objects of every game visits each page that
+answers HTML: at 390 px the document is no wider than the screen (nothing
+scrolls sideways), at 1280 px nothing is cut off, and axe-core (vendored in
+``vendor/axe.min.js``) finds no serious or critical accessibility violation.
+"""
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import Group
+from django.db import transaction
+from django.test import Client
+from django.urls import reverse
+
+from cards.community.services import MODERATORS_GROUP
+from cards.data import card_data_load, card_data_parse
+from cards.games import GAMES
+from cards.models import Card, CardSet
+from decks.playtest.services import playtest_create
+from tests.site.test_isolation import Scenario, url_names
+
+from .conftest import screenshot
+
+pytestmark = pytest.mark.browser
+
+AXE = (Path(__file__).with_name("vendor") / "axe.min.js").read_text()
+FIXTURES = Path(settings.BASE_DIR) / "fixtures"
+WIDTHS = (390, 1280)
+# Pages that name a game's objects: visited for every game, not only the one the
+# isolation scenario builds.
+PER_GAME = (
+    "cards:game",
+    "cards:set",
+    "cards:card",
+    "decks:game",
+    "decks:detail",
+    "play:detail",
+    "play:help",
+    "community:help-wanted",
+    "community:help-wanted-set",
+    "community:suggest-new",
+    "collection:missing",
+)
+
+
+def _load_every_card_file():
+    for path in sorted(FIXTURES.glob("*.json")):
+        card_data_load(data=card_data_parse(text=path.read_text()), source_label="t")
+
+
+def _game_urls(owner, deck_for) -> list[str]:
+    urls = []
+    for slug in GAMES:
+        deck = deck_for(slug, name=f"{slug} deck")
+        playtest = playtest_create(owner=owner, deck=deck, seed=1)
+        with_cards = Card.objects.values("card_set")
+        sets = CardSet.objects.filter(
+            game__slug=slug, owner=None, pk__in=with_cards
+        ).order_by("kind", "sort_order")
+        for card_set in (sets.filter(kind="official").first(), sets.last()):
+            if card_set is None:
+                continue
+            card = Card.objects.filter(card_set=card_set).order_by("number").first()
+            kwargs = {
+                "cards:game": {"game": slug},
+                "cards:set": {"game": slug, "set": card_set.slug},
+                "cards:card": {"pk": card.pk},
+                "decks:game": {"game": slug},
+                "decks:detail": {"pk": deck.pk},
+                "play:detail": {"pk": playtest.pk},
+                "play:help": {"game": slug},
+                "community:help-wanted": {"game": slug},
+                "community:help-wanted-set": {"game": slug, "set": card_set.slug},
+                "community:suggest-new": {"game": slug},
+                "collection:missing": {"game": slug, "set": card_set.slug},
+            }
+            urls += [reverse(name, kwargs=kwargs[name]) for name in PER_GAME]
+        urls.append(reverse("play:new") + f"?deck={deck.pk}")
+    return urls
+
+
+@pytest.fixture
+def pages(server, user, deck_for):
+    """Return (client, every URL that answers the owner a 200 HTML page)."""
+    user.groups.add(Group.objects.get(name=MODERATORS_GROUP))
+    with transaction.atomic():
+        scenario = Scenario(user, deck_for)
+    _load_every_card_file()
+    urls = [scenario.url(name) for name in url_names() if ":" in name or "-" in name]
+    urls += _game_urls(user, deck_for)
+    client = Client()
+    client.force_login(user)
+    found = []
+    for url in dict.fromkeys(urls):
+        response = client.get(url)
+        # Whole pages only: htmx partials (the deck finder's results) are checked
+        # inside the page that shows them.
+        if (
+            response.status_code == 200
+            and not response.streaming
+            and response.content[:15].lower() == b"<!doctype html>"
+        ):
+            found.append(url)
+    return client, found
+
+
+def _context(browser, server, client, width):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": server.url,
+            }
+        ]
+    )
+    return context
+
+
+def _serious_violations(page) -> list[str]:
+    page.evaluate(AXE)
+    found = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ["violations"]}))
+        .violations.filter(v => v.impact === "serious" || v.impact === "critical")
+        .map(v => v.id + ": " + v.nodes.slice(0, 2).map(n => n.html.slice(0, 120)).join(" | "))"""
+    )
+    return found
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_page_is_wider_than_the_screen_and_none_has_a_serious_accessibility_violation(
+    browser, server, pages, width
+):
+    client, urls = pages
+    assert len(urls) > 60, urls  # every kind of page was reached, signed in
+    context = _context(browser, server, client, width)
+    page = context.new_page()
+    too_wide, violations = [], []
+    for url in urls:
+        page.goto(server.url + url)
+        document_width = page.evaluate("document.documentElement.scrollWidth")
+        if document_width > width:
+            too_wide.append(f"{url}: {document_width}px")
+            screenshot(page, f"too-wide-{width}-{url.strip('/').replace('/', '_')}")
+        if width == 1280:
+            violations += [f"{url} {v}" for v in _serious_violations(page)]
+    context.close()
+    assert too_wide == [], "\n".join(too_wide)
+    assert violations == [], "\n".join(violations)
+
+
+def test_the_api_docs_page_lists_every_endpoint_under_the_content_security_policy(
+    browser, server
+):
+    from cardsite.views import api_operations
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    refused = []
+    page.on(
+        "console",
+        lambda m: (
+            refused.append(m.text) if "Content Security Policy" in m.text else None
+        ),
+    )
+    response = page.goto(server.url + "/api/docs/")
+    assert "Content-Security-Policy" in response.headers or (
+        "content-security-policy" in response.headers
+    )
+    listed = page.locator(".api-op").evaluate_all(
+        "ops => ops.map(op => op.querySelector('h3').innerText.replace(/\\s+/g, ' '))"
+    )
+    expected = [f"{op['method']} {op['path']}" for op in api_operations()]
+    assert listed == expected
+    assert "GET /api/cards/" in listed
+    assert refused == []
+    page.close()
+
+
+def test_on_a_phone_the_navigation_folds_into_a_menu_that_opens(browser, server):
+    page = browser.new_page(viewport={"width": 390, "height": 800})
+    page.goto(server.url + "/search/")
+    menu = page.get_by_role("button", name="Menu")
+    search_link = page.locator(".main-nav a", has_text="Search")
+    assert menu.is_visible()
+    assert not search_link.is_visible()
+    menu.click()
+    assert menu.get_attribute("aria-expanded") == "true"
+    assert search_link.is_visible()
+    assert search_link.get_attribute("aria-current") == "page"
+    page.close()
+
+
+def test_the_first_tab_reaches_a_skip_link_that_moves_to_the_content(browser, server):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(server.url + "/")
+    page.keyboard.press("Tab")
+    focused = page.evaluate("document.activeElement.textContent")
+    assert focused == "Skip to the content"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "main"
+    page.close()
