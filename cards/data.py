@@ -203,11 +203,24 @@ def _type_problem(model_field: models.Field, value) -> str | None:
 EFFECT_KEY_ORDER = ("op", "timing", "amount", "target", "turn", "attribute")
 
 
+def _sorted_keys(value):
+    """Return ``value`` with the keys of every dict in it in sorted order."""
+    if isinstance(value, dict):
+        return {k: _sorted_keys(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted_keys(item) for item in value]
+    return value
+
+
 def _canonical_step(step):
     if not isinstance(step, dict):
         return step
     known = [k for k in EFFECT_KEY_ORDER if k in step]
-    return {k: step[k] for k in known + sorted(set(step) - set(known))}
+    # A step's own keys in the known order; what they hold (conditions such as
+    # an "if" of a Bakugan card) with sorted keys, as jsonb keeps no order.
+    return {
+        k: _sorted_keys(step[k]) for k in known + sorted(set(step) - set(known))
+    }
 
 
 def _canonical(name: str, value):

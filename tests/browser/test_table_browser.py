@@ -18,7 +18,8 @@ def test_the_companion_keeps_the_score_through_a_reload_at_phone_width(
     page.click("button.big")
     page.select_option("select[name=defender]", "1")
     page.fill("input[name=hits]", "3")
-    page.click("text=Battle won by the attacker")
+    with page.expect_navigation():
+        page.click("text=Battle won by the attacker")
     page.reload()
     rows = page.locator("table.score tbody tr")
     assert rows.nth(1).inner_text().split("\t")[-1].strip() == "3 / 6"
