@@ -218,9 +218,7 @@ def _canonical_step(step):
     known = [k for k in EFFECT_KEY_ORDER if k in step]
     # A step's own keys in the known order; what they hold (conditions such as
     # an "if" of a Bakugan card) with sorted keys, as jsonb keeps no order.
-    return {
-        k: _sorted_keys(step[k]) for k in known + sorted(set(step) - set(known))
-    }
+    return {k: _sorted_keys(step[k]) for k in known + sorted(set(step) - set(known))}
 
 
 def _canonical(name: str, value):
