@@ -55,14 +55,13 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from django.db.models import F, Q, Value, lookups
+from django.db.models import Q, Value, lookups
 from django.db.models.functions import Length, Replace, Substr
 from django.db.models.lookups import Exact
 
 from .choices import PIECE_CODES, PIECE_NAMES, SetKind, Verification
 from .games import COMMON_FIELDS, GAMES
-from .models import CardWord
-from .words import WORD_COLUMNS, Prefix, search_prefix
+from .words import WORD_COLUMNS, WordCandidates, search_prefix
 
 MAX_LENGTH = 2000
 MAX_TERMS = 100
@@ -234,10 +233,7 @@ def word_q(columns, value: str) -> Q:
     scan = word_scan_q(columns, value)
     if not set(columns) <= set(WORD_COLUMNS) or not value:
         return scan
-    found = CardWord.objects.filter(
-        Prefix(F("word"), search_prefix(value)), field__in=columns
-    ).values("card_id")
-    return Q(pk__in=found) & scan
+    return Q(pk__in=WordCandidates(columns, search_prefix(value))) & scan
 
 
 class TermError(Exception):

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import functools
 
-from django.db.models import Lookup
+from django.db.models import BigIntegerField, Expression, F, Lookup
 
 # The columns word_q searches; the index holds these only.
 WORD_COLUMNS = ("name", "text", "emblem")
@@ -200,3 +200,26 @@ class Prefix(Lookup):
             *lhs_params,
             upper,
         ]
+
+
+class WordCandidates(Expression):
+    """The ids of the cards with a word of ``columns`` starting with ``prefix``.
+
+    The subquery is built when the search is compiled, not when it is read:
+    building a queryset for each word was most of a long query's parse time.
+    """
+
+    output_field = BigIntegerField()
+
+    def __init__(self, columns, prefix: str):
+        super().__init__()
+        self.columns, self.prefix = tuple(columns), prefix
+
+    def as_sql(self, compiler, connection):
+        from .models import CardWord
+
+        found = CardWord.objects.filter(
+            Prefix(F("word"), self.prefix), field__in=self.columns
+        ).values("card_id")
+        sql, params = found.query.get_compiler(connection=connection).as_sql()
+        return f"({sql})", params
