@@ -217,6 +217,16 @@ def parse_decklist(text: str, *, game_slug: str, user=None, index=None) -> Parse
         line = raw.strip()
         if not line or line.startswith("//"):
             continue
+        if "\x00" in line:
+            # No card name holds one, and PostgreSQL cannot even look one up.
+            steps.append(
+                _error(
+                    number,
+                    raw.replace("\x00", ""),
+                    "this line holds a NUL character, which no card name has.",
+                )
+            )
+            continue
         if not NUMBER_RE.match(line):
             is_heading, heading_zone = _heading_zone(line, zones)
             if is_heading:

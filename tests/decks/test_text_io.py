@@ -155,3 +155,12 @@ def test_export_round_trip_for_a_bakugan_deck(user, card_factory):
     assert sorted((e["card"], e["zone"]) for e in parsed.entries) == sorted(
         (c.pk, z) for c, z in zip(cards, zones, strict=True)
     )
+
+
+def test_a_nul_character_in_a_decklist_line_is_a_line_error_not_a_lookup():
+    """PostgreSQL cannot look a NUL up; the line is refused with a message."""
+    parsed = parse_decklist("2 Dragoon\n\x00", game_slug="collision")
+    assert [(e.line, e.message) for e in parsed.errors][-1] == (
+        2,
+        "Line 2: this line holds a NUL character, which no card name has.",
+    )
