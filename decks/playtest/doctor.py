@@ -26,10 +26,8 @@ from __future__ import annotations
 import math
 from datetime import timedelta
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F
-from django.utils import timezone
 from django_tasks import task
 
 from cards.games import GAMES
@@ -43,7 +41,7 @@ from ..rules import is_legal, to_lines, validate_deck
 from ..services import deck_set_entries
 from .adapter import PlaytestError, card_to_engine, deck_entries, engine_decks
 from .models import DeckDoctor, DeckDoctorCandidate
-from .reports import wilson_interval
+from .reports import refuse_if_busy, wilson_interval
 
 MAX_CANDIDATES = 40
 MAX_GAMES = 1000  # per candidate
@@ -180,19 +178,15 @@ def doctor_start(
             )
         )
     with transaction.atomic():
-        get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
-        unfinished = DeckDoctor.objects.filter(
-            owner=owner,
-            status__in=[DeckDoctor.Status.QUEUED, DeckDoctor.Status.RUNNING],
-            created_at__gte=timezone.now() - UNFINISHED_FOR_AT_MOST,
-        ).count()
-        if unfinished >= MAX_UNFINISHED:
-            raise PlaytestError(
-                "too_many_doctors",
-                f"At most {MAX_UNFINISHED} deck doctor run of yours waits or runs at"
-                " once; cancel it or wait for it to finish.",
-                status=429,
-            )
+        refuse_if_busy(
+            DeckDoctor,
+            owner,
+            MAX_UNFINISHED,
+            UNFINISHED_FOR_AT_MOST,
+            "too_many_doctors",
+            f"At most {MAX_UNFINISHED} deck doctor run of yours waits or runs at"
+            " once; cancel it or wait for it to finish.",
+        )
         doctor = DeckDoctor.objects.create(
             owner=owner,
             deck=deck,

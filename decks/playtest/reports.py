@@ -54,6 +54,22 @@ def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def refuse_if_busy(model, owner, limit: int, within, code: str, message: str) -> None:
+    """Refuse (429) when ``owner`` has ``limit`` runs of ``model`` waiting or running.
+
+    Called inside the start's transaction: the owner's row lock queues one user's
+    starts, so two at once cannot both pass the count.
+    """
+    get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+    unfinished = model.objects.filter(
+        owner=owner,
+        status__in=[model.Status.QUEUED, model.Status.RUNNING],
+        created_at__gte=timezone.now() - within,
+    ).count()
+    if unfinished >= limit:
+        raise PlaytestError(code, message, status=429)
+
+
 def deck_report_start(
     *,
     owner,
@@ -103,21 +119,15 @@ def deck_report_start(
     decks = engine_decks(slug, seat_decks, players=players, reader=owner)
     options = {"players": players} if shared else {}
     with transaction.atomic():
-        # The owner's row lock queues one user's starts, so two at once cannot
-        # both pass the count below.
-        get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
-        unfinished = DeckReport.objects.filter(
-            owner=owner,
-            status__in=[DeckReport.Status.QUEUED, DeckReport.Status.RUNNING],
-            created_at__gte=timezone.now() - UNFINISHED_FOR_AT_MOST,
-        ).count()
-        if unfinished >= MAX_UNFINISHED:
-            raise PlaytestError(
-                "too_many_reports",
-                f"At most {MAX_UNFINISHED} of your reports wait or run at once; "
-                "start another when one of them has finished.",
-                status=429,
-            )
+        refuse_if_busy(
+            DeckReport,
+            owner,
+            MAX_UNFINISHED,
+            UNFINISHED_FOR_AT_MOST,
+            "too_many_reports",
+            f"At most {MAX_UNFINISHED} of your reports wait or run at once; "
+            "start another when one of them has finished.",
+        )
         report = DeckReport.objects.create(
             owner=owner,
             deck=deck,
