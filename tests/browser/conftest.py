@@ -49,7 +49,13 @@ def _free_port() -> int:
 
 
 class Server:
-    """``manage.py runserver`` in its own process, on the test database; restartable."""
+    """``manage.py runserver`` in its own process, on the test database; restartable.
+
+    It serves each connection on its own thread: Chromium opens connections it
+    may not use at once (preconnects), and a one-connection-at-a-time server
+    sits reading such an idle socket while the real request waits, which
+    stalled a page load for 30 s in CI.
+    """
 
     def __init__(self):
         self.port = _free_port()
@@ -65,7 +71,6 @@ class Server:
                 "runserver",
                 f"127.0.0.1:{self.port}",
                 "--noreload",
-                "--nothreading",
             ],
             cwd=ROOT,
             env=self.env,
