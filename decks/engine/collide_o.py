@@ -736,12 +736,14 @@ def _choices(st: State, seat: int) -> list:
             for card in hand:
                 actions += plays[card]
         else:
-            left, right = st.left_fit[0], st.right_fit[0]
-            for card in hand:
-                if card in left:
-                    actions += left[card]
-                if card in right:
-                    actions += right[card]
+            (left, left_cards), (right, right_cards) = st.left_fit, st.right_fit
+            # A hand that fits neither end (a quarter of the asks) has no play.
+            if not (left_cards.isdisjoint(hand) and right_cards.isdisjoint(hand)):
+                for card in hand:
+                    if card in left:
+                        actions += left[card]
+                    if card in right:
+                        actions += right[card]
     if st.challenges and st.open_card >= 0 and st.open_seat != seat:
         actions.append(CHALLENGE)
     return actions

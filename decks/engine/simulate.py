@@ -6,7 +6,7 @@ import statistics
 import time
 
 from .bots import make_bot, play_out
-from .core import Rng, seed_state
+from .core import Rng, pinned, seed_state
 
 
 def run_games(
@@ -23,6 +23,7 @@ def run_games(
     ``bots`` names one bot kind per seat (the last repeats for extra seats).
     ``record`` is called as ``record(i, state)`` after each game when given.
     """
+    decks = pinned(decks)  # one deck read for every game, no comparison
     seats = None
     wins: list[int] = []
     draws = 0
