@@ -550,8 +550,10 @@ def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
         s.spin[seat] = deck[-strength:][::-1]
         del deck[-strength:]
         s.deck.append(deck)
-        for _ in range(HAND_SIZE):
-            _draw(s, seat)
+        # Five draws from the top; the deck keeps at least one card (``_read``
+        # asks for spin + 6), so no draw reshuffles and the slice is the same.
+        s.hand[seat] = deck[: -HAND_SIZE - 1 : -1]
+        del deck[-HAND_SIZE:]
         s.events.append(
             f"Player {seat + 1} stands {cards[blades[seat]].name} up, deals a spin "
             f"pile of {strength} and draws {HAND_SIZE}."
