@@ -1111,4 +1111,14 @@ def why_not(state: State, seat: int, key: str) -> str | None:
         except EngineError as exc:
             if exc.message not in reasons:
                 reasons.append(exc.message)
+    if len(reasons) == 2 and all(
+        r.startswith("That card does not fit") for r in reasons
+    ):
+        # Both ends refuse it for the fit: say so once, with what each end needs.
+        ends = state.ends
+        return (
+            "It fits neither end, even turned: the left end needs "
+            f"{_section_words(ends[0])} then {_section_words(ends[1])}, the right end "
+            f"{_section_words(ends[2])} then {_section_words(ends[3])}."
+        )
     return " ".join(reasons) or "That card cannot be played now."

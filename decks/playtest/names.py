@@ -138,7 +138,14 @@ def speak(text: str, names: list[str]) -> str:
             continue
         start = _starts_sentence(before)
         if possessive:
-            out.append(("Your" if start else "your") + rest)
+            # "it is Player 1's." stands alone: "it is yours."
+            alone = not re.match(r" [\w#]", rest)
+            word = (
+                ("Yours" if start else "yours")
+                if alone
+                else ("Your" if start else "your")
+            )
+            out.append(word + rest)
             continue
         subject = start or before.rstrip().endswith(_SUBJECT_BEFORE)
         out.append(("You" if start else "you") + (_as_you(rest) if subject else rest))

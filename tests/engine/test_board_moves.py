@@ -77,7 +77,7 @@ SLUGS = sorted(CASES)
 RULE_REASONS = {
     "collision": "Stop needs a green card: yellow is stopped by green.",
     "metal-fusion": "has no effect to use from the hand",
-    "collide-o": "That card does not fit the left end as laid",
+    "collide-o": "It fits neither end, even turned: the left end needs ",
     "bakugan": "is played in battle; this window is before the roll.",
 }
 

@@ -27,6 +27,7 @@ NAMES = ["You", "Greedy bot"]
         ),
         ("The seed picks Player 1 to go first.", "The seed picks you to go first."),
         ("Player 2 discards 1.", "Greedy bot discards 1."),
+        ("Not your move: it is Player 1's.", "Not your move: it is yours."),
     ],
 )
 def test_an_engine_sentence_is_spoken_with_the_seats_names(engine, spoken):
