@@ -236,6 +236,7 @@ def playtest_new(request):
             options=options,
             chance=chance,
             autoplay=autoplay,
+            names=request.POST.getlist("seat_name")[:8],
         )
     except PlaytestError as exc:
         messages.error(request, exc.message)

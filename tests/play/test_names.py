@@ -5,8 +5,15 @@ import re
 
 import pytest
 
+from decks.playtest.models import Playtest
 from decks.playtest.names import seat_names, speak
-from decks.playtest.services import playtest_create, playtest_share
+from decks.playtest.services import (
+    PlaytestError,
+    acting_seat,
+    load_state,
+    playtest_create,
+    playtest_share,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -256,3 +263,73 @@ def test_no_played_log_line_leaves_a_third_person_verb_after_you(slug):
             ):
                 wrong.append(said)
     assert wrong == []
+
+
+def test_hot_seat_names_entered_at_the_start_are_the_names_everywhere(
+    client, user, other_user, deck_for
+):
+    deck = deck_for("collision")
+    client.force_login(user)
+    answer = client.post(
+        "/play/new/",
+        {
+            "deck": deck.pk,
+            "opponent": "hotseat",
+            "players": 2,
+            "seed": 5,
+            "seat_name": ["  Ann  ", "Bo"],
+        },
+    )
+    pt = Playtest.objects.get()
+    assert answer.status_code == 302
+    assert [s.get("label") for s in pt.seats] == ["Ann", "Bo"]
+    seat = acting_seat(pt, load_state(pt))
+    page = client.get(f"/play/{pt.pk}/?seat={seat}")
+    events, choices = page.context["events"], page.context["choices"]
+    assert events[:4] == [
+        "Ann stands Ember Wing, Practice Blade up, deals a spin pile of 6 and draws 5.",
+        "Bo stands Ember Wing, Practice Blade up, deals a spin pile of 6 and draws 5.",
+        "The seed picks Bo to go first.",
+        "Turn 1: Bo.",
+    ]
+    assert choices and all(c.label.endswith(" against Ann.") for c in choices[:-1])
+    assert "Ann · " in page.content.decode() and "Bo · " in page.content.decode()
+    playtest_share(playtest=pt, on=True)
+    client.force_login(other_user)
+    replay = client.get(f"/play/shared/{pt.share_token}/?step={len(pt.log)}")
+    said = " ".join(replay.context["events"])
+    assert "Ann" in said and not re.search(r"\b[Yy]ou\b|Player [12]", said)
+
+
+@pytest.mark.parametrize(
+    "names, message",
+    [
+        (["Ann", "ann"], "Each player needs a name of their own."),
+        (["A" * 31, "Bo"], "A player's name is at most 30 characters."),
+        (["Ann\x00", "Bo"], "A player's name holds a control character."),
+    ],
+)
+def test_hot_seat_names_that_would_confuse_the_log_are_refused(
+    user, deck_for, names, message
+):
+    with pytest.raises(PlaytestError) as refused:
+        playtest_create(
+            owner=user,
+            deck=deck_for("collision"),
+            opponent="hotseat",
+            seed=1,
+            names=names,
+        )
+    assert refused.value.message == message
+    assert Playtest.objects.count() == 0
+
+
+def test_a_hot_seat_seat_left_unnamed_is_player_n(user, deck_for):
+    pt = playtest_create(
+        owner=user,
+        deck=deck_for("collision"),
+        opponent="hotseat",
+        seed=1,
+        names=["Ann"],
+    )
+    assert seat_names(pt) == ["Ann", "Player 2"]
