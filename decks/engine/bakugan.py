@@ -2218,6 +2218,8 @@ def why_not(state: State, seat: int, key: str) -> str | None:
         return f"Wait for your turn to place a gate: Player {acting + 1} first."
     if index not in state.unused[seat]:
         return "That Bakugan is not ready to roll."
+    if phase == "place":
+        return "The gates go down first; Bakugan roll once they are placed (B1)."
     if state.turn_player != seat:
         return f"Not your turn: Player {state.turn_player + 1} rolls now."
     if phase == "window":
