@@ -107,3 +107,12 @@ def test_a_card_with_several_moves_opens_their_list(client, user, deck_for):
             f"play {key} vs 1",
             f"play {key} vs 2",
         ]
+
+
+def test_the_board_speaks_its_own_sentences_as_the_log_does(client, user, deck_for):
+    pt = playtest_create(
+        owner=user, deck=deck_for("collision"), opponent="greedy", seed=7
+    )
+    client.force_login(user)
+    html = client.get(f"/play/{pt.pk}/").content.decode()
+    assert "You have the turn" in html and "You has" not in html
