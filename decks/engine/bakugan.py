@@ -2140,3 +2140,88 @@ def score(state: State, player: int) -> float:
     if battle is not None and battle.decided and battle.winner >= 0:
         value += 20.0 if battle.winner // 3 == player else -20.0
     return value
+
+
+# --- the board: which card a move plays, and why a card cannot be played ------
+
+
+def action_cards(state: State, action: Action) -> tuple[str, ...]:
+    """Return the board keys of the cards ``action`` plays (the view's ids).
+
+    A Bakugan is keyed "P1-B2" (rolled from the unused ones, or moved from a
+    gate), a gate in hand "G1", an ability card "A1", a gate on the field by
+    its field label (where a Bakugan lands, moves or which is cleared). A
+    miss, a pass or a skip names no card.
+    """
+    kind, seat = action.kind, action.seat
+    if kind == "roll":
+        return (f"P{seat + 1}-B{action.arg + 1}",)
+    if kind == "place":
+        return (f"G{action.arg + 1}",)
+    if kind == "play":
+        return (f"A{action.arg + 1}",)
+    if kind in ("move", "clear", "land"):
+        return (_gate_label(action.arg),)
+    if kind == "shift":
+        return (f"P{seat + 1}-B{action.arg + 1}", _gate_label(action.arg2))
+    return ()
+
+
+def why_not(state: State, seat: int, key: str) -> str | None:
+    """Return why ``seat`` cannot play its card ``key`` now, or None when it can.
+
+    Ability cards follow ``_is_legal``'s checks (an open window of the card's
+    timing, the seat's turn in it, no "no abilities" bar: B4, B10) and their
+    refusals (``_why_illegal``); a Bakugan is rolled when its owner's turn
+    begins; a gate in hand is placed at set-up and when the field is empty
+    (B1, B7).
+    """
+    if state.over:
+        return "The game is over."
+    acting = to_act(state)
+    if acting == seat and any(
+        key in action_cards(state, a) for a in legal_actions(state)
+    ):
+        return None
+    key = str(key)
+    if len(key) == 2 and key[0] in "AG" and key[1] in "123":
+        index = int(key[1]) - 1
+    elif re.fullmatch(r"P[1-4]-B[1-3]", key) and int(key[1]) - 1 == seat:
+        index = int(key[-1]) - 1
+        key = "B"
+    else:
+        return "That is not one of your cards in hand."
+    phase = state.phase
+    if key[0] == "A":
+        if index not in state.ability_hand[seat]:
+            return "That ability card is used: each is played once a game (B4)."
+        if phase != "window":
+            return _why_illegal(state, _PLAY[seat][index])
+        kind = state.window_kind
+        if seat not in state.window_seats:
+            return f"Only the two battlers play {WINDOW_WORDS[kind]} (B10)."
+        if _barred(state, seat, kind):
+            return _why_illegal(state, _PLAY[seat][index])
+        timing = state.static.ab_window[seat][index]
+        if timing != kind:
+            return (
+                f"{state.static.ab_name[seat][index]} is played "
+                f"{WINDOW_WORDS.get(timing, timing)}; this window is "
+                f"{WINDOW_WORDS[kind]}."
+            )
+        return f"Wait for your turn in the window: Player {acting + 1} first."
+    if key[0] == "G":
+        if index not in state.gate_hand[seat]:
+            return "That gate is not in your hand."
+        if phase != "place":
+            return "Gates are placed at the start and when the field is empty (B1, B7)."
+        return f"Wait for your turn to place a gate: Player {acting + 1} first."
+    if index not in state.unused[seat]:
+        return "That Bakugan is not ready to roll."
+    if phase == "place":
+        return "The gates go down first; Bakugan roll once they are placed (B1)."
+    if state.turn_player != seat:
+        return f"Not your turn: Player {state.turn_player + 1} rolls now."
+    if phase == "window":
+        return f"The ability window {WINDOW_WORDS[state.window_kind]} is open."
+    return _why_illegal(state, _ROLL[seat][index])

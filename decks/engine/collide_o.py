@@ -1072,3 +1072,55 @@ def _restore(values: dict) -> State:
 def from_json(data: dict) -> State:
     """Rebuild a state from ``to_json`` data."""
     return state_from_json(data, GAME, VERSION, State, _restore)
+
+
+# --- the board: which card a move plays, and why a card cannot be played ------
+
+
+def action_cards(state: State, action) -> tuple[str, ...]:
+    """Return the board keys of what ``action`` plays: the hand card and its end.
+
+    A hand card is keyed by its pack number, an end by its name (``"left"``,
+    ``"right"``): the board offers a card's plays on the card and an end's
+    plays on the end. A pass or a challenge names no card.
+    """
+    if type(action) is Play:
+        return (str(action.card), ENDS[action.end])
+    return ()
+
+
+def why_not(state: State, seat: int, key: str) -> str | None:
+    """Return why ``seat`` cannot play hand card ``key`` now, or None when it can.
+
+    The reason is ``_refuse_play``'s, the check ``apply`` makes: another
+    player's turn, a bar after a wrong challenge (O6), a last card open to a
+    challenge, or a card that fits neither end as laid (O1, O2).
+    """
+    if state.over:
+        return "The game is over."
+    if state.seat == seat and any(
+        key in action_cards(state, a) for a in legal_actions(state)
+    ):
+        return None
+    if not (isinstance(key, str) and key.isdigit()):
+        return "That is not a card of the pack."
+    if state.seat != seat:
+        return f"Not your turn: Player {state.seat + 1} plays now."
+    reasons = []
+    for end in (0, 1):
+        try:
+            _refuse_play(state, seat, Play(int(key), end))
+        except EngineError as exc:
+            if exc.message not in reasons:
+                reasons.append(exc.message)
+    if len(reasons) == 2 and all(
+        r.startswith("That card does not fit") for r in reasons
+    ):
+        # Both ends refuse it for the fit: say so once, with what each end needs.
+        ends = state.ends
+        return (
+            "It fits neither end, even turned: the left end needs "
+            f"{_section_words(ends[0])} then {_section_words(ends[1])}, the right end "
+            f"{_section_words(ends[2])} then {_section_words(ends[3])}."
+        )
+    return " ".join(reasons) or "That card cannot be played now."

@@ -1447,3 +1447,51 @@ def next_game_first(match: Match) -> int | str:
     if last is None:
         return 1 - match.firsts[-1]
     return 1 - last
+
+
+# --- the board: which card a move plays, and why a card cannot be played ------
+
+
+def action_cards(state: State, action: Action) -> tuple[str, ...]:
+    """Return the board keys (card uids as text) of the cards ``action`` plays.
+
+    The board lets a player click a card to make the move; a pass, a no-stop
+    or a pick among face-down cards names no card.
+    """
+    if action.kind in ("play", "test", "stop", "discard", "remove"):
+        return (str(action.card),)
+    return ()
+
+
+def why_not(state: State, seat: int, key: str) -> str | None:
+    """Return why ``seat`` cannot play card ``key`` now, or None when a legal move does.
+
+    The reason is the engine's own refusal of the card's natural move (the
+    one ``apply`` would raise): a stop of the wrong colour, a second copy of a
+    Character's title, another player's move, a choice under way.
+    """
+    s = state
+    if s.phase == "over":
+        return "The game is over."
+    if not (isinstance(key, str) and key.isdigit() and int(key) < len(s.cards)):
+        return "That is not a card of this game."
+    acting = to_act(s)
+    if acting == seat and any(key in action_cards(s, a) for a in legal_actions(s)):
+        return None
+    uid = int(key)
+    card = s.cards[uid]
+    if acting != seat:
+        return f"Not your move: it is Player {acting + 1}'s."
+    if s.phase == "stop":
+        candidate = card.stop
+    elif s.phase == "main":
+        opponents = [q for q in _order(s, seat) if q != seat]
+        kind = "test" if s.advanced and card.kind != "action" else "play"
+        candidate = _act(kind, uid, opponents[0] if opponents else -1)
+    else:
+        candidate = _act("discard", uid)
+    message = _refusal(s, candidate).message
+    if message.startswith("That move is not allowed now:"):
+        # The catch-all names the move's log form; the player needs the rest.
+        message = message.split(". ", 1)[-1]
+    return message

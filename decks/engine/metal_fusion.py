@@ -1468,3 +1468,52 @@ def repeated_numbers(numbers: Iterable) -> set:
     for number in numbers:
         (repeated if number in seen else seen).add(number)
     return repeated
+
+
+# --- the board: which card a move plays, and why a card cannot be played ------
+
+
+def action_cards(state: State, action: Action) -> tuple[str, ...]:
+    """Return the board keys of the cards ``action`` plays.
+
+    A hand card is keyed by its number; the won card of this battle is
+    ``"revealed"`` (into the hand or under the line-up) and a line-up card by
+    its slot (the booster goes under it). A reveal or a pass names no card.
+    """
+    kind = action.kind
+    if kind in ("use", "discard"):
+        return (str(action.arg),)
+    if kind == "hand":
+        return ("revealed",)
+    if kind == "boost":
+        return ("revealed", action.arg)
+    return ()
+
+
+def why_not(state: State, seat: int, key: str) -> str | None:
+    """Return why ``seat`` cannot play hand card ``key`` now, or None when it can.
+
+    The checks are ``_usable``'s (a "discard from your hand" effect, used in
+    the counting window of a battle its owner fights, ruling M7, when its
+    step applies to this battle) and the window's turn order.
+    """
+    s = state
+    if s.phase == "over":
+        return "The game is over."
+    acting = to_act(s)
+    if acting == seat and any(key in action_cards(s, a) for a in legal_actions(s)):
+        return None
+    info = s.seats[seat]
+    index = info.by_number.get(int(key)) if str(key).isdigit() else None
+    if index is None or index not in s.hand[seat]:
+        return "That card is not in your hand."
+    card = info.cards[index]
+    if index not in info.hand_cards:
+        return (
+            f"{card.name} has no effect to use from the hand; it counts as a card held."
+        )
+    if s.phase != "window" or seat not in _involved(s):
+        return f"{card.name} is used while a battle you fight is counted (ruling M7)."
+    if acting != seat:
+        return f"Wait for your turn in the counting window: Player {acting + 1} first."
+    return f"{card.name}'s effect does not apply in this battle."

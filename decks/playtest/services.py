@@ -75,6 +75,35 @@ def _advance(
     return state
 
 
+MAX_NAME = 30
+
+
+def hotseat_names(names, players: int) -> list[str]:
+    """Return the hot-seat players' names, one per seat: "Player N" where none is given.
+
+    A name is trimmed to one line of at most ``MAX_NAME`` characters; two
+    players may not share a name (the log would not say who did what).
+    """
+    if isinstance(names, str) or not isinstance(names, (list, tuple)):
+        raise PlaytestError("bad_names", "The players' names are a list.")
+    result = []
+    for i in range(players):
+        raw = names[i] if i < len(names) else ""
+        name = " ".join(str(raw or "").split())
+        if any(not ch.isprintable() for ch in name):
+            raise PlaytestError(
+                "bad_names", "A player's name holds a control character."
+            )
+        if len(name) > MAX_NAME:
+            raise PlaytestError(
+                "bad_names", f"A player's name is at most {MAX_NAME} characters."
+            )
+        result.append(name or f"Player {i + 1}")
+    if len({n.casefold() for n in result}) < len(result):
+        raise PlaytestError("bad_names", "Each player needs a name of their own.")
+    return result
+
+
 def playtest_create(
     *,
     owner,
@@ -86,8 +115,12 @@ def playtest_create(
     options: dict | None = None,
     chance: str = "seed",
     autoplay: bool = False,
+    names=(),
 ) -> Playtest:
     """Start a game of ``deck`` against bots or hot-seat and store it.
+
+    In hot-seat, ``names`` are the players' names by seat (names.py speaks
+    them on the board, in the log, the buttons and the replay).
 
     With ``autoplay`` ("play forced moves for me"), a human seat's move that is
     its only legal one is played for it (the start page ticks it by default).
@@ -157,6 +190,7 @@ def playtest_create(
         state = game.new_game(built, engine_options, seed)
     except EngineError as exc:
         raise PlaytestError(exc.code, exc.message) from exc
+    labels_entered = hotseat_names(names, players) if opponent == "hotseat" else []
     seats = []
     for i, kind in enumerate(seat_kinds):
         index = seat_index[min(i, len(seat_index) - 1)]
@@ -166,6 +200,7 @@ def playtest_create(
                 "deck": deck_ids[index],
                 "name": labels[index],
                 **({"auto": bool(autoplay)} if kind in HUMAN_KINDS else {}),
+                **({"label": labels_entered[i]} if i < len(labels_entered) else {}),
             }
         )
     log, steps = [], []

@@ -19,6 +19,7 @@ from ..engine.bots import BOT_LABELS
 from ..engine.core import CHANCE
 from ..models import Deck
 from .adapter import blocked_cards, deck_entries, entries_to_engine
+from .clicks import card_moves, may_grey
 from .models import DeckReport, Playtest
 from .names import seat_names, speak
 from .opponents import available_presets, default_opponent, opponent_groups
@@ -88,6 +89,10 @@ def board_context(
         viewer = acting
     view = game.view(state, viewer)
     events = [speak(line, names) for line in view.events]
+    spoken = [
+        Choice(c.id, speak(c.label, names))
+        for c in (choices(pt, state) if step is None else [])
+    ]
     return {
         "pt": pt,
         "game": game,
@@ -96,10 +101,14 @@ def board_context(
         "viewer": viewer,
         "acting": acting,
         "is_chance": acting == CHANCE,
-        "choices": [
-            Choice(c.id, speak(c.label, names))
-            for c in (choices(pt, state) if step is None else [])
-        ],
+        "choices": spoken,
+        # Cards played by clicking them (clicks.py); greyed ones ask the engine.
+        "card_moves": card_moves(game, state, spoken),
+        "may_grey": step is None
+        and not pass_screen
+        and not game.is_over(state)
+        and may_grey(pt, viewer),
+        "engine_state": state,
         "events": events[-60:],
         "over": game.is_over(state),
         "winner": game.winner(state),
@@ -227,6 +236,7 @@ def playtest_new(request):
             options=options,
             chance=chance,
             autoplay=autoplay,
+            names=request.POST.getlist("seat_name")[:8],
         )
     except PlaytestError as exc:
         messages.error(request, exc.message)

@@ -270,3 +270,68 @@ def seat_short(pt, seat) -> str:
         return _names(pt)[int(seat)]
     except (TypeError, ValueError, IndexError):
         return "nobody"
+
+
+@register.inclusion_tag("play/_play_card.html", takes_context=True)
+def play_card(context, key, name, grey=False):
+    """Draw the button over a board card: its move, the list of its moves, or why not.
+
+    ``key`` is the engine's board key of the card (``action_cards``); ``grey``
+    asks for the engine's reason when no legal move plays it (cards in hand).
+    """
+    from ..playtest.clicks import card_reason
+
+    key = str(key)
+    moves = (context.get("card_moves") or {}).get(key, [])
+    why = None
+    if not moves and grey and context.get("may_grey"):
+        why = card_reason(
+            context["game"],
+            context["engine_state"],
+            context["viewer"],
+            key,
+            _names(context["pt"]),
+        )
+    return {
+        "key": key,
+        "dom": "".join(ch if ch.isalnum() else "-" for ch in key),
+        "name": name or "this card",
+        "moves": moves,
+        "why": why,
+        "pt": context.get("pt"),
+        "hotseat": context.get("hotseat"),
+        "acting": context.get("acting"),
+        "csrf_token": context.get("csrf_token"),
+    }
+
+
+@register.simple_tag
+def say(pt, text, *seats):
+    """Return ``text`` with each "{}" as a seat, spoken as the log is ("You have")."""
+    from ..playtest.names import speak
+
+    try:
+        sentence = text.format(*(int(seat) + 1 for seat in seats))
+    except (TypeError, ValueError, IndexError):
+        return text
+    return speak(sentence, _names(pt))
+
+
+@register.simple_tag
+def bakugan_versus(pt, battle) -> str:
+    """Return a Bakugan battle naming both owners: "Your Dragonoid (Pyrus, 340 G) against ..."."""
+    from ..playtest.names import speak
+
+    def side(b) -> str:
+        owner = str(b.get("id", ""))[1:2]
+        power = b.get("g_power")
+        parts = [str(b.get("attribute") or "attribute unknown").capitalize()]
+        parts.append(f"{power} G" if power is not None else "G-Power unknown")
+        who = f"Player {owner}'s " if owner.isdigit() else ""
+        return f"{who}{b.get('name')} ({', '.join(parts)})"
+
+    try:
+        sentence = f"{side(battle['attacker'])} against {side(battle['defender'])}"
+    except (KeyError, TypeError, AttributeError):
+        return ""
+    return speak(sentence, _names(pt))

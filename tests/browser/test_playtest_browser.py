@@ -134,3 +134,90 @@ def test_a_three_player_collide_o_game_from_the_start_page_names_the_bots(
     assert Playtest.objects.get(pk=pt.pk).over is True
     log = page.locator(".game-log").inner_text()
     assert "Player 2" not in log and "Player 3" not in log
+
+
+def _wait_for_move(page, version):
+    page.wait_for_function(
+        "v => { const b = document.querySelector('#board'); return b && b.dataset.version !== v; }",
+        arg=version,
+        timeout=15000,
+    )
+
+
+def click_cards_to_the_end(page, limit=600) -> int:
+    """Play by tapping cards whenever one is playable, else the first move button.
+
+    Return how many moves were made by tapping a card.
+    """
+    by_card = 0
+    for _ in range(limit):
+        if page.locator("text=Game over").count():
+            return by_card
+        version = page.locator("#board").get_attribute("data-version")
+        cards = page.locator("button[data-play-card]")
+        if cards.count():
+            card = cards.first
+            if card.get_attribute("data-action"):
+                card.click()
+            else:
+                # Several moves play this card: it opens their list.
+                card.click()
+                page.locator(
+                    ".pc-menu:popover-open button[data-play-choice]"
+                ).first.click()
+            by_card += 1
+        elif page.locator(".choices button").count():
+            page.locator(".choices button").first.click()
+        else:
+            page.reload()
+            continue
+        _wait_for_move(page, version)
+    raise AssertionError("the game did not end within the click limit")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_whole_game_is_played_to_the_end_by_tapping_cards(
+    signed_in_page, server, user, deck_for, game
+):
+    deck = deck_for(game)
+    players = 3 if game == "collide-o" else 2
+    pt = playtest_create(
+        owner=user, deck=deck, opponent="greedy", seed=11, players=players
+    )
+    page = signed_in_page
+    page.goto(f"{server.url}/play/{pt.pk}/")
+    by_card = click_cards_to_the_end(page)
+    screenshot(page, f"{game}-over-by-cards")
+    assert Playtest.objects.get(pk=pt.pk).over is True
+    assert by_card > 0
+
+
+def test_a_card_is_played_by_enter_and_a_faded_card_says_why_and_posts_nothing(
+    signed_in_page, server, user, deck_for
+):
+    pt = playtest_create(
+        owner=user, deck=deck_for("bakugan"), opponent="greedy", seed=7
+    )
+    page = signed_in_page
+    page.set_viewport_size({"width": 390, "height": 900})
+    page.goto(f"{server.url}/play/{pt.pk}/")
+    # Set-up: the gates in hand are playable, the Bakugan and ability cards not yet.
+    faded = page.locator("button.pc-why").first
+    reason = faded.get_attribute("data-why")
+    assert reason
+    version = page.locator("#board").get_attribute("data-version")
+    faded.click(force=True)  # aria-disabled: still tappable, for its reason
+    shown = page.locator(".pc-reason:popover-open")
+    assert shown.inner_text().startswith(reason)
+    screenshot(page, "faded-card-reason-390")
+    assert page.locator("#board").get_attribute("data-version") == version
+    page.keyboard.press("Escape")
+    card = page.locator("button[data-play-card][data-action]").first
+    box = card.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44
+    label, action = card.get_attribute("aria-label"), card.get_attribute("data-action")
+    assert label.startswith("You place ")
+    card.focus()
+    page.keyboard.press("Enter")
+    _wait_for_move(page, version)
+    assert Playtest.objects.get(pk=pt.pk).log[len(pt.log)] == action
