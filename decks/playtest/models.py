@@ -240,6 +240,11 @@ class DeckDoctor(models.Model):
             return 100
         return round(100 * self.done_games / self.total_games)
 
+    @property
+    def racing(self) -> int:
+        """The swaps the current round plays (all of them in the first)."""
+        return len(self.rounds[-1]["candidates"]) if self.rounds else 0
+
 
 class DeckDoctorCandidate(models.Model):
     """One deck the doctor tries: a card out and a card in (none for the deck as it is)."""

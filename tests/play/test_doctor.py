@@ -1,5 +1,11 @@
 """The deck doctor: legal single-card swaps, played by the workers, applied in one click."""
 
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
 import pytest
 from django.db import transaction
 
@@ -21,6 +27,9 @@ from decks.playtest.doctor import (
 from decks.playtest.models import DeckDoctor
 from decks.playtest.services import PlaytestError
 from decks.rules import is_legal, to_lines, validate_deck
+from tests.utils import subprocess_env
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _counts(entries) -> dict:
@@ -270,3 +279,72 @@ def test_a_run_stops_when_the_next_round_would_spend_more_than_its_budget(
     assert rounds == doctor.round == BUDGET_ROUNDS
     assert doctor.result["separated"] is False
     assert doctor.total_games == doctor.budget == doctor.result["games"]
+
+
+def _workers_until(count: int, finished, timeout: float = 300) -> None:
+    """Run ``count`` task worker processes at once until ``finished()``, then stop them.
+
+    Running workers, not ``--batch`` ones: a round's last candidate queues the
+    next round, which a batch worker that found the queue empty meanwhile would
+    miss.
+    """
+    command = [
+        sys.executable,
+        "manage.py",
+        "db_worker",
+        "--no-startup-delay",
+        "--no-reload",
+        "--queue-name",
+        "*",
+        "--interval",
+        "0.05",
+    ]
+    logs = [tempfile.TemporaryFile() for _ in range(count)]
+    workers = [
+        subprocess.Popen(
+            command, cwd=ROOT, env=subprocess_env(), stdout=log, stderr=log
+        )
+        for log in logs
+    ]
+    try:
+        deadline = time.monotonic() + timeout
+        while not finished():
+            for worker, log in zip(workers, logs, strict=True):
+                if worker.poll() is not None:
+                    log.seek(0)
+                    pytest.fail("A worker stopped: " + log.read().decode()[-2000:])
+            assert time.monotonic() < deadline, "the workers did not finish the run"
+            time.sleep(0.1)
+    finally:
+        for worker in workers:
+            worker.terminate()
+        for worker, log in zip(workers, logs, strict=True):
+            worker.wait(timeout=60)
+            log.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_and_three_worker_processes_give_the_same_rounds_and_ranking(
+    user, deck_for
+):
+    deck = deck_for("bakugan")
+    runs = []
+    for workers in (1, 3):
+        doctor = doctor_start(owner=user, deck=deck, games=20, bot="random", seed=7)
+        _workers_until(
+            workers,
+            lambda pk=doctor.pk: not DeckDoctor.objects.get(pk=pk).unfinished,
+        )
+        doctor.refresh_from_db()
+        assert doctor.status == "done", doctor.error
+        assert doctor.done_games == doctor.total_games
+        runs.append(doctor)
+    one, three = runs
+    assert len(one.rounds) > 1  # the adaptive rounds were played by the workers
+    assert one.result == three.result
+    assert one.rounds == three.rounds
+    stats = [
+        list(d.candidates.order_by("index").values_list("games", "wins", "draws"))
+        for d in runs
+    ]
+    assert stats[0] == stats[1]
