@@ -22,8 +22,8 @@ something on a loaded machine too:
 
 Also: the seconds the last slice spends merging the tallies, the load average
 before and after, and whether every run's result was the same (it must be).
-Other tasks on the queue would be run too: run it on a database of its own
-(``SQLITE_PATH`` or ``DATABASE_URL``).
+The workers use this command's database. Other tasks on its queue would be run
+too: run it on a database of its own (``SQLITE_PATH`` or ``DATABASE_URL``).
 """
 
 import json
@@ -35,6 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
@@ -81,7 +82,7 @@ class Workers:
             "--verbosity",
             "1",
         ]
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, **_database_env(), "PYTHONUNBUFFERED": "1"}
         self.logs = [tempfile.TemporaryFile() for _ in range(count)]
         self.processes = [
             subprocess.Popen(
@@ -259,3 +260,16 @@ class Command(BaseCommand):
 
 def _database() -> str:
     return connection.vendor
+
+
+def _database_env() -> dict:
+    """Return the variables that point a worker at the database this process uses."""
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return {"SQLITE_PATH": str(db["NAME"]), "DATABASE_URL": ""}
+    user = quote(db.get("USER") or "")
+    password = quote(db.get("PASSWORD") or "")
+    login = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = db.get("HOST") or "localhost"
+    port = f":{db['PORT']}" if db.get("PORT") else ""
+    return {"DATABASE_URL": f"postgres://{login}{host}{port}/{db['NAME']}"}
