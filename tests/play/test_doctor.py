@@ -348,3 +348,26 @@ def test_one_and_three_worker_processes_give_the_same_rounds_and_ranking(
         for d in runs
     ]
     assert stats[0] == stats[1]
+
+
+@pytest.mark.django_db
+def test_a_run_cancelled_as_a_round_ends_starts_no_other_round(
+    user, deck_for, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        doctor = doctor_start(
+            owner=user, deck=deck_for("bakugan"), games=20, bot="random", seed=5
+        )
+    doctor.candidates.update(done=True, games=20, wins=10)
+    doctor_cancel(doctor=doctor)
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        with transaction.atomic():
+            next_round(doctor, list(doctor.candidates.order_by("index")))
+    doctor.refresh_from_db()
+    assert (doctor.status, doctor.round, doctor.result, queued) == (
+        "cancelled",
+        1,
+        {},
+        [],
+    )
+    assert not doctor.candidates.filter(done=False).exists()
