@@ -29,6 +29,14 @@ Decision: the swap keeps the card's zone, so a deck's shape (Collision's Blade,
 Metal Fusion's line-up) stays as the rules want it; a swap that breaks a rule
 (copies, size, a shared pack's minimum) is never offered, as every candidate is
 checked by ``decks.rules`` exactly as a playtest checks a deck.
+
+Decisions on the rounds, where the issue is silent: intervals that touch count
+as overlapping (a tie is not a separation); the deck as it is plays every round,
+so a gain is never measured against a baseline with fewer games than the swap;
+swaps with equal win rates rank by their place in the list (the seeded order);
+with five swaps or fewer there is nothing to separate and one round is played;
+a round runs only whole (every racing swap its ``games`` more), so the budget
+is never passed and a seed's rounds do not depend on timing.
 """
 
 from __future__ import annotations
