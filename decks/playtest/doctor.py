@@ -3,27 +3,46 @@
 ``doctor_start`` lists the legal single-card swaps of a deck (one copy of a card
 out, one copy of another card in, in the same zone; the card in comes from the
 owner's collection or from all the game's cards the owner may see), keeps at
-most ``MAX_CANDIDATES`` of them (a seeded pick when there are more), and queues
-one ``run_doctor_candidate`` task per candidate, plus the deck as it is
-(candidate 0), so any number of task workers play them in parallel. Every
-candidate plays the same seeds against the same opponent (the chosen deck, or
-the deck as it is for a mirror), so the differences come from the swap, not the
-deal. When the last candidate is done, ``doctor_figures`` ranks the swaps by
-win-rate gain over candidate 0 and keeps the top ``TOP``, each with its 95%
-interval and its games. ``doctor_cancel`` stops a run between games;
-``doctor_apply`` writes a suggestion as the deck's next version through
-``decks.services``. One user has at most ``MAX_UNFINISHED`` runs waiting or
-running at once.
+most ``MAX_CANDIDATES`` of them (a seeded pick when there are more), and plays
+them in rounds on the task workers, one ``run_doctor_candidate`` task per
+candidate and round, so any number of workers play them in parallel. Every
+candidate plays the same seeds (game i has seed ``seed + i``) against the same
+opponent (the chosen deck, or the deck as it is for a mirror), so the
+differences come from the swap, not the deal.
+
+Rounds: the first plays ``games`` games of every swap and of the deck as it is
+(candidate 0). When a round's last candidate ends, ``overlapping`` ranks the
+swaps by win rate: those below the top ``TOP`` whose 95% interval still
+reaches the top's, and those of the top whose interval reaches theirs, play
+another ``games`` games (with the deck as it is, so the baseline keeps up),
+until none overlaps (separated) or the next round would pass the budget
+(``BUDGET_ROUNDS`` first rounds' worth of games) or ``MAX_ROUNDS``. The
+decisions depend only on the results, so a seed gives the same rounds and the
+same ranking however many workers played them. Then ``doctor_figures`` ranks
+the swaps by win-rate gain over candidate 0 and keeps the top ``TOP``, each
+with its 95% interval and its games, and says whether they separated.
+``doctor_cancel`` stops a run between games; ``doctor_apply`` writes a
+suggestion as the deck's next version through ``decks.services``. One user has
+at most ``MAX_UNFINISHED`` runs waiting or running at once.
 
 Decision: the swap keeps the card's zone, so a deck's shape (Collision's Blade,
 Metal Fusion's line-up) stays as the rules want it; a swap that breaks a rule
 (copies, size, a shared pack's minimum) is never offered, as every candidate is
 checked by ``decks.rules`` exactly as a playtest checks a deck.
+
+Decisions on the rounds, where the issue is silent: intervals that touch count
+as overlapping (a tie is not a separation); the deck as it is plays every round,
+so a gain is never measured against a baseline with fewer games than the swap;
+swaps with equal win rates rank by their place in the list (the seeded order);
+with five swaps or fewer there is nothing to separate and one round is played;
+a round runs only whole (every racing swap its ``games`` more), so the budget
+is never passed and a seed's rounds do not depend on timing.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from datetime import timedelta
 
 from django.db import transaction
@@ -41,18 +60,21 @@ from ..rules import is_legal, to_lines, validate_deck
 from ..services import deck_set_entries
 from .adapter import PlaytestError, card_to_engine, deck_entries, engine_decks
 from .models import DeckDoctor, DeckDoctorCandidate
-from .reports import refuse_if_busy, wilson_interval
+from .reports import Progress, refuse_if_busy, wilson_interval
 
 MAX_CANDIDATES = 40
-MAX_GAMES = 1000  # per candidate
+MAX_GAMES = 1000  # per candidate and round
 MIN_GAMES = 20
+# A run plays at most this many first rounds' worth of games, in MAX_ROUNDS.
+BUDGET_ROUNDS = 4
+MAX_ROUNDS = 8
 MAX_POOL = 300  # cards considered for the card in
 MAX_TRIES = 3000  # swaps checked by the rules at most
 MAX_UNFINISHED = 1
 UNFINISHED_FOR_AT_MOST = timedelta(hours=2)
 TOP = 5
 SOURCES = {"game": "the game's cards", "collection": "your collection"}
-_CANCEL_CHECK = 10  # games between looks at the run's status
+CANCEL_EVERY = 0.5  # seconds between a running candidate's looks at the run's status
 
 
 def _entry_dicts(entries) -> list[dict]:
@@ -199,6 +221,14 @@ def doctor_start(
             options={"players": players} if shared else {},
             opponent={} if shared else checked[1],
             total_games=games * len(built),
+            budget=games * len(built) * BUDGET_ROUNDS,
+            rounds=[
+                {
+                    "round": 1,
+                    "candidates": list(range(1, len(built))),
+                    "games": games * len(built),
+                }
+            ],
         )
         candidates = DeckDoctorCandidate.objects.bulk_create(
             DeckDoctorCandidate(
@@ -208,6 +238,7 @@ def doctor_start(
                 card_out=out,
                 card_in=card_in,
                 deck=engine_deck,
+                target=games,
             )
             for i, (out, card_in, zone, engine_deck) in enumerate(built)
         )
@@ -216,10 +247,14 @@ def doctor_start(
     return doctor
 
 
-def candidate_play(candidate: DeckDoctorCandidate, stop=None) -> tuple[int, int, int]:
-    """Play a candidate's games; return (games, wins, draws) of its deck (seat 0).
+def candidate_play(
+    candidate: DeckDoctorCandidate, start: int, end: int, stop=None, progress=None
+) -> tuple[int, int, int]:
+    """Play games ``start`` to ``end - 1`` of a candidate; return (games, wins, draws).
 
-    ``stop()`` is asked every few games; when it says so, the games so far count.
+    Game i has the seed ``doctor.seed + i`` for every candidate, so all play the
+    same deals. ``stop()`` is asked every ``CANCEL_EVERY`` seconds (when it says
+    so, the games so far are returned); ``progress(n)`` after each game.
     """
     doctor = candidate.doctor
     game = get_game(doctor.game)
@@ -227,9 +262,12 @@ def candidate_play(candidate: DeckDoctorCandidate, stop=None) -> tuple[int, int,
         [candidate.deck] if not doctor.opponent else [candidate.deck, doctor.opponent]
     )
     wins = draws = 0
-    for i in range(doctor.games):
-        if stop is not None and i % _CANCEL_CHECK == 0 and i and stop():
-            return i, wins, draws
+    looked = time.monotonic()
+    for i in range(start, end):
+        if stop is not None and time.monotonic() - looked >= CANCEL_EVERY:
+            if stop():
+                return i - start, wins, draws
+            looked = time.monotonic()
         game_seed = doctor.seed + i
         state = game.new_game(decks, doctor.options, game_seed)
         seats = game.player_count(state)
@@ -238,18 +276,41 @@ def candidate_play(candidate: DeckDoctorCandidate, stop=None) -> tuple[int, int,
         winner = game.winner(state)
         wins += winner == 0
         draws += winner is None
-        if i % _CANCEL_CHECK == _CANCEL_CHECK - 1:
-            DeckDoctor.objects.filter(pk=doctor.pk).update(
-                done_games=F("done_games") + _CANCEL_CHECK
-            )
-    return doctor.games, wins, draws
+        if progress is not None:
+            progress(i - start + 1)
+    return end - start, wins, draws
 
 
 def _rate(c) -> float:
     return (c.wins + c.draws / 2) / c.games if c.games else 0.0
 
 
-def doctor_figures(doctor: DeckDoctor, candidates) -> dict:
+def overlapping(rows, top: int = TOP) -> list[int]:
+    """Return the swaps still too close to tell from the top ``top``: the next round's.
+
+    ``rows`` holds (index, games, points) per swap, points being wins + draws / 2.
+    The swaps are ranked by win rate (then index); a swap below the top ``top``
+    whose 95% interval reaches the lowest interval of the top (its high end at
+    or above their lowest low end) is still in the race, and so is each of the
+    top whose interval reaches the highest of those below. None: the top are
+    separated from the rest (or there is no rest), and the rounds stop.
+    """
+    intervals = {i: wilson_interval(points, games) for i, games, points in rows}
+    ranked = sorted(rows, key=lambda r: (-(r[2] / r[1] if r[1] else 0.0), r[0]))
+    best, rest = [r[0] for r in ranked[:top]], [r[0] for r in ranked[top:]]
+    if not best or not rest:
+        return []
+    floor = min(intervals[i][0] for i in best)
+    ceiling = max(intervals[i][1] for i in rest)
+    if ceiling < floor:
+        return []
+    return sorted(
+        [i for i in best if intervals[i][0] <= ceiling]
+        + [i for i in rest if intervals[i][1] >= floor]
+    )
+
+
+def doctor_figures(doctor: DeckDoctor, candidates, separated: bool = True) -> dict:
     """Return the baseline and the top swaps by win-rate gain, with 95% intervals."""
     base = candidates[0]
     p0 = _rate(base)
@@ -284,63 +345,119 @@ def doctor_figures(doctor: DeckDoctor, candidates) -> dict:
         },
         "candidates": len(candidates) - 1,
         "top": rows[:TOP],
+        "rounds": doctor.rounds,
+        "separated": separated,
+        "games": sum(c.games for c in candidates),
+        "budget": doctor.budget,
     }
 
 
+def _stop(doctor_id: int) -> bool:
+    status = DeckDoctor.objects.filter(pk=doctor_id).values_list("status", flat=True)
+    return status.first() not in (DeckDoctor.Status.QUEUED, DeckDoctor.Status.RUNNING)
+
+
 def candidate_run(candidate_id: int) -> None:
-    """Play one candidate and store its figures; the last one ranks them all."""
+    """Play one candidate's games of this round; the round's last one decides.
+
+    A candidate plays from the games it has to its ``target``. It writes once
+    when it ends (and its progress every ``PROGRESS_EVERY`` seconds on the way),
+    under the run's row lock, so the ends come one at a time and exactly one
+    finds the round over. That one either starts the next round (``next_round``)
+    or ranks the candidates. A candidate already done (its task run twice), or
+    of a run cancelled or failed, is skipped; cancelled, it stops between games.
+    """
     candidate = DeckDoctorCandidate.objects.select_related("doctor").get(
         pk=candidate_id
     )
     doctor = candidate.doctor
     if candidate.done or not doctor.unfinished:
         return
-    DeckDoctor.objects.filter(pk=doctor.pk, status=DeckDoctor.Status.QUEUED).update(
-        status=DeckDoctor.Status.RUNNING
-    )
-
-    def stop() -> bool:
-        status = DeckDoctor.objects.filter(pk=doctor.pk).values_list(
-            "status", flat=True
+    if doctor.status == DeckDoctor.Status.QUEUED:
+        DeckDoctor.objects.filter(pk=doctor.pk, status=DeckDoctor.Status.QUEUED).update(
+            status=DeckDoctor.Status.RUNNING
         )
-        return status.first() not in (
-            DeckDoctor.Status.QUEUED,
-            DeckDoctor.Status.RUNNING,
-        )
-
+    start, end = candidate.games, candidate.target
+    progress = Progress(DeckDoctor, doctor.pk)
     try:
-        games, wins, draws = candidate_play(candidate, stop)
+        games, wins, draws = candidate_play(
+            candidate, start, end, lambda: _stop(doctor.pk), progress.step
+        )
     except Exception as exc:  # the page must say what went wrong
         DeckDoctor.objects.filter(pk=doctor.pk).update(
             status=DeckDoctor.Status.FAILED, error=str(exc)[:2000]
         )
         raise
+    if games < end - start:  # cancelled: the run is over, nothing more to rank
+        return
     with transaction.atomic():
-        DeckDoctor.objects.select_for_update().filter(pk=doctor.pk).first()
-        stored = DeckDoctorCandidate.objects.filter(pk=candidate.pk, done=False).update(
-            done=True, games=games, wins=wins, draws=draws
-        )
+        doctor = DeckDoctor.objects.select_for_update().get(pk=doctor.pk)
+        stored = DeckDoctorCandidate.objects.filter(
+            pk=candidate.pk, done=False, games=start
+        ).update(done=True, games=end, wins=F("wins") + wins, draws=F("draws") + draws)
         if not stored:
             return
-        DeckDoctor.objects.filter(pk=doctor.pk).update(
-            done_games=F("done_games") + games % _CANCEL_CHECK
-        )
+        if doctor.candidates.filter(done=False).exists():
+            DeckDoctor.objects.filter(pk=doctor.pk).update(
+                done_games=F("done_games") + progress.rest(games)
+            )
+            return
         candidates = list(
             doctor.candidates.select_related("card_out", "card_in").order_by("index")
         )
-        if all(c.done for c in candidates):
-            DeckDoctor.objects.filter(
-                pk=doctor.pk, status=DeckDoctor.Status.RUNNING
-            ).update(
-                status=DeckDoctor.Status.DONE,
-                result=doctor_figures(doctor, candidates),
-                done_games=doctor.total_games,
-            )
+        next_round(doctor, candidates)
+
+
+def next_round(doctor: DeckDoctor, candidates: list[DeckDoctorCandidate]) -> None:
+    """After a round: play another for the swaps still in the race, or rank them.
+
+    Another round plays ``doctor.games`` more games of each swap ``overlapping``
+    names and of the deck as it is (so every gain is measured against a baseline
+    with at least its own games), when it fits in the budget and ``MAX_ROUNDS``.
+    Called under the run's row lock by the round's last candidate; what it
+    decides depends only on the games' results, so a seed gives the same rounds
+    and ranking whatever the number of workers.
+    """
+    race = overlapping(
+        [(c.index, c.games, c.wins + c.draws / 2) for c in candidates[1:]]
+    )
+    more = doctor.games * (len(race) + 1)
+    if (
+        race
+        and doctor.round < MAX_ROUNDS
+        and doctor.total_games + more <= doctor.budget
+    ):
+        playing = [0, *race]
+        rounds = [
+            *doctor.rounds,
+            {"round": doctor.round + 1, "candidates": race, "games": more},
+        ]
+        started = DeckDoctor.objects.filter(
+            pk=doctor.pk, status=DeckDoctor.Status.RUNNING
+        ).update(
+            round=doctor.round + 1,
+            rounds=rounds,
+            total_games=doctor.total_games + more,
+            done_games=doctor.total_games,
+        )
+        if not started:  # cancelled meanwhile
+            return
+        ids = [c.pk for c in candidates if c.index in playing]
+        DeckDoctorCandidate.objects.filter(pk__in=ids).update(
+            done=False, target=F("target") + doctor.games
+        )
+        transaction.on_commit(lambda: [run_doctor_candidate.enqueue(pk) for pk in ids])
+        return
+    DeckDoctor.objects.filter(pk=doctor.pk, status=DeckDoctor.Status.RUNNING).update(
+        status=DeckDoctor.Status.DONE,
+        result=doctor_figures(doctor, candidates, separated=not race),
+        done_games=doctor.total_games,
+    )
 
 
 @task()
 def run_doctor_candidate(candidate_id: int) -> None:
-    """Play one deck doctor candidate (any worker; see ``candidate_run``)."""
+    """Play one deck doctor candidate's round (any worker; see ``candidate_run``)."""
     candidate_run(candidate_id)
 
 

@@ -174,6 +174,8 @@ class DeckDoctor(models.Model):
     Candidate 0 is the deck as it was; every other candidate swaps one copy of
     one card for one copy of another in the same zone. All candidates play the
     same seeds against the same opponent, so their win rates compare fairly.
+    They play in rounds (``decks.playtest.doctor``): the first plays them all,
+    each further round only those still too close to the top five to tell.
     """
 
     class Status(models.TextChoices):
@@ -195,9 +197,18 @@ class DeckDoctor(models.Model):
     game = models.CharField(max_length=20)
     bot = models.CharField(max_length=20, default="greedy")
     source = models.CharField(max_length=12, default="game")  # "collection" or "game"
-    games = models.PositiveIntegerField(help_text="Games per candidate.")
+    games = models.PositiveIntegerField(help_text="Games per candidate in each round.")
     seed = models.BigIntegerField(default=1)
     options = models.JSONField(default=dict, blank=True)
+    round = models.PositiveIntegerField(default=1, help_text="The round being played.")
+    budget = models.PositiveIntegerField(
+        default=0, help_text="The most games the run plays, over all its rounds."
+    )
+    rounds = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Each round: its number, the candidates it played, their games.",
+    )
     opponent = models.JSONField(
         default=dict,
         blank=True,
@@ -229,6 +240,11 @@ class DeckDoctor(models.Model):
             return 100
         return round(100 * self.done_games / self.total_games)
 
+    @property
+    def racing(self) -> int:
+        """The swaps the current round plays (all of them in the first)."""
+        return len(self.rounds[-1]["candidates"]) if self.rounds else 0
+
 
 class DeckDoctorCandidate(models.Model):
     """One deck the doctor tries: a card out and a card in (none for the deck as it is)."""
@@ -245,7 +261,10 @@ class DeckDoctorCandidate(models.Model):
         "cards.Card", related_name="+", on_delete=models.CASCADE, null=True
     )
     deck = models.JSONField(help_text="The candidate's engine deck.")
-    done = models.BooleanField(default=False)
+    done = models.BooleanField(default=False, help_text="It has played its target.")
+    target = models.PositiveIntegerField(
+        default=0, help_text="The games it has played by the end of this round."
+    )
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     draws = models.PositiveIntegerField(default=0)

@@ -5,16 +5,25 @@
 per slice on the default task backend (the database backend: ``manage.py
 db_worker`` runs them, ``make run`` starts one worker, and any number more, on
 this machine or others sharing the database, take slices in parallel). Each
-slice adds its games to the report's progress as it plays; the last to finish
-merges the slices' tallies in game order, so the result for a seed is the same
-however many workers ran it and in whatever order (``simulate_report`` plays
-them all in one go, for comparison). The page polls the progress.
+slice adds its games to the report's progress when it ends (and every
+``PROGRESS_EVERY`` seconds on the way, for slow bots); the last to finish merges
+the slices' tallies in game order, so the result for a seed is the same however
+many workers ran it and in whatever order (``simulate_report`` plays them all
+in one go, for comparison). The page polls the progress.
+
+What a slice costs beside its games is kept small, so N workers finish a
+report in about its CPU time / N (``manage.py bench_reports`` measures it): one
+read when it starts (the report's decks; the engine keeps its read of them
+between slices in a worker), one write transaction when it ends, the tallies
+read once, by the last slice only; a worker takes its next slice as soon as one
+ends (db_worker sleeps its ``--interval`` only when the queue is empty).
 """
 
 from __future__ import annotations
 
 import math
 import statistics
+import time
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -36,6 +45,8 @@ MAX_GAMES = 5000
 MAX_OPPONENTS = 8
 # Games per slice of a report: each slice is one task, taken by any free worker.
 CHUNK_GAMES = 100
+# Seconds at least between a running task's progress writes (reports, doctor).
+PROGRESS_EVERY = 2.0
 # Reports one user may have waiting for or running on the worker at once.
 MAX_UNFINISHED = 3
 # A report unfinished this long after it started lost its worker (killed, say);
@@ -249,9 +260,10 @@ def report_figures(report: DeckReport, tally: dict) -> dict:
     n = report.games
     low, high = wilson_interval(wins + draws / 2, n)
     buckets: dict[int, int] = {}
-    width = max(1, (max(lengths) - min(lengths)) // 10 + 1) if lengths else 1
+    shortest = min(lengths, default=0)  # once: the merge runs under the report's lock
+    width = max(1, (max(lengths) - shortest) // 10 + 1) if lengths else 1
     for length in lengths:
-        start = (length - min(lengths)) // width * width + min(lengths)
+        start = (length - shortest) // width * width + shortest
         buckets[start] = buckets.get(start, 0) + 1
     per_card = sorted(
         (
@@ -309,56 +321,77 @@ def _cards_played(game, state) -> set[str]:
     return set(game.view(state, 0).played)
 
 
+class Progress:
+    """Add a task's games to a run's ``done_games``, seldom: the writes are the cost.
+
+    ``step(done)`` is told after each game and writes (adds, with F(), so runs on
+    several workers all count) at most once every ``PROGRESS_EVERY`` seconds;
+    ``rest()`` says how many games are not written yet, for the task's one last
+    write. A 100-game greedy slice ends within a second, so it writes once.
+    """
+
+    def __init__(self, model, pk: int, every: float | None = None):
+        self.model, self.pk = model, pk
+        self.every = PROGRESS_EVERY if every is None else every
+        self.written = 0
+        self.last = time.monotonic()
+
+    def step(self, done: int) -> None:
+        now = time.monotonic()
+        if now - self.last >= self.every and done > self.written:
+            self.model.objects.filter(pk=self.pk).update(
+                done_games=F("done_games") + (done - self.written)
+            )
+            self.written, self.last = done, now
+
+    def rest(self, done: int) -> int:
+        return done - self.written
+
+
 def chunk_run(chunk_id: int) -> None:
     """Play one slice of a report and store its tally; the last slice merges them.
 
     A slice already done (its task run twice) or of a failed report is skipped.
-    Progress goes onto the report as it plays, added (not written) so slices
-    running at once on different workers all count.
+    A slice writes to the database once when it ends (its tally, its games onto
+    the report's progress, in one transaction), and meanwhile only every
+    ``PROGRESS_EVERY`` seconds, so workers do not queue for SQLite's one writer.
+    The end waits for the report's row lock: the slices' ends happen one at a
+    time, and exactly one of them finds no slice left and merges the tallies.
     """
     chunk = DeckReportChunk.objects.select_related("report").get(pk=chunk_id)
     report = chunk.report
     if chunk.done or report.status == DeckReport.Status.FAILED:
         return
-    DeckReport.objects.filter(pk=report.pk, status=DeckReport.Status.QUEUED).update(
-        status=DeckReport.Status.RUNNING
-    )
-    step = max(1, report.games // 50)
-    counted = [0]
-
-    def progress(done: int) -> None:
-        if done - counted[0] >= step:
-            DeckReport.objects.filter(pk=report.pk).update(
-                done_games=F("done_games") + (done - counted[0])
-            )
-            counted[0] = done
-
+    if report.status == DeckReport.Status.QUEUED:
+        DeckReport.objects.filter(pk=report.pk, status=DeckReport.Status.QUEUED).update(
+            status=DeckReport.Status.RUNNING
+        )
+    progress = Progress(DeckReport, report.pk)
     try:
-        tally = play_games(report, chunk.first, chunk.games, progress)
+        tally = play_games(report, chunk.first, chunk.games, progress.step)
     except Exception as exc:  # the report page must say what went wrong
         DeckReport.objects.filter(pk=report.pk).update(
             status=DeckReport.Status.FAILED, error=str(exc)[:2000]
         )
         raise
     with transaction.atomic():
-        # The report's row lock orders the slices' ends: exactly one sees all done.
         DeckReport.objects.select_for_update().filter(pk=report.pk).first()
         stored = DeckReportChunk.objects.filter(pk=chunk.pk, done=False).update(
             done=True, tally=tally
         )
         if not stored:
             return
-        DeckReport.objects.filter(pk=report.pk).update(
-            done_games=F("done_games") + (chunk.games - counted[0])
-        )
-        chunks = list(report.chunks.order_by("index"))
-        if all(c.done for c in chunks):
-            result = report_figures(report, merge_tallies(c.tally for c in chunks))
-            DeckReport.objects.filter(pk=report.pk).exclude(
-                status=DeckReport.Status.FAILED
-            ).update(
-                status=DeckReport.Status.DONE, result=result, done_games=report.games
+        if report.chunks.filter(done=False).exists():
+            DeckReport.objects.filter(pk=report.pk).update(
+                done_games=F("done_games") + progress.rest(chunk.games)
             )
+            return
+        # The last slice: only now are the tallies read, once, in game order.
+        tallies = report.chunks.order_by("index").values_list("tally", flat=True)
+        result = report_figures(report, merge_tallies(tallies))
+        DeckReport.objects.filter(pk=report.pk).exclude(
+            status=DeckReport.Status.FAILED
+        ).update(status=DeckReport.Status.DONE, result=result, done_games=report.games)
 
 
 @task()

@@ -1,21 +1,35 @@
 """The deck doctor: legal single-card swaps, played by the workers, applied in one click."""
 
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
 import pytest
+from django.db import transaction
 
 from cards.games import GAMES
 from collection.models import CollectionEntry
 from decks.playtest.doctor import (
+    BUDGET_ROUNDS,
     MAX_CANDIDATES,
+    MAX_ROUNDS,
     TOP,
     candidate_run,
     doctor_apply,
     doctor_cancel,
     doctor_start,
+    next_round,
+    overlapping,
     swap_candidates,
 )
 from decks.playtest.models import DeckDoctor
 from decks.playtest.services import PlaytestError
 from decks.rules import is_legal, to_lines, validate_deck
+from tests.utils import subprocess_env
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _counts(entries) -> dict:
@@ -60,10 +74,14 @@ def test_only_cards_of_the_owners_collection_come_in_when_asked(user, deck_for):
 
 
 def _run(doctor, order=None):
-    candidates = list(doctor.candidates.order_by("index"))
-    for candidate in reversed(candidates) if order == "backwards" else candidates:
-        candidate_run(candidate.pk)
-    doctor.refresh_from_db()
+    """Play the run's rounds here, each round's candidates in the order given."""
+    for _ in range(MAX_ROUNDS + 1):
+        candidates = list(doctor.candidates.filter(done=False).order_by("index"))
+        for candidate in reversed(candidates) if order == "backwards" else candidates:
+            candidate_run(candidate.pk)
+        doctor.refresh_from_db()
+        if not doctor.unfinished or not candidates:
+            break
     return doctor
 
 
@@ -78,14 +96,20 @@ def test_a_run_ranks_the_top_swaps_with_intervals_and_games(
     count = doctor.candidates.count()
     assert doctor.total_games == 20 * count
     doctor = _run(doctor, "backwards")
-    assert (doctor.status, doctor.done_games) == ("done", 20 * count)
+    played = sum(c.games for c in doctor.candidates.all())
+    assert (doctor.status, doctor.done_games) == ("done", doctor.total_games)
+    assert played == doctor.total_games == sum(r["games"] for r in doctor.rounds)
+    assert doctor.result["games"] == played <= doctor.budget
     top = doctor.result["top"]
     assert len(top) == min(TOP, count - 1)
     assert [row["gain"] for row in top] == sorted(
         (r["gain"] for r in top), reverse=True
     )
     for row in top:
-        assert row["games"] == 20
+        assert (
+            row["games"] % 20 == 0
+            and 20 <= row["games"] <= doctor.result["baseline"]["games"]
+        )
         assert row["interval"][0] <= row["win_rate"] <= row["interval"][1]
         assert row["gain_interval"][0] <= row["gain"] <= row["gain_interval"][1]
     # The same seed gives the same ranking, whatever order the workers took.
@@ -161,3 +185,189 @@ def test_someone_elses_deck_or_run_is_not_theirs_to_doctor(
     assert client.post("/play/doctor/new/", {"deck": deck.pk}).status_code == 404
     doctor.refresh_from_db()
     assert doctor.status == "queued"
+
+
+# --- adaptive rounds ------------------------------------------------------------
+
+
+def test_the_rounds_stop_when_the_top_five_are_separated_from_the_rest():
+    # (index, games, points): five clear winners, five clear losers.
+    rows = [(i, 100, 80) for i in range(1, 6)] + [(i, 100, 20) for i in range(6, 11)]
+    assert overlapping(rows) == []
+    # Fewer swaps than the top five: nothing to separate.
+    assert overlapping([(1, 20, 5), (2, 20, 15)]) == []
+
+
+def test_only_the_swaps_whose_interval_overlaps_the_top_fives_play_on():
+    rows = (
+        [(1, 100, 90), (2, 100, 88)]  # clear of everything below the top five
+        + [(3, 100, 60), (4, 100, 58), (5, 100, 56)]  # top five, but close
+        + [(6, 100, 52), (7, 100, 50)]  # below, interval reaches the top's
+        + [(8, 100, 10), (9, 100, 5)]  # far below
+    )
+    # Wilson 95%: 56/100 -> low 0.462; 52/100 -> high 0.615, 50/100 -> 0.596;
+    # 60/100 -> low 0.502, 88/100 -> low 0.802.
+    assert overlapping(rows) == [3, 4, 5, 6, 7]
+    # More games narrow the intervals: the same rates over 5,000 games separate
+    # (56% -> low 0.546, 52% -> high 0.534).
+    wide = [(i, 5000, points * 50) for i, _, points in rows]
+    assert overlapping(wide) == []
+
+
+def _round_over(doctor, wins_of):
+    """Store a round's results as if the workers had played it: wins per index."""
+    for candidate in doctor.candidates.all():
+        candidate.games = candidate.target
+        candidate.wins = wins_of(candidate.index, candidate.games)
+        candidate.draws = 0
+        candidate.done = True
+        candidate.save()
+    DeckDoctor.objects.filter(pk=doctor.pk).update(status="running")
+    doctor.refresh_from_db()
+    with transaction.atomic():
+        next_round(doctor, list(doctor.candidates.order_by("index")))
+    doctor.refresh_from_db()
+    return doctor
+
+
+@pytest.mark.django_db
+def test_a_run_stops_after_the_round_that_separates_them(
+    user, deck_for, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        doctor = doctor_start(
+            owner=user, deck=deck_for("bakugan"), games=20, bot="random", seed=5
+        )
+    count = doctor.candidates.count()
+    assert count > TOP + 1
+    # Round 1: every swap as good as any other: all of them play a second round.
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        doctor = _round_over(doctor, lambda i, n: n // 2)
+    assert (doctor.status, doctor.round, doctor.total_games) == (
+        "running",
+        2,
+        2 * 20 * count,
+    )
+    assert len(queued) == 1
+    playing = doctor.candidates.filter(done=False)
+    assert {c.index for c in playing} == set(range(count))
+    assert {c.target for c in playing} == {40}
+    # Round 2: swaps 1-5 win every game, the rest none: separated, so it ends.
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        doctor = _round_over(doctor, lambda i, n: n if 1 <= i <= TOP else 0)
+    assert (doctor.status, doctor.round, queued) == ("done", 2, [])
+    assert doctor.result["separated"] is True
+    assert {row["index"] for row in doctor.result["top"]} == set(range(1, TOP + 1))
+    assert [r["round"] for r in doctor.result["rounds"]] == [1, 2]
+
+
+@pytest.mark.django_db
+def test_a_run_stops_when_the_next_round_would_spend_more_than_its_budget(
+    user, deck_for, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        doctor = doctor_start(
+            owner=user, deck=deck_for("bakugan"), games=20, bot="random", seed=5
+        )
+    count = doctor.candidates.count()
+    assert doctor.budget == BUDGET_ROUNDS * 20 * count
+    rounds = 0
+    while doctor.unfinished:
+        with django_capture_on_commit_callbacks(execute=False):
+            doctor = _round_over(doctor, lambda i, n: n // 2)  # never separated
+        rounds += 1
+    assert rounds == doctor.round == BUDGET_ROUNDS
+    assert doctor.result["separated"] is False
+    assert doctor.total_games == doctor.budget == doctor.result["games"]
+
+
+def _workers_until(count: int, finished, timeout: float = 300) -> None:
+    """Run ``count`` task worker processes at once until ``finished()``, then stop them.
+
+    Running workers, not ``--batch`` ones: a round's last candidate queues the
+    next round, which a batch worker that found the queue empty meanwhile would
+    miss.
+    """
+    command = [
+        sys.executable,
+        "manage.py",
+        "db_worker",
+        "--no-startup-delay",
+        "--no-reload",
+        "--queue-name",
+        "*",
+        "--interval",
+        "0.05",
+    ]
+    logs = [tempfile.TemporaryFile() for _ in range(count)]
+    workers = [
+        subprocess.Popen(
+            command, cwd=ROOT, env=subprocess_env(), stdout=log, stderr=log
+        )
+        for log in logs
+    ]
+    try:
+        deadline = time.monotonic() + timeout
+        while not finished():
+            for worker, log in zip(workers, logs, strict=True):
+                if worker.poll() is not None:
+                    log.seek(0)
+                    pytest.fail("A worker stopped: " + log.read().decode()[-2000:])
+            assert time.monotonic() < deadline, "the workers did not finish the run"
+            time.sleep(0.1)
+    finally:
+        for worker in workers:
+            worker.terminate()
+        for worker, log in zip(workers, logs, strict=True):
+            worker.wait(timeout=60)
+            log.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_and_three_worker_processes_give_the_same_rounds_and_ranking(
+    user, deck_for
+):
+    deck = deck_for("bakugan")
+    runs = []
+    for workers in (1, 3):
+        doctor = doctor_start(owner=user, deck=deck, games=20, bot="random", seed=7)
+        _workers_until(
+            workers,
+            lambda pk=doctor.pk: not DeckDoctor.objects.get(pk=pk).unfinished,
+        )
+        doctor.refresh_from_db()
+        assert doctor.status == "done", doctor.error
+        assert doctor.done_games == doctor.total_games
+        runs.append(doctor)
+    one, three = runs
+    assert len(one.rounds) > 1  # the adaptive rounds were played by the workers
+    assert one.result == three.result
+    assert one.rounds == three.rounds
+    stats = [
+        list(d.candidates.order_by("index").values_list("games", "wins", "draws"))
+        for d in runs
+    ]
+    assert stats[0] == stats[1]
+
+
+@pytest.mark.django_db
+def test_a_run_cancelled_as_a_round_ends_starts_no_other_round(
+    user, deck_for, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        doctor = doctor_start(
+            owner=user, deck=deck_for("bakugan"), games=20, bot="random", seed=5
+        )
+    doctor.candidates.update(done=True, games=20, wins=10)
+    doctor_cancel(doctor=doctor)
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        with transaction.atomic():
+            next_round(doctor, list(doctor.candidates.order_by("index")))
+    doctor.refresh_from_db()
+    assert (doctor.status, doctor.round, doctor.result, queued) == (
+        "cancelled",
+        1,
+        {},
+        [],
+    )
+    assert not doctor.candidates.filter(done=False).exists()

@@ -1,11 +1,13 @@
 """Chunked deck reports: slices taken by any number of workers add up to one result."""
 
+import json
 import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 from decks.playtest.models import DeckReport, DeckReportChunk
 from decks.playtest.reports import (
@@ -114,3 +116,35 @@ def test_one_and_three_worker_processes_give_the_same_report(client, user, deck_
         results.append(report.result)
     assert results[0] == results[1] == simulate_report(report)
     assert DeckReportChunk.objects.filter(done=False).count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bench_reports_prints_each_runs_wall_and_worker_cpu_times(capsys, practice):
+    practice("collision")
+    call_command(
+        "bench_reports",
+        "--games",
+        "200",
+        "--bot",
+        "random",
+        "--workers",
+        "1",
+        "--workers",
+        "2",
+        "--json",
+    )
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["same_result"] is True
+    one, two = summary["runs"]
+    assert (one["workers"], len(one["cpu"]), two["workers"], len(two["cpu"])) == (
+        1,
+        1,
+        2,
+        2,
+    )
+    assert one["seconds"] > 0 and two["speed_up"] == round(
+        one["seconds"] / two["seconds"], 2
+    )
+    assert two["busiest"] == max(two["cpu"])
+    assert two["capacity"] == round(one["cpu"][0] / two["busiest"], 2)
+    assert DeckReport.objects.count() == 0  # its throwaway user took them along
