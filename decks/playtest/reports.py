@@ -36,7 +36,7 @@ from cards.games import GAMES
 
 from ..engine import get_game
 from ..engine.bots import BOT_NAMES, make_bot, play_out
-from ..engine.core import Rng, seed_state
+from ..engine.core import Rng, pinned, seed_state
 from .adapter import PlaytestError, engine_decks
 from .models import DeckReport, DeckReportChunk
 from .opponents import resolve_opponent
@@ -192,11 +192,16 @@ def play_games(report: DeckReport, first: int, games: int, progress=None) -> dic
     wins = losses = draws = 0
     lengths = []
     card_games: dict[str, list[int]] = {}
+    # The decks are read once per slice (and once per opponent), not per game.
+    if len(field) > 1:
+        pairings = [
+            pinned([report.decks[0], report.decks[1 + k]]) for k in range(len(field))
+        ]
+    else:
+        pairings = [pinned(report.decks)]
     for i in range(first, first + games):
         game_seed = report.seed + i
-        decks = report.decks
-        if len(field) > 1:
-            decks = [report.decks[0], report.decks[1 + i % len(field)]]
+        decks = pairings[i % len(pairings)]
         state = game.new_game(decks, report.options, game_seed)
         seats = game.player_count(state)
         bots = [make_bot(report.bot, game_seed * 31 + s) for s in range(seats)]
