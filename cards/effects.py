@@ -50,6 +50,13 @@ EFFECT_OPS = {
     "clear_field": "Every standing Bakugan goes to its owner's used pile",
     "zero_printed": "Printed G-Power counts as zero",
     "move_bakugan": "Move the Bakugan that landed to another gate",
+    "reroll_on_miss": "Roll that Bakugan again if it misses",
+    "best_gate_bonus": "Take the gate's highest bonus, whatever the attribute",
+    "cap_gate_bonus": "Gate bonuses above the amount count as the amount",
+    "change_attribute": "Change a battling Bakugan's attribute",
+    "clear_bonuses": "G-Power added so far in this battle no longer counts",
+    "no_traps": "No Bakugan Traps may be played",
+    "discard_traps": "Bakugan Traps go to the used pile",
 }
 
 EFFECT_TIMINGS = {
@@ -65,6 +72,7 @@ EFFECT_TIMINGS = {
     "in_battle": "In battle",
     "after_battle": "After a battle",
     "gate_open": "When the gate card is opened",
+    "used_pile": "While the card lies in a used pile",
 }
 
 EFFECT_TARGETS = ("self", "opponent", "each_opponent", "all", "attacker", "defender")
@@ -83,10 +91,20 @@ EFFECT_CONDITIONS = {
     "in_piles": ("attrs", None),  # the owner has one in a used or unused pile
     "gate_class": ("words", ("gold", "silver", "copper")),
     "gate_owner": ("word", _SIDES),  # the battle's gate belongs to the owner or not
-    "printed": ("word", ("lowest", "highest")),  # printed G-Power, strictly
+    "printed": ("word", ("lowest", "highest", "not_lowest")),  # strictly
     "printed_max": ("int", None),
     "printed_min": ("int", None),
     "behind_by": ("int", None),  # the opponent's printed G-Power is N or more higher
+    "ahead_by": ("int", None),  # its printed G-Power is N or more higher
+    "behind_under": ("int", None),  # the opponent's printed is higher, by less than N
+    "used_species": ("names", None),  # its owner has one of these in the used pile
+    "unused_species": ("names", None),  # ... in the unused pile
+    "standing_species": ("names", None),  # ... standing on a gate
+    "used_other_attribute": ("true", None),  # a used Bakugan of another attribute
+    "used_same_attribute": ("true", None),  # a used Bakugan of its attribute
+    "opponent_repeats": ("true", None),  # its opponent's owner: a used one alike
+    "trap": ("word", ("battle", "self", "opponent")),  # a Bakugan Trap in the battle
+    "first_roll": ("true", None),  # the rolled Bakugan stood without a re-roll
     "species": ("names", None),  # the target's name contains one of these
     "standing_elsewhere": ("word", _SIDES),  # a Bakugan of that side stands elsewhere
     "gates_won": ("word", ("fewest", "most", "behind")),
@@ -130,12 +148,30 @@ EFFECT_COUNTS = {
     "own_used_bakugan": "Bakugan in its owner's used pile",
     "opponent_used_bakugan": "Bakugan in the opponent's used pile",
     "opponent_unused_bakugan": "Bakugan in the opponent's unused pile",
+    "standing_attributes": "different attribute among the Bakugan on the field",
+    "game_attributes": "different attribute among all the Bakugan in the game",
+    "ability_lead": "Ability card more in the opponent's used pile than in its owner's",
+    "opponent_used_traps": "Bakugan Trap in the opponent's used pile",
+    # Counted when the battle is decided, not when the step applies.
+    "battle_abilities_own": "Ability card its owner plays in this battle",
+    "battle_abilities_opponent": "Ability card the opponent plays in this battle",
+    "opponent_used_abilities_end": (
+        "Ability card in the opponent's used pile when the battle ends"
+    ),
 }
+# The counts read when the battle is decided.
+LATE_COUNTS = frozenset(
+    ("battle_abilities_own", "battle_abilities_opponent", "opponent_used_abilities_end")
+)
 EFFECT_OF = (
     None,
     "self",
     "opponent",
+    "opponent_used",  # the best attribute among the opponent's used Bakugan
 )  # attribute_bonus: whose attribute reads the grid
+# change_attribute: what the attribute becomes. Where the card lets its player
+# choose, the engine chooses for them what serves them best in this battle.
+EFFECT_TO = ("best", "own_best", "worst", "none", "swap", "opposite")
 
 
 class EffectError(ValueError):
@@ -156,6 +192,7 @@ class Effect:
     per: str | None = None  # Bakugan: amount times this count
     colours: tuple = ()  # Bakugan: the Ability card colours an op concerns
     of: str | None = None  # Bakugan attribute_bonus: whose attribute reads the grid
+    to: str | None = None  # Bakugan change_attribute: what it becomes
 
     def condition(self, name: str, default=None):
         """Return the value of condition ``name`` (``default`` when absent)."""
@@ -186,6 +223,8 @@ class Effect:
             data["colours"] = list(self.colours)
         if self.of:
             data["of"] = self.of
+        if self.to:
+            data["to"] = self.to
         return data
 
 
@@ -255,6 +294,15 @@ def parse_effects(steps: Iterable[dict] | None) -> tuple[Effect, ...]:
         of = raw.get("of")
         if of not in EFFECT_OF:
             raise EffectError(f"Unknown effect attribute owner {of!r}.")
+        to = raw.get("to")
+        if (to is None) != (op != "change_attribute") or (
+            to is not None and to not in EFFECT_TO
+        ):
+            raise EffectError(
+                "A change of attribute says what it becomes: "
+                + ", ".join(EFFECT_TO)
+                + "; no other step does."
+            )
         result.append(
             Effect(
                 op,
@@ -267,6 +315,7 @@ def parse_effects(steps: Iterable[dict] | None) -> tuple[Effect, ...]:
                 per,
                 tuple(colours),
                 of,
+                to,
             )
         )
     return tuple(result)
@@ -281,6 +330,7 @@ _WHEN_WORDS = {
     "in_battle": "In battle",
     "after_battle": "After the battle",
     "gate_open": "When this gate opens",
+    "used_pile": "While this card lies in a used pile",
 }
 _SUBJECTS = {
     # (is_gate, target) -> who a Bakugan step acts on
@@ -335,7 +385,36 @@ def _clause(name: str, value) -> str:
     if name == "gate_owner":
         return "on its owner's own gate" if value == "self" else "on an opponent's gate"
     if name == "printed":
+        if value == "not_lowest":
+            return "unless it has the lower printed G-Power"
         return f"if it has the {'lower' if value == 'lowest' else 'higher'} printed G-Power"
+    if name == "ahead_by":
+        return f"if its printed G-Power is at least {value} higher than its opponent's"
+    if name == "behind_under":
+        return f"if its opponent's printed G-Power is higher by less than {value}"
+    if name in ("used_species", "unused_species"):
+        pile = "used" if name == "used_species" else "unused"
+        return f"if its owner has {_a(_or(value))} in the {pile} pile"
+    if name == "standing_species":
+        return f"if its owner has {_a(_or(value))} standing on another gate"
+    if name == "used_other_attribute":
+        return "if its owner has a used Bakugan of another attribute"
+    if name == "used_same_attribute":
+        return "if its owner has another used Bakugan of its attribute"
+    if name == "opponent_repeats":
+        return (
+            "if its opponent's owner already has a used Bakugan "
+            "of that opponent's attribute"
+        )
+    if name == "trap":
+        where = {
+            "battle": "in the battle",
+            "self": "of its owner's in the battle",
+            "opponent": "of the opponent's in the battle",
+        }[value]
+        return f"if there is a Bakugan Trap {where}"
+    if name == "first_roll":
+        return "if it stood without a re-roll"
     if name == "printed_max":
         return f"if its printed G-Power is {value} or less"
     if name == "printed_min":
@@ -469,12 +548,37 @@ def _action(step: Effect, is_gate: bool) -> str:
         return "every standing Bakugan goes to its owner's used pile"
     if op == "zero_printed":
         return "printed G-Power counts as zero in battles this turn"
+    if op == "reroll_on_miss":
+        times = "once" if amount == 1 else f"up to {amount} times"
+        return f"if that Bakugan misses, you roll it again ({times})"
+    if op == "best_gate_bonus":
+        return f"{subject} gets the gate's highest bonus, whatever its attribute"
+    if op == "cap_gate_bonus":
+        return f"every gate bonus above {amount} counts as {amount}"
+    if op == "change_attribute":
+        return {
+            "best": f"{subject} takes the attribute that gets the highest gate bonus",
+            "own_best": (
+                f"{subject} takes the attribute among its owner's Bakugan "
+                "that gets the highest gate bonus"
+            ),
+            "worst": f"{subject} takes the attribute that gets the lowest gate bonus",
+            "none": f"{subject} loses its attribute for the battle",
+            "swap": f"{subject} swaps attributes with the Bakugan it battles",
+            "opposite": f"{subject} takes its opposite attribute",
+        }[step.to]
+    if op == "clear_bonuses":
+        return "every G-Power bonus given so far in this battle is lost"
+    if op == "no_traps":
+        return f"{player} may not play Bakugan Traps"
+    if op == "discard_traps":
+        return f"{player} put every Bakugan Trap into the used pile"
     return EFFECT_OPS.get(op, op).lower()
 
 
 _BAKUGAN_OPS = {
     "add_g_power", "attribute_bonus", "gate_bonus_again", "no_gate_bonus",
-    "remove_bakugan", "win_gate",
+    "remove_bakugan", "win_gate", "best_gate_bonus", "change_attribute",
 }  # fmt: skip
 
 

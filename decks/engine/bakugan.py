@@ -152,7 +152,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from cards.effects import OPPOSITES, Effect, effect_sentence
+from cards.effects import (
+    EFFECT_COUNTS,
+    LATE_COUNTS,
+    OPPOSITES,
+    Effect,
+    effect_sentence,
+)
 from cards.games import GAMES
 
 from .core import (
@@ -218,11 +224,19 @@ OPS = {
     "clear_field",
     "zero_printed",
     "move_bakugan",
+    "reroll_on_miss",
+    "best_gate_bonus",
+    "cap_gate_bonus",
+    "change_attribute",
+    "clear_bonuses",
+    "no_traps",
+    "discard_traps",
 }
 # What a card whose text is not encoded does: its printed bonus, in battle.
 BONUS_ALONE = Effect("attribute_bonus", "in_battle")
 NOT_ENCODED = "its text is not encoded"
-GATE_TIMINGS = ("gate_open", "after_battle", "passive")
+GATE_TIMINGS = ("gate_open", "after_battle", "passive", "used_pile")
+ABILITY_TIMINGS = (*WINDOWS, "used_pile")
 
 
 # --- actions ---------------------------------------------------------------
@@ -442,6 +456,9 @@ class _Static:
         "bak_lname",
         "gate_text",
         "ab_text",
+        "gate_pile",
+        "ab_pile",
+        "any_pile",
     )
 
     def __init__(self, decks):
@@ -496,7 +513,7 @@ class _Static:
                     first = steps[0].timing if steps else None
                     window = first if first in WINDOWS else "in_battle"
                 windows.append(window)
-                ok = bool(steps) and _supported(steps, WINDOWS)
+                ok = bool(steps) and _supported(steps, ABILITY_TIMINGS)
                 printed = any(v is not None for v in grid.values())
                 texts.append(
                     effect_sentence(steps)
@@ -528,6 +545,19 @@ class _Static:
             self.ab_window.append(windows)
             self.ab_steps.append(all_steps)
             self.ab_note.append(notes)
+        # The steps that act while a card lies in a used pile (most have none).
+        self.gate_pile = [
+            tuple(k for k, st in enumerate(steps) if st.timing == "used_pile")
+            for steps in self.gate_steps
+        ]
+        self.ab_pile = [
+            [
+                tuple(k for k, st in enumerate(steps) if st.timing == "used_pile")
+                for steps in seat_steps
+            ]
+            for seat_steps in self.ab_steps
+        ]
+        self.any_pile = any(self.gate_pile) or any(any(p) for p in self.ab_pile)
         # Per seat and window, the abilities that play in it (most hold none).
         self.ab_by_window = [
             {w: tuple(i for i in range(3) if windows[i] == w) for w in WINDOWS}
@@ -561,6 +591,10 @@ class Battle:
     winner: int = -1  # Bakugan code; -1 none
     removed: list = marked("list", factory=list)
     powers: list = marked("list", factory=list)  # final [attacker, defender]
+    played: list = marked("list", factory=list)  # seat of each card played in it
+    # [attacker, defender] attributes once an effect changes one ("" is none)
+    attrs: list = marked("list", factory=list)
+    banned: list = marked("list", factory=list)  # "<seat><colour letter>" barred
 
 
 @dataclass
@@ -609,6 +643,8 @@ class State:
     shift: bool = False  # an after-roll card moves the landed Bakugan elsewhere
     extra: int = -1  # the seat taking another turn if no battle comes this turn
     battled: bool = False  # a battle started this turn
+    miss_rerolls: int = 0  # re-rolls left to the rolled Bakugan if it misses
+    rerolled: bool = False  # the rolled Bakugan has been rolled again this turn
     over: bool = False
     winner_seat: int | None = None
     reason: str = ""
@@ -749,6 +785,15 @@ def _barred(state: State, seat: int, window: str) -> bool:
     return window in BATTLE_WINDOWS and battle is not None and seat in battle.barred
 
 
+def _banned(state: State, seat: int, idx: int) -> bool:
+    """Return whether an effect bars that colour of card from this battle."""
+    battle = state.battle
+    if battle is None or not battle.banned:
+        return False
+    colour = state.static.ab_colour[seat][idx] or "-"
+    return f"{seat}{colour[0]}" in battle.banned
+
+
 def _has_card(state: State, seat: int, window: str) -> bool:
     if _barred(state, seat, window):
         return False
@@ -756,7 +801,7 @@ def _has_card(state: State, seat: int, window: str) -> bool:
     if held:
         hand = state.ability_hand[seat]
         for i in held:
-            if i in hand:
+            if i in hand and not _banned(state, seat, i):
                 return True
     return False
 
@@ -777,6 +822,8 @@ def legal_actions(state: State) -> list[Action]:
             return [_PASS[seat]]  # "no abilities": asked all the same, may only pass
         windows = state.static.ab_window[seat]
         acts = [_PLAY[seat][i] for i in state.ability_hand[seat] if windows[i] == kind]
+        if acts and state.battle is not None and state.battle.banned:
+            acts = [a for a in acts if not _banned(state, seat, a.arg)]
         acts.append(_PASS[seat])
         return acts
     if phase == "place":
@@ -869,6 +916,7 @@ def _is_legal(state: State, action: Action) -> bool:
             and arg in state.ability_hand[action.seat]
             and state.static.ab_window[action.seat][arg] == state.window_kind
             and not _barred(state, action.seat, state.window_kind)
+            and not _banned(state, action.seat, arg)
         )
     if phase == "place":
         return kind == "place" and arg in state.gate_hand[action.seat]
@@ -885,6 +933,8 @@ def _why_illegal(state: State, action: Action) -> str:
         return "No player may play ability cards now."
     if kind == "play" and _barred(state, action.seat, state.window_kind):
         return "You may not play Ability cards in this battle."
+    if kind == "play" and _banned(state, action.seat, action.arg):
+        return "You may not play Ability cards of that colour in this battle."
     if kind == "play":
         return (
             f"Ability A{action.arg + 1} cannot be played {WINDOW_WORDS[state.window_kind]}:"
@@ -955,6 +1005,13 @@ def _do_outcome(state: State, action: Action) -> None:
     if action.kind == "miss":
         state.landed = -1
         state.events.append(f"{_bname(state, state.rolling)} misses every gate.")
+        if state.miss_rerolls > 0:
+            # A card played before the roll gives the missed Bakugan another go.
+            state.miss_rerolls -= 1
+            state.rerolled = True
+            state.phase = "roll"
+            state.events.append(f"{_bname(state, state.rolling)} is rolled again.")
+            return
     else:
         state.landed = action.arg
         state.events.append(
@@ -1009,6 +1066,8 @@ def _do_play(state: State, action: Action) -> None:
     )
     steps = static.ab_steps[seat][idx]
     kind = state.window_kind
+    if kind == "before_battle" or kind == "in_battle":
+        state.battle.played.append(seat)
     if kind in ("before_roll", "after_roll"):
         if _roll_steps(state, seat, steps):
             state.pending[seat].append(idx)
@@ -1091,6 +1150,7 @@ def _continue(state: State, then: str) -> None:
         state.phase = "roll"
     elif then == "land" and state.reroll:
         state.reroll, state.landed, state.phase = False, -1, "roll"
+        state.rerolled = True
         state.events.append(f"{_bname(state, state.rolling)} is rolled again.")
     elif then == "land" and state.shift:
         state.shift = False
@@ -1194,8 +1254,19 @@ def _targets(state: State, owner: int, target: str, attribute) -> tuple:
     else:
         found = pair
     if attribute:
-        found = tuple(b for b in found if state.static.bak_attr[b] == attribute)
+        found = tuple(b for b in found if _attr(state, b) == attribute)
     return tuple(b for b in found if b not in battle.removed)
+
+
+def _attr(state: State, b: int) -> str:
+    """Return the attribute of Bakugan ``b`` now ("" once an effect took it)."""
+    battle = state.battle
+    if battle is not None and battle.attrs:
+        if b == battle.attacker:
+            return battle.attrs[0]
+        if b == battle.defender:
+            return battle.attrs[1]
+    return state.static.bak_attr[b]
 
 
 def _other(battle: Battle, b: int) -> int:
@@ -1222,7 +1293,7 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
         return True
     static, battle = state.static, state.battle
     seat = b // 3 if b >= 0 else owner
-    attr = static.bak_attr[b] if b >= 0 else None
+    attr = _attr(state, b) if b >= 0 else None
     other = _other(battle, b) if battle is not None and b >= 0 else -1
     for name, value in step.when:
         if name == "attribute":
@@ -1274,17 +1345,39 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
                 static.bak_attr[seat * 3 + i] in value
                 for i in state.unused[seat] + state.used[seat]
             )
+        elif name == "used_species" or name == "unused_species":
+            pile = state.used[seat] if name == "used_species" else state.unused[seat]
+            ok = any(
+                v.lower() in static.bak_lname[seat * 3 + i] for i in pile for v in value
+            )
+        elif name == "standing_species":
+            ok = any(
+                x >= 0 and x // 3 == seat and v.lower() in static.bak_lname[x]
+                for x in state.field_bakugan
+                for v in value
+            )
+        elif name == "used_other_attribute" or name == "used_same_attribute":
+            same = name == "used_same_attribute"
+            ok = b >= 0 and any(
+                (static.bak_attr[seat * 3 + i] == attr) == same
+                for i in state.used[seat]
+                if seat * 3 + i != b
+            )
+        elif name == "trap":
+            ok = False  # the site's decks hold no Bakugan Traps
+        elif name == "first_roll":
+            ok = not state.rerolled
         elif battle is None:
             return False  # the rest speak of a battle
         elif name == "opponent_attribute":
-            ok = other >= 0 and static.bak_attr[other] in value
+            ok = other >= 0 and _attr(state, other) in value
         elif name == "battle_has":
             ok = any(
-                static.bak_attr[x] in value for x in (battle.attacker, battle.defender)
+                _attr(state, x) in value for x in (battle.attacker, battle.defender)
             )
         elif name == "battle_lacks":
             ok = not any(
-                static.bak_attr[x] in value for x in (battle.attacker, battle.defender)
+                _attr(state, x) in value for x in (battle.attacker, battle.defender)
             )
         elif name == "gate_class":
             ok = static.gate_class[_card_of(state, battle.gate)] in value
@@ -1294,7 +1387,7 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
             ok = len(state.field_gates) == 1
         elif name == "own_attribute":
             mine = _battler_of(state, owner)
-            ok = mine // 3 == owner and static.bak_attr[mine] in value
+            ok = mine // 3 == owner and _attr(state, mine) in value
         elif name == "printed_gap":
             ok = (
                 abs(static.bak_g[battle.attacker] - static.bak_g[battle.defender])
@@ -1304,7 +1397,23 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
             return False
         elif name == "printed":
             mine, theirs = static.bak_g[b], static.bak_g[other]
-            ok = mine < theirs if value == "lowest" else mine > theirs
+            if value == "lowest":
+                ok = mine < theirs
+            elif value == "highest":
+                ok = mine > theirs
+            else:
+                ok = not mine < theirs
+        elif name == "ahead_by":
+            ok = static.bak_g[b] - static.bak_g[other] >= value
+        elif name == "behind_under":
+            ok = 0 < static.bak_g[other] - static.bak_g[b] < value
+        elif name == "opponent_repeats":
+            them, kind = other // 3, _attr(state, other)
+            ok = any(
+                static.bak_attr[them * 3 + i] == kind
+                for i in state.used[them]
+                if them * 3 + i != other
+            )
         elif name == "printed_max":
             ok = static.bak_g[b] <= value
         elif name == "printed_min":
@@ -1316,7 +1425,7 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
         elif name == "not_species":
             ok = not any(v.lower() in static.bak_lname[b] for v in value)
         elif name == "opposite":
-            ok = OPPOSITES.get(attr) == static.bak_attr[other]
+            ok = OPPOSITES.get(attr) == _attr(state, other)
         elif name == "result":
             won = battle.winner == b
             ok = won if value == "win" else (battle.winner >= 0 and not won)
@@ -1353,6 +1462,29 @@ def _count(state: State, seat: int, per: str, colours) -> int:
         return sum(len(u) for s, u in enumerate(state.used) if s != seat)
     if per == "opponent_unused_bakugan":
         return sum(len(u) for s, u in enumerate(state.unused) if s != seat)
+    if per == "standing_attributes":
+        battle = state.battle
+        kinds = {static.bak_attr[x] for x in state.field_bakugan if x >= 0}
+        if battle is not None:
+            kinds.update(_attr(state, x) for x in (battle.attacker, battle.defender))
+        kinds.discard("")
+        return len(kinds)
+    if per == "game_attributes":
+        return len(set(static.bak_attr))
+    if per == "opponent_used_traps":
+        return 0  # the site's decks hold no Bakugan Traps
+    if per == "ability_lead":
+        mine = len(state.abilities_used[seat])
+        theirs = max(
+            len(u) for s, u in enumerate(state.abilities_used) if s != seat
+        )
+        return max(theirs - mine, 0)
+    if per == "battle_abilities_own" or per == "battle_abilities_opponent":
+        played = state.battle.played if state.battle is not None else ()
+        own = per == "battle_abilities_own"
+        return sum(1 for s in played if (s == seat) == own)
+    if per == "opponent_used_abilities_end":
+        per = "opponent_used_abilities"
     if per == "own_used_abilities":
         seats = (seat,)
     elif per == "opponent_used_abilities":
@@ -1379,6 +1511,24 @@ def _roll_steps(state: State, seat: int, steps) -> bool:
     """
     held = False
     for step in steps:
+        if step.timing == "used_pile":
+            continue  # it acts from the used pile, in later battles
+        if step.op == "reroll_on_miss":
+            if (
+                state.window_kind == "before_roll"
+                and state.rolling // 3 == seat
+                and _holds(state, seat, step, state.rolling)
+            ):
+                state.miss_rerolls += step.amount
+                state.events.append(
+                    f"{_bname(state, state.rolling)} rolls again if it misses."
+                )
+            else:
+                state.events.append("That re-roll does not apply to this roll.")
+            continue
+        if step.op == "no_traps" or step.op == "discard_traps":
+            state.events.append("No Bakugan Trap is in play: no effect.")
+            continue
         if step.op == "reroll":
             if (
                 state.window_kind == "after_roll"
@@ -1510,14 +1660,10 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
     if step.timing == "after_battle":
         battle.after.append((owner, is_gate, card, k))
         return
-    if op in (
-        "no_effect",
-        "reroll",
-        "extra_turn",
-        "return_bakugan",
-        "clear_field",
-        "move_bakugan",
-    ):
+    if step.timing == "used_pile" or op in _NOT_IN_BATTLE:
+        return
+    if op == "no_traps" or op == "discard_traps":
+        state.events.append("No Bakugan Trap is in play: no effect.")
         return
     lead = _battler_of(state, owner)
     if op in (
@@ -1527,6 +1673,8 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
         "swap_g_power",
         "zero_printed",
         "zero_ability_bonus",
+        "cap_gate_bonus",
+        "clear_bonuses",
     ):
         if not _holds(state, owner, step, lead):
             state.events.append("Its condition does not hold: no effect.")
@@ -1557,6 +1705,16 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
         battle.steps.append((owner, is_gate, op, 0, ()))
         state.events.append("Printed G-Power counts as zero in this battle.")
         return
+    if op == "cap_gate_bonus":
+        battle.steps.append((owner, is_gate, op, step.amount, ()))
+        state.events.append(
+            f"Gate bonuses above {step.amount} count as {step.amount} in this battle."
+        )
+        return
+    if op == "clear_bonuses":
+        battle.steps.append((owner, is_gate, op, 0, ()))
+        state.events.append("Every G-Power bonus so far in this battle is lost.")
+        return
     found = _targets(state, owner, step.target, step.attribute)
     targets = tuple(b for b in found if _holds(state, owner, step, b))
     if not targets:
@@ -1564,7 +1722,18 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
             state.events.append("Its condition does not hold: no effect.")
         return
     static = state.static
-    if op == "add_g_power" or op == "attribute_bonus":
+    if op == "add_g_power" and step.per in LATE_COUNTS:
+        # Counted when the battle is decided ("for each card played in it").
+        letter = "" if is_gate else (static.ab_colour[owner][card] or "-")[0]
+        for b in targets:
+            battle.steps.append(
+                (owner, is_gate, f"late/{step.per}/{letter}", step.amount, (b,))
+            )
+            state.events.append(
+                f"{_bname(state, b)}: {step.amount:+d} G-Power for each "
+                f"{EFFECT_COUNTS[step.per]}."
+            )
+    elif op == "add_g_power" or op == "attribute_bonus":
         tag = op if is_gate else f"add_g_power/{static.ab_colour[owner][card]}"
         tag = "add_g_power" if is_gate else tag
         for b in targets:
@@ -1572,14 +1741,30 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
                 grid = (
                     static.gate_bonus[card] if is_gate else static.ab_bonus[owner][card]
                 )
-                whose = _other(battle, b) if step.of == "opponent" else b
-                amount = (grid[static.bak_attr[whose]] or 0) * step.amount
+                if step.of == "opponent_used":
+                    them = _other(battle, b) // 3
+                    best = [
+                        grid.get(static.bak_attr[them * 3 + i]) or 0
+                        for i in state.used[them]
+                    ]
+                    amount = max(best, default=0) * step.amount
+                else:
+                    whose = _other(battle, b) if step.of == "opponent" else b
+                    amount = (grid.get(_attr(state, whose)) or 0) * step.amount
+                if step.per:
+                    amount *= _count(state, b // 3, step.per, step.colours)
             else:
                 amount = step.amount
                 if step.per:
                     amount *= _count(state, b // 3, step.per, step.colours)
             battle.steps.append((owner, is_gate, tag, amount, (b,)))
             state.events.append(f"{_bname(state, b)}: {amount:+d} G-Power.")
+    elif op == "best_gate_bonus":
+        battle.steps.append((owner, is_gate, op, 0, targets))
+        names = " and ".join(_bname(state, b) for b in targets)
+        state.events.append(f"{names}: the gate's highest bonus, whatever the attribute.")
+    elif op == "change_attribute":
+        _change_attribute(state, step, targets)
     elif op == "gate_bonus_again":
         for b in targets:
             times = step.amount
@@ -1596,6 +1781,16 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
         tag = "double_ability_bonus/" + "".join(c[0] for c in step.colours)
         battle.steps.append((owner, is_gate, tag, 0, targets))
         state.events.append("G-Power from Ability cards is doubled.")
+    elif op == "no_abilities" and step.colours:
+        words = _or_words([c.capitalize() for c in step.colours])
+        for b in targets:
+            seat = b // 3
+            for colour in step.colours:
+                if f"{seat}{colour[0]}" not in battle.banned:
+                    battle.banned.append(f"{seat}{colour[0]}")
+            state.events.append(
+                f"{_seat_word(seat)} may not play {words} Ability cards in this battle."
+            )
     elif op == "no_abilities":
         for b in targets:
             if b // 3 not in battle.barred:
@@ -1629,6 +1824,100 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
         state.events.append("That has no effect in a battle.")
 
 
+_NOT_IN_BATTLE = frozenset(
+    (
+        "no_effect",
+        "reroll",
+        "extra_turn",
+        "return_bakugan",
+        "clear_field",
+        "move_bakugan",
+        "reroll_on_miss",
+    )
+)
+
+
+def _or_words(words) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _change_attribute(state: State, step, targets) -> None:
+    """Change the attribute of each target for this battle (where the card lets
+    its player choose, choose what serves the card's owner best)."""
+    battle, static = state.battle, state.static
+    pair = (battle.attacker, battle.defender)
+    if not battle.attrs:
+        battle.attrs = [static.bak_attr[pair[0]], static.bak_attr[pair[1]]]
+    if step.to == "swap":
+        battle.attrs.reverse()
+        state.events.append("The two battling Bakugan swap attributes.")
+        return
+    grid = static.gate_bonus[_card_of(state, battle.gate)]
+    for b in targets:
+        i = pair.index(b)
+        now = battle.attrs[i]
+        if step.to == "none":
+            new = ""
+        elif step.to == "opposite":
+            new = OPPOSITES.get(now, now)
+        else:
+            seat = b // 3
+            kinds = (
+                tuple(dict.fromkeys(static.bak_attr[seat * 3 : seat * 3 + 3]))
+                if step.to == "own_best"
+                else ATTRIBUTES
+            )
+            pick = min if step.to == "worst" else max
+            new = pick(kinds, key=lambda a: grid.get(a) or 0)
+        battle.attrs[i] = new
+        state.events.append(
+            f"{_bname(state, b)} "
+            + (f"is now {new.capitalize()}." if new else "has no attribute now.")
+        )
+
+
+def _pile_steps(state: State) -> None:
+    """Apply the steps of the cards lying in used piles ("while this card is in
+    a used pile"): won gates and used Ability cards, in turn order."""
+    static = state.static
+    for seat in _turn_order(state):
+        for gate in state.won[seat]:
+            card = _card_of(state, gate)
+            for k in static.gate_pile[card]:
+                _pile_step(state, seat, static.gate_steps[card][k])
+        for idx in state.abilities_used[seat]:
+            for k in static.ab_pile[seat][idx]:
+                _pile_step(state, seat, static.ab_steps[seat][idx][k])
+
+
+def _pile_step(state: State, owner: int, step) -> None:
+    battle = state.battle
+    if step.op not in ("add_g_power", "no_gate_bonus", "gate_bonus_again"):
+        return
+    found = _targets(state, owner, step.target, step.attribute)
+    targets = tuple(b for b in found if _holds(state, owner, step, b))
+    for b in targets:
+        if step.op == "add_g_power":
+            amount = step.amount
+            if step.per:
+                amount *= _count(state, b // 3, step.per, step.colours)
+            battle.steps.append((owner, False, "add_g_power", amount, (b,)))
+            state.events.append(
+                f"{_bname(state, b)}: {amount:+d} G-Power (a card in a used pile)."
+            )
+        elif step.op == "no_gate_bonus":
+            battle.steps.append((owner, False, "no_gate_bonus", 0, (b,)))
+            state.events.append(
+                f"{_bname(state, b)}: no gate bonus (a card in a used pile)."
+            )
+        else:
+            battle.steps.append((owner, False, "gate_bonus_again", step.amount, (b,)))
+            state.events.append(
+                f"{_bname(state, b)}: the gate bonus counts again (a card in a used "
+                "pile)."
+            )
+
+
 def _open_gate(state: State) -> None:
     battle = state.battle
     gate = battle.gate
@@ -1648,6 +1937,8 @@ def _open_gate(state: State) -> None:
             break
         if step.timing == "gate_open" or step.timing == "after_battle":
             _battle_step(state, owner, True, card, k)
+    if not battle.decided and state.static.any_pile:
+        _pile_steps(state)
     for seat in _turn_order(state):
         for idx in state.pending[seat]:
             if seat not in (battle.attacker // 3, battle.defender // 3):
@@ -1679,11 +1970,24 @@ def _powers(state: State, battle: Battle) -> tuple[list, bool]:
     factor = [1, 1]  # what ability G-Power counts, per battler
     doubled: list = [(), ()]  # colours doubled per battler ("" is every colour)
     again, no_bonus = [0, 0], [False, False]
+    best, cap = [False, False], None
     steps = battle.steps
+    for k in range(len(steps) - 1, -1, -1):
+        if steps[k][2] == "clear_bonuses" and not (steps[k][1] and skip_gate):
+            # Abisomega: what was given before it is lost, the gate bonus too.
+            steps = steps[k + 1 :]
+            no_bonus = [True, True]
+            break
     for _owner, is_gate, op, _amount, targets in steps:
         if is_gate and skip_gate:
             continue
-        if op == "zero_ability_bonus":
+        if op == "best_gate_bonus":
+            for i in (0, 1):
+                if pair[i] in targets:
+                    best[i] = True
+        elif op == "cap_gate_bonus":
+            cap = _amount if cap is None else min(cap, _amount)
+        elif op == "zero_ability_bonus":
             factor = [0, 0]
         elif op == "zero_printed":
             power = [0, 0]
@@ -1717,15 +2021,28 @@ def _powers(state: State, battle: Battle) -> tuple[list, bool]:
                         if letters == "*" or letter in letters:
                             times *= 2
                     power[i] += amount * times
+        elif op.startswith("late/"):
+            _, per, letter = op.split("/")
+            for i in (0, 1):
+                if pair[i] in targets:
+                    times = factor[i] if letter else 1
+                    power[i] += amount * times * _count(state, pair[i] // 3, per, ())
         elif op == "swap_g_power":
             power.reverse()
         elif op == "lower_wins":
             lower = True
     if not battle.cancelled:
         bonus = static.gate_bonus[_card_of(state, battle.gate)]
+        attrs = battle.attrs or (static.bak_attr[att], static.bak_attr[dfn])
         for i in (0, 1):
             if not no_bonus[i]:
-                power[i] += bonus[static.bak_attr[pair[i]]] * (1 + again[i])
+                if best[i]:
+                    value = max(bonus.values())
+                else:
+                    value = bonus.get(attrs[i]) or 0
+                if cap is not None and value > cap:
+                    value = cap
+                power[i] += value * (1 + again[i])
     return power, lower
 
 
@@ -1860,6 +2177,7 @@ def _end_turn(state: State) -> None:
     state.rolling = state.landed = -1
     again = state.extra if not state.battled else -1
     state.extra, state.battled, state.reroll, state.shift = -1, False, False, False
+    state.miss_rerolls, state.rerolled = 0, False
     for seat in range(state.n):
         if state.pending[seat]:
             state.events.append(
