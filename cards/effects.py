@@ -57,6 +57,7 @@ EFFECT_OPS = {
     "clear_bonuses": "G-Power added so far in this battle no longer counts",
     "no_traps": "No Bakugan Traps may be played",
     "discard_traps": "Bakugan Traps go to the used pile",
+    "return_traps": "Used Bakugan Traps go back to the unused pile",
 }
 
 EFFECT_TIMINGS = {
@@ -105,9 +106,11 @@ EFFECT_CONDITIONS = {
     "opponent_repeats": ("true", None),  # its opponent's owner: a used one alike
     "trap": ("word", ("battle", "self", "opponent")),  # a Bakugan Trap in the battle
     "first_roll": ("true", None),  # the rolled Bakugan stood without a re-roll
+    "abilities_used_max": ("int", None),  # its owner has N or fewer used Ability cards
+    "own_species": ("names", None),  # the card owner's battling Bakugan is one of these
     "species": ("names", None),  # the target's name contains one of these
     "standing_elsewhere": ("word", _SIDES),  # a Bakugan of that side stands elsewhere
-    "gates_won": ("word", ("fewest", "most", "behind")),
+    "gates_won": ("word", ("fewest", "most", "behind", "not_most")),
     "only_gate": ("true", None),  # the battle's gate is the only one in the field
     "result": ("word", ("win", "lose")),  # after a battle: the owner won or lost
     "margin_over": ("int", None),  # after a battle: won or lost by more than N
@@ -171,7 +174,10 @@ EFFECT_OF = (
 )  # attribute_bonus: whose attribute reads the grid
 # change_attribute: what the attribute becomes. Where the card lets its player
 # choose, the engine chooses for them what serves them best in this battle.
-EFFECT_TO = ("best", "own_best", "worst", "none", "swap", "opposite")
+EFFECT_TO = (
+    "best", "own_best", "worst", "none", "swap", "opposite",
+    "own_trap", "opposing_trap",  # an attribute on a Bakugan Trap: none in play
+)  # fmt: skip
 
 
 class EffectError(ValueError):
@@ -386,7 +392,7 @@ def _clause(name: str, value) -> str:
         return "on its owner's own gate" if value == "self" else "on an opponent's gate"
     if name == "printed":
         if value == "not_lowest":
-            return "unless it has the lower printed G-Power"
+            return "if it does not have the lower printed G-Power"
         return f"if it has the {'lower' if value == 'lowest' else 'higher'} printed G-Power"
     if name == "ahead_by":
         return f"if its printed G-Power is at least {value} higher than its opponent's"
@@ -415,6 +421,11 @@ def _clause(name: str, value) -> str:
         return f"if there is a Bakugan Trap {where}"
     if name == "first_roll":
         return "if it stood without a re-roll"
+    if name == "abilities_used_max":
+        cards = "Ability card" if value == 1 else "Ability cards"
+        return f"if its owner has no more than {value} used {cards}"
+    if name == "own_species":
+        return f"if your battling Bakugan is {_a(_or(value))}"
     if name == "printed_max":
         return f"if its printed G-Power is {value} or less"
     if name == "printed_min":
@@ -427,6 +438,8 @@ def _clause(name: str, value) -> str:
         who = "its owner has" if value == "self" else "the opponent has"
         return f"if {who} a Bakugan standing on another gate"
     if name == "gates_won":
+        if value == "not_most":
+            return "unless its owner has won the most gates"
         if value == "behind":
             return "if an opponent has won more gates than its owner"
         return f"if its owner has won the {value} gates"
@@ -488,8 +501,18 @@ def _action(step: Effect, is_gate: bool) -> str:
             text += EFFECT_COUNTS[step.per]
         return text
     if op == "attribute_bonus":
-        whose = "its opponent's" if step.of == "opponent" else "its"
-        return f"{subject} gets this card's bonus for {whose} attribute{_times(amount)}"
+        if step.of == "opponent_used":
+            text = (
+                f"{subject} gets this card's bonus for the attribute of a Bakugan "
+                "in its opponent's used pile (the best one)"
+            )
+        else:
+            whose = "its opponent's" if step.of == "opponent" else "its"
+            text = f"{subject} gets this card's bonus for {whose} attribute"
+        text += _times(amount)
+        if step.per:
+            text += f", once for each {EFFECT_COUNTS[step.per]}"
+        return text
     if op == "gate_bonus_again":
         if amount == -2:
             return f"{subject} loses the gate bonus instead of gaining it"
@@ -550,9 +573,9 @@ def _action(step: Effect, is_gate: bool) -> str:
         return "printed G-Power counts as zero in battles this turn"
     if op == "reroll_on_miss":
         times = "once" if amount == 1 else f"up to {amount} times"
-        return f"if that Bakugan misses, you roll it again ({times})"
+        return f"if the Bakugan you roll misses, you roll it again ({times})"
     if op == "best_gate_bonus":
-        return f"{subject} gets the gate's highest bonus, whatever its attribute"
+        return f"{subject} gets the gate's highest bonus whatever its attribute"
     if op == "cap_gate_bonus":
         return f"every gate bonus above {amount} counts as {amount}"
     if op == "change_attribute":
@@ -566,13 +589,20 @@ def _action(step: Effect, is_gate: bool) -> str:
             "none": f"{subject} loses its attribute for the battle",
             "swap": f"{subject} swaps attributes with the Bakugan it battles",
             "opposite": f"{subject} takes its opposite attribute",
+            "own_trap": f"{subject} takes an attribute on its owner's Bakugan Trap",
+            "opposing_trap": (
+                f"{subject} takes an attribute on the opposing Bakugan Trap"
+            ),
         }[step.to]
     if op == "clear_bonuses":
         return "every G-Power bonus given so far in this battle is lost"
     if op == "no_traps":
         return f"{player} may not play Bakugan Traps"
+    put = "put" if player == "you" else "puts"
     if op == "discard_traps":
-        return f"{player} put every Bakugan Trap into the used pile"
+        return f"{player} {put} every Bakugan Trap into the used pile"
+    if op == "return_traps":
+        return f"{player} {put} every used Bakugan Trap back into the unused pile"
     return EFFECT_OPS.get(op, op).lower()
 
 
@@ -593,7 +623,16 @@ def _conditions(step: Effect, is_gate: bool) -> str:
         lead.insert(0, "in its owner's turn")
     elif step.turn == "opponent":
         lead.insert(0, "in an opponent's turn")
-    if step.op not in _BAKUGAN_OPS:
+    if step.op == "reroll_on_miss":
+        lead = [
+            c.replace("its owner has", "you have").replace(
+                "its owner rolled", "you rolled"
+            )
+            for c in lead
+        ]
+    elif step.op in ("no_traps", "discard_traps", "return_traps"):
+        lead = [c.replace("its owner has", "that player has") for c in lead]
+    elif step.op not in _BAKUGAN_OPS:
         who = "the gate owner's Bakugan" if is_gate else "your Bakugan"
         lead = [c.replace("if it ", f"if {who} ", 1) for c in lead]
         lead = [c.replace("if its ", f"if {who}'s ", 1) for c in lead]

@@ -231,6 +231,7 @@ OPS = {
     "clear_bonuses",
     "no_traps",
     "discard_traps",
+    "return_traps",
 }
 # What a card whose text is not encoded does: its printed bonus, in battle.
 BONUS_ALONE = Effect("attribute_bonus", "in_battle")
@@ -998,6 +999,8 @@ def _do_roll(state: State, action: Action) -> None:
     state.unused[seat].remove(action.arg)
     state.rolling = seat * 3 + action.arg
     state.events.append(f"{_bname(state, state.rolling)} is rolled.")
+    if state.static.any_pile:
+        _pile_rerolls(state, seat)
     _open_window(state, "before_roll", "roll")
 
 
@@ -1319,6 +1322,8 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
                 ok = mine < min(others)
             elif value == "most":
                 ok = mine > max(others)
+            elif value == "not_most":
+                ok = not mine > max(others)
             else:
                 ok = max(others) > mine
         elif name == "attributes_min":
@@ -1367,6 +1372,8 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
             ok = False  # the site's decks hold no Bakugan Traps
         elif name == "first_roll":
             ok = not state.rerolled
+        elif name == "abilities_used_max":
+            ok = len(state.abilities_used[seat]) <= value
         elif battle is None:
             return False  # the rest speak of a battle
         elif name == "opponent_attribute":
@@ -1388,6 +1395,11 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
         elif name == "own_attribute":
             mine = _battler_of(state, owner)
             ok = mine // 3 == owner and _attr(state, mine) in value
+        elif name == "own_species":
+            mine = _battler_of(state, owner)
+            ok = mine // 3 == owner and any(
+                v.lower() in static.bak_lname[mine] for v in value
+            )
         elif name == "printed_gap":
             ok = (
                 abs(static.bak_g[battle.attacker] - static.bak_g[battle.defender])
@@ -1475,9 +1487,7 @@ def _count(state: State, seat: int, per: str, colours) -> int:
         return 0  # the site's decks hold no Bakugan Traps
     if per == "ability_lead":
         mine = len(state.abilities_used[seat])
-        theirs = max(
-            len(u) for s, u in enumerate(state.abilities_used) if s != seat
-        )
+        theirs = max(len(u) for s, u in enumerate(state.abilities_used) if s != seat)
         return max(theirs - mine, 0)
     if per == "battle_abilities_own" or per == "battle_abilities_opponent":
         played = state.battle.played if state.battle is not None else ()
@@ -1526,7 +1536,7 @@ def _roll_steps(state: State, seat: int, steps) -> bool:
             else:
                 state.events.append("That re-roll does not apply to this roll.")
             continue
-        if step.op == "no_traps" or step.op == "discard_traps":
+        if step.op in _TRAP_OPS:
             state.events.append("No Bakugan Trap is in play: no effect.")
             continue
         if step.op == "reroll":
@@ -1662,7 +1672,7 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
         return
     if step.timing == "used_pile" or op in _NOT_IN_BATTLE:
         return
-    if op == "no_traps" or op == "discard_traps":
+    if op in _TRAP_OPS:
         state.events.append("No Bakugan Trap is in play: no effect.")
         return
     lead = _battler_of(state, owner)
@@ -1762,7 +1772,9 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
     elif op == "best_gate_bonus":
         battle.steps.append((owner, is_gate, op, 0, targets))
         names = " and ".join(_bname(state, b) for b in targets)
-        state.events.append(f"{names}: the gate's highest bonus, whatever the attribute.")
+        state.events.append(
+            f"{names}: the gate's highest bonus, whatever the attribute."
+        )
     elif op == "change_attribute":
         _change_attribute(state, step, targets)
     elif op == "gate_bonus_again":
@@ -1824,6 +1836,8 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
         state.events.append("That has no effect in a battle.")
 
 
+# The site's decks hold no Bakugan Traps: these steps find none to act on.
+_TRAP_OPS = frozenset(("no_traps", "discard_traps", "return_traps"))
 _NOT_IN_BATTLE = frozenset(
     (
         "no_effect",
@@ -1848,11 +1862,25 @@ def _change_attribute(state: State, step, targets) -> None:
     pair = (battle.attacker, battle.defender)
     if not battle.attrs:
         battle.attrs = [static.bak_attr[pair[0]], static.bak_attr[pair[1]]]
+    grid = static.gate_bonus[_card_of(state, battle.gate)]
+    if step.to in ("own_trap", "opposing_trap"):
+        state.events.append("No Bakugan Trap is in play: no effect.")
+        return
     if step.to == "swap":
+        # Two of the same kind (El Condor against El Condor): no swap. A player
+        # swaps only to gain: the target's gate bonus against its opponent's.
+        if len(targets) != 1:
+            state.events.append("Its condition does not hold: no effect.")
+            return
+        i = pair.index(targets[0])
+        mine, theirs = battle.attrs[i], battle.attrs[1 - i]
+        now = (grid.get(mine) or 0) - (grid.get(theirs) or 0)
+        if (grid.get(theirs) or 0) - (grid.get(mine) or 0) <= now:
+            state.events.append("Swapping attributes would not help: no swap.")
+            return
         battle.attrs.reverse()
         state.events.append("The two battling Bakugan swap attributes.")
         return
-    grid = static.gate_bonus[_card_of(state, battle.gate)]
     for b in targets:
         i = pair.index(b)
         now = battle.attrs[i]
@@ -1888,6 +1916,20 @@ def _pile_steps(state: State) -> None:
         for idx in state.abilities_used[seat]:
             for k in static.ab_pile[seat][idx]:
                 _pile_step(state, seat, static.ab_steps[seat][idx][k])
+
+
+def _pile_rerolls(state: State, seat: int) -> None:
+    """Give the rolled Bakugan the re-rolls its owner's used cards grant."""
+    static = state.static
+    for idx in state.abilities_used[seat]:
+        for k in static.ab_pile[seat][idx]:
+            step = static.ab_steps[seat][idx][k]
+            if step.op == "reroll_on_miss" and _holds(state, seat, step, state.rolling):
+                state.miss_rerolls += step.amount
+                state.events.append(
+                    f"{_bname(state, state.rolling)} rolls again if it misses "
+                    f"({static.ab_name[seat][idx]}, in the used pile)."
+                )
 
 
 def _pile_step(state: State, owner: int, step) -> None:

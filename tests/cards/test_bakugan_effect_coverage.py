@@ -79,6 +79,6 @@ def test_a_card_not_encoded_says_so_and_how_it_plays(loaded, client):
     page = client.get(julie.get_absolute_url()).content.decode()
     assert "<strong>Not encoded</strong>" in page
     assert "only goes to the used pile" in page
-    heavy = Card.objects.get(card_set__slug="1-48e", key="37/48e")
+    heavy = Card.objects.get(card_set__slug="1-48i", key="35/48i")  # Thundercrack
     page = client.get(heavy.get_absolute_url()).content.decode()
     assert "plays as its printed bonus alone" in page
