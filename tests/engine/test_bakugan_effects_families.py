@@ -1,0 +1,232 @@
+"""Bakugan effects added for the later series: one scenario per new effect
+family, each from a real official card as fixtures/bakugan.json encodes it."""
+
+from cards.effects import effect_sentence
+from tests.engine.test_bakugan import act, pass_windows
+from tests.engine.test_bakugan_effects import (
+    HAOS,
+    VENTUS,
+    game,
+    p1_stands,
+    plain,
+    real,
+    result,
+    roll,
+    to_battle,
+)
+
+
+def test_reroll_on_miss_go_for_perfect_rolls_a_missed_bakugan_twice_more():
+    card = real("1-48d", "28/48d")  # Go For Perfect: up to two more rolls
+    state = game(HAOS, VENTUS, p1_ab=[card, *plain()])
+    state = pass_windows(act(act(state, "P1 rolls B1"), "P1 plays A1"))
+    assert "Player 1's Tigrerra rolls again if it misses." in state.events
+    state = act(state, "missed")
+    assert state.phase == "roll" and state.rolling == 0
+    state = act(state, "missed")
+    assert state.phase == "roll"
+    state = pass_windows(act(state, "missed"))  # the third miss stands
+    assert state.used[0] == [0] and state.turn_player == 1
+
+
+def test_first_roll_dan_and_marucho_loses_its_bonus_after_a_reroll():
+    card = real("1-48q-1", "25/48q")  # Dan and Marucho: +50, re-roll once
+    p2 = [("Dragonoid", "pyrus", 300), VENTUS[1], VENTUS[2]]
+    for misses, dragonoid in ((0, 300 + 50 + 140), (1, 300 + 140)):
+        state = game(
+            HAOS, p2, p1_gates=[real("1-48", "1/48")] * 3, p2_ab=[card, *plain()]
+        )
+        state = p1_stands(state)  # Tigrerra (Haos 20 on Fire Pit)
+        state = pass_windows(act(act(state, "P2 rolls B1"), "P2 plays A1"))
+        for _ in range(misses):
+            state = act(state, "missed")
+        state = pass_windows(act(state, "landed on gate P1-G1"))
+        assert result(state) == (
+            f"Player 2's Dragonoid {dragonoid} G against Player 1's Tigrerra 320 G."
+        )
+
+
+def test_used_pile_gate_forest_fire_gives_fire_earth_and_dark_fifty():
+    fire = real("1-48b", "13/48b")  # Forest Fire: only from a used pile
+    pit = real("1-48", "1/48")  # Fire Pit: Pyrus 140, Darkus 20, Ventus 60
+    p1 = [("Dragonoid", "pyrus", 300), HAOS[1], HAOS[2]]
+    state = game(p1, VENTUS, p1_gates=[fire, pit, pit])
+    assert effect_sentence(fire["effects"], is_gate=True) == (
+        "While this card lies in a used pile: each battling Bakugan gets +50 "
+        "G-Power if it is Pyrus, Darkus or Subterra."
+    )
+    state = to_battle(state)  # on Forest Fire itself: no +50 yet
+    state = pass_windows(state)
+    assert result(state) == (
+        "Player 2's Skyress 510 G against Player 1's Dragonoid 360 G."
+    )
+    assert state.won == [[], [0]]  # Player 2 holds Forest Fire now
+    state = pass_windows(roll(state, "P1 rolls B2", "landed on gate P2-G1"))
+    state = pass_windows(roll(state, "P2 rolls B2", "landed on gate P2-G1"))
+    # On a plain gate: Saurus (Pyrus 300 + 50) against Gorem (Subterra 330 + 50).
+    assert "Player 2's Saurus: +50 G-Power (a card in a used pile)." in state.events
+    assert result(state) == "Player 2's Saurus 350 G against Player 1's Gorem 380 G."
+
+
+def test_used_pile_ability_power_card_alpha_keeps_the_bonus_from_the_stronger():
+    card = real("1-48n", "45/48n")  # Power Card Alpha
+    pit = [real("1-48", "1/48")] * 3  # Fire Pit: Pyrus 140, Darkus 20
+    p1 = [("Hydranoid", "darkus", 320), HAOS[1], HAOS[0]]
+    p2 = [VENTUS[0], VENTUS[2], ("Dragonoid", "pyrus", 300)]
+    state = game(p1, p2, p1_gates=pit, p1_ab=[card, *plain()])
+    state = pass_windows(act(act(state, "P1 rolls B1"), "P1 plays A1"))
+    state = pass_windows(act(state, "landed on gate P1-G1"))
+    state = pass_windows(roll(state, "P2 rolls B3", "landed on gate P1-G1"))
+    assert (
+        "Player 1's Hydranoid: no gate bonus (a card in a used pile)." in state.events
+    )
+    assert (
+        result(state)
+        == "Player 2's Dragonoid 440 G against Player 1's Hydranoid 320 G."
+    )
+
+
+def test_used_pile_reroll_rainbow_portal_rolls_a_missed_subterra_again():
+    card = real("1-48i", "25/48i")  # Rainbow Portal: Pyrus, Subterra, Darkus
+    state = game(HAOS, VENTUS, p1_ab=[card, *plain()])
+    state = pass_windows(act(act(state, "P1 rolls B1"), "P1 plays A1"))
+    state = pass_windows(act(state, "missed"))  # Tigrerra is Haos: no re-roll
+    assert state.used[0] == [0]
+    state = pass_windows(roll(state, "P2 rolls B1", "missed"))
+    state = act(state, "P1 rolls B2")  # Gorem, Subterra
+    assert (
+        "Player 1's Gorem rolls again if it misses (Rainbow Portal, in the used pile)."
+        in state.events
+    )
+    state = act(pass_windows(state), "missed")
+    assert state.phase == "roll" and state.rolling == 1
+
+
+def test_change_attribute_siege_switch_takes_the_best_bonus_on_the_gate():
+    card = real("1-48", "42/48")  # Siege Switch
+    pit = [real("1-48", "1/48")] * 3  # Fire Pit: Pyrus 140 is its best
+    p1 = [("Siege", "darkus", 300), HAOS[1], HAOS[2]]
+    state = to_battle(game(p1, VENTUS, p1_gates=pit, p1_ab=[card, *plain()]))
+    state = pass_windows(act(state, "P1 plays A1"))
+    assert "Player 1's Siege is now Pyrus." in state.events
+    assert result(state) == "Player 2's Skyress 410 G against Player 1's Siege 440 G."
+
+
+def test_change_attribute_spectrum_null_gate_takes_the_strongers_attribute():
+    nulls = [real("1-48q-1", "18/48q")] * 3  # Haos 200, Ventus 100
+    state = pass_windows(to_battle(game(HAOS, VENTUS, p1_gates=nulls)))
+    assert "Player 2's Skyress has no attribute now." in state.events
+    assert (
+        result(state) == "Player 2's Skyress 350 G against Player 1's Tigrerra 500 G."
+    )
+
+
+def test_change_attribute_color_swap_swaps_only_when_it_helps():
+    card = real("1-48d", "47/48d")  # Color Swap, for the lower printed G-Power
+    pit = [real("1-48", "1/48")] * 3  # Fire Pit: Haos 20, Ventus 60
+    state = to_battle(game(HAOS, VENTUS, p1_gates=pit, p1_ab=[card, *plain()]))
+    state = pass_windows(act(state, "P1 plays A1"))
+    assert "The two battling Bakugan swap attributes." in state.events
+    assert (
+        result(state) == "Player 2's Skyress 370 G against Player 1's Tigrerra 360 G."
+    )
+
+
+def test_best_gate_bonus_runos_launcher_gives_the_weaker_haos_the_top_bonus():
+    card = real("1-48c", "25/48c")  # Runo's Launcher, before a Haos roll
+    pit = [real("1-48", "1/48")] * 3  # Fire Pit: best Pyrus 140, Haos 20
+    p2 = [VENTUS[0], VENTUS[1], ("Blade Tigrerra", "haos", 280)]
+    state = p1_stands(game(HAOS, p2, p1_gates=pit, p2_ab=[card, *plain()]))
+    state = pass_windows(act(act(state, "P2 rolls B3"), "P2 plays A1"))
+    state = pass_windows(act(state, "landed on gate P1-G1"))
+    assert result(state) == (
+        "Player 2's Blade Tigrerra 420 G against Player 1's Tigrerra 320 G."
+    )
+
+
+def test_cap_gate_bonus_ground_cuts_every_bonus_to_fifty():
+    card = real("1-48c", "46/48c")  # Ground, before a battle with a Subterra
+    pit = [real("1-48", "1/48")] * 3  # Fire Pit: Subterra 80, Ventus 60
+    p1 = [("Gorem", "subterra", 330), HAOS[0], HAOS[2]]
+    state = to_battle(game(p1, VENTUS, p1_gates=pit, p1_ab=[card, *plain()]))
+    assert state.window_kind == "before_battle"
+    state = pass_windows(act(state, "P1 plays A1"))
+    assert "Gate bonuses above 50 count as 50 in this battle." in state.events
+    assert result(state) == "Player 2's Skyress 400 G against Player 1's Gorem 380 G."
+
+
+def test_clear_bonuses_abisomega_drops_the_gate_bonus_and_adds_fifty():
+    card = real("1-48q-2", "46/48q")  # Abisomega
+    pit = [real("1-48", "1/48")] * 3  # Fire Pit: Aquos 120, Ventus 60
+    p1 = [("Abis Omega", "aquos", 300), HAOS[1], HAOS[2]]
+    state = to_battle(game(p1, VENTUS, p1_gates=pit, p1_ab=[card, *plain()]))
+    state = pass_windows(act(state, "P1 plays A1"))
+    assert "Every G-Power bonus so far in this battle is lost." in state.events
+    # A tie goes to the defender: Abis Omega keeps the gate.
+    assert (
+        result(state) == "Player 2's Skyress 350 G against Player 1's Abis Omega 350 G."
+    )
+    assert state.won == [[0], []]
+
+
+def test_colour_ban_dark_tunnel_bars_blue_and_green_ability_cards():
+    tunnel = [real("1-48i", "20/48i")] * 3  # Dark Tunnel: Haos 80, Ventus 140
+    light = real("1-48", "33/48")  # Bright Light, a blue card
+    state = to_battle(game(HAOS, VENTUS, p1_gates=tunnel, p1_ab=[light, *plain()]))
+    assert (
+        "Player 1 may not play Green or Blue Ability cards in this battle."
+        in state.events
+    )
+    state = pass_windows(state)
+    assert state.ability_hand[0] == [0, 1, 2]
+    assert (
+        result(state) == "Player 2's Skyress 490 G against Player 1's Tigrerra 380 G."
+    )
+
+
+def test_late_count_percival_field_counts_the_cards_played_in_the_battle():
+    field = [real("1-48n", "9/48n")] * 3  # Percival Field: Darkus 150, Ventus 120
+    brawl = real("1-48d", "36/48d")  # Big Brawl: Darkus 20 per attribute in play
+    p1 = [("Percival", "darkus", 300), HAOS[0], HAOS[1]]
+    state = to_battle(game(p1, VENTUS, p1_gates=field, p1_ab=[brawl, *plain()]))
+    state = pass_windows(act(state, "P1 plays A1"))
+    # 300 + 150, +40 (Darkus and Ventus in play), +100 (one card played).
+    assert "Player 1's Percival: +40 G-Power." in state.events
+    assert (
+        result(state) == "Player 2's Skyress 470 G against Player 1's Percival 590 G."
+    )
+
+
+def test_win_gate_gorem_and_needles_eye_decide_the_battle_when_it_opens():
+    gorem = [real("1-48b", "14/48b")] * 3
+    p1 = [("Gorem", "subterra", 330), HAOS[0], HAOS[2]]
+    p2 = [VENTUS[0], VENTUS[1], ("Saurus", "pyrus", 180)]
+    state = to_battle(game(p1, p2, p1_gates=gorem))
+    assert "Player 1's Gorem wins the battle at once." in state.events
+    assert state.won == [[0], []]
+    needle = [real("1-48n", "17/48n")] * 3  # the lower printed G-Power wins
+    state = to_battle(game(HAOS, VENTUS, p1_gates=needle))
+    assert "Player 1's Tigrerra wins the battle at once." in state.events
+    assert state.won == [[0], []]
+
+
+def test_opponent_used_graveyard_fire_reads_the_opponents_used_bakugan():
+    card = real("1-48q-1", "37/48q")  # Graveyard Fire: Aquos 150
+    state = p1_stands(game(HAOS, VENTUS, p1_ab=[card, *plain()]))
+    state = pass_windows(roll(state, "P2 rolls B1", "missed"))  # Preyas, Aquos
+    state = pass_windows(roll(state, "P1 rolls B2", "missed"))
+    state = roll(state, "P2 rolls B3", "landed on gate P1-G1")
+    state = pass_windows(act(state, "P1 plays A1"))
+    assert "Player 1's Tigrerra: +150 G-Power." in state.events
+    assert (
+        result(state) == "Player 2's Skyress 350 G against Player 1's Tigrerra 450 G."
+    )
+
+
+def test_trap_conditions_hold_never_heavy_water_adds_its_bonus_once():
+    card = real("1-48e", "37/48e")  # Heavy Water: Aquos 80, again with a Trap
+    p1 = [("Preyas", "aquos", 310), HAOS[1], HAOS[2]]
+    state = to_battle(game(p1, VENTUS, p1_ab=[card, *plain()]))
+    state = pass_windows(act(state, "P1 plays A1"))
+    assert "Its condition does not hold: no effect." in state.events
+    assert result(state) == "Player 2's Skyress 350 G against Player 1's Preyas 390 G."
