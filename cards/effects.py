@@ -58,6 +58,11 @@ EFFECT_OPS = {
     "no_traps": "No Bakugan Traps may be played",
     "discard_traps": "Bakugan Traps go to the used pile",
     "return_traps": "Used Bakugan Traps go back to the unused pile",
+    "copy_printed": "Printed G-Power becomes that of a Bakugan in a used pile",
+    "bank_gate": "Put an unused Gate card into the used pile",
+    "place_gate": "Put an unused Gate card into the field",
+    "join_gate": "Stand an unused Bakugan where an opponent's landed",
+    "swap_battler": "Replace a battling Bakugan with another",
 }
 
 EFFECT_TIMINGS = {
@@ -108,6 +113,9 @@ EFFECT_CONDITIONS = {
     "first_roll": ("true", None),  # the rolled Bakugan stood without a re-roll
     "abilities_used_max": ("int", None),  # its owner has N or fewer used Ability cards
     "own_species": ("names", None),  # the card owner's battling Bakugan is one of these
+    "own_standing": ("attrs", None),  # the card owner has one of these standing
+    "opponent_gate_best": ("true", None),  # its opponent's attribute: the top bonus
+    "tied": ("true", None),  # after a battle: the two G-Powers were equal
     "species": ("names", None),  # the target's name contains one of these
     "standing_elsewhere": ("word", _SIDES),  # a Bakugan of that side stands elsewhere
     "gates_won": ("word", ("fewest", "most", "behind", "not_most")),
@@ -171,7 +179,8 @@ EFFECT_OF = (
     "self",
     "opponent",
     "opponent_used",  # the best attribute among the opponent's used Bakugan
-)  # attribute_bonus: whose attribute reads the grid
+    "unused", "used", "piles",  # swap_battler: the pile the new Bakugan comes from
+)  # fmt: skip  # attribute_bonus: whose attribute reads the grid
 # change_attribute: what the attribute becomes. Where the card lets its player
 # choose, the engine chooses for them what serves them best in this battle.
 EFFECT_TO = (
@@ -301,7 +310,13 @@ def parse_effects(steps: Iterable[dict] | None) -> tuple[Effect, ...]:
         if of not in EFFECT_OF:
             raise EffectError(f"Unknown effect attribute owner {of!r}.")
         to = raw.get("to")
-        if (to is None) != (op != "change_attribute") or (
+        if op == "swap_battler":
+            if to not in ("best", "worst") or of not in ("unused", "used", "piles"):
+                raise EffectError(
+                    "A swap of Bakugan says who chooses (best: its owner, worst: "
+                    "the card's player) and from which pile (unused, used, piles)."
+                )
+        elif (to is None) != (op != "change_attribute") or (
             to is not None and to not in EFFECT_TO
         ):
             raise EffectError(
@@ -426,6 +441,12 @@ def _clause(name: str, value) -> str:
         return f"if its owner has no more than {value} used {cards}"
     if name == "own_species":
         return f"if your battling Bakugan is {_a(_or(value))}"
+    if name == "own_standing":
+        return f"if you have {_a(_or(value))} Bakugan standing on a gate"
+    if name == "opponent_gate_best":
+        return "if its opponent's attribute has the gate's highest bonus"
+    if name == "tied":
+        return "if the battle was a tie"
     if name == "printed_max":
         return f"if its printed G-Power is {value} or less"
     if name == "printed_min":
@@ -548,8 +569,12 @@ def _action(step: Effect, is_gate: bool) -> str:
         what = "all" if amount == 0 else str(amount)
         return f"{player} puts {what} unused Ability {noun} into the used pile"
     if op == "reroll":
+        if step.target == "opponent":
+            return "your opponent rolls that Bakugan again"
         return "you roll that Bakugan again"
     if op == "move_bakugan":
+        if step.target == "opponent":
+            return "the opponent's Bakugan that landed moves to another gate"
         return "you move the Bakugan that landed to another gate of your choice"
     if op == "extra_turn":
         return "you take another turn"
@@ -594,6 +619,30 @@ def _action(step: Effect, is_gate: bool) -> str:
                 f"{subject} takes an attribute on the opposing Bakugan Trap"
             ),
         }[step.to]
+    if op == "copy_printed":
+        return (
+            f"{subject}'s printed G-Power becomes the highest printed G-Power "
+            "in its opponent's used pile"
+        )
+    if op == "bank_gate":
+        return f"{player} {'put' if player == 'you' else 'puts'} an unused Gate card into the used pile"
+    if op == "place_gate":
+        return f"{player} {'put' if player == 'you' else 'puts'} an unused Gate card into the field"
+    if op == "join_gate":
+        kinds = step.condition("attribute")
+        what = f"{_or(kinds)} Bakugan" if kinds else "Bakugan"
+        return (
+            f"you stand one of your unused {what} on the empty gate an opponent's "
+            "Bakugan just landed on, and they battle"
+        )
+    if op == "swap_battler":
+        pile = {"unused": "unused", "used": "used", "piles": "used or unused"}[step.of]
+        if step.to == "best":
+            return f"{subject} is replaced by one from its owner's {pile} pile"
+        return (
+            f"{subject} may be swapped, at its opponent's choice, for one from "
+            f"its owner's {pile} pile"
+        )
     if op == "clear_bonuses":
         return "every G-Power bonus given so far in this battle is lost"
     if op == "no_traps":
@@ -609,6 +658,7 @@ def _action(step: Effect, is_gate: bool) -> str:
 _BAKUGAN_OPS = {
     "add_g_power", "attribute_bonus", "gate_bonus_again", "no_gate_bonus",
     "remove_bakugan", "win_gate", "best_gate_bonus", "change_attribute",
+    "copy_printed", "swap_battler",
 }  # fmt: skip
 
 
@@ -623,7 +673,9 @@ def _conditions(step: Effect, is_gate: bool) -> str:
         lead.insert(0, "in its owner's turn")
     elif step.turn == "opponent":
         lead.insert(0, "in an opponent's turn")
-    if step.op == "reroll_on_miss":
+    if step.op == "join_gate":
+        lead = [c for c in lead if not c.startswith("if it is ")]
+    elif step.op == "reroll_on_miss":
         lead = [
             c.replace("its owner has", "you have").replace(
                 "its owner rolled", "you rolled"
@@ -634,6 +686,8 @@ def _conditions(step: Effect, is_gate: bool) -> str:
         lead = [c.replace("its owner has", "that player has") for c in lead]
     elif step.op not in _BAKUGAN_OPS:
         who = "the gate owner's Bakugan" if is_gate else "your Bakugan"
+        if not is_gate:
+            lead = [c.replace("if its owner rolled", "if you rolled") for c in lead]
         lead = [c.replace("if it ", f"if {who} ", 1) for c in lead]
         lead = [c.replace("if its ", f"if {who}'s ", 1) for c in lead]
     if not lead:

@@ -232,6 +232,11 @@ OPS = {
     "no_traps",
     "discard_traps",
     "return_traps",
+    "copy_printed",
+    "bank_gate",
+    "place_gate",
+    "join_gate",
+    "swap_battler",
 }
 # What a card whose text is not encoded does: its printed bonus, in battle.
 BONUS_ALONE = Effect("attribute_bonus", "in_battle")
@@ -1374,6 +1379,13 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
             ok = not state.rerolled
         elif name == "abilities_used_max":
             ok = len(state.abilities_used[seat]) <= value
+        elif name == "only_gate":
+            ok = len(state.field_gates) == 1
+        elif name == "own_standing":
+            ok = any(
+                x >= 0 and x // 3 == owner and static.bak_attr[x] in value
+                for x in state.field_bakugan
+            )
         elif battle is None:
             return False  # the rest speak of a battle
         elif name == "opponent_attribute":
@@ -1390,8 +1402,6 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
             ok = static.gate_class[_card_of(state, battle.gate)] in value
         elif name == "gate_owner":
             ok = (battle.gate // 3 == seat) == (value == "self")
-        elif name == "only_gate":
-            ok = len(state.field_gates) == 1
         elif name == "own_attribute":
             mine = _battler_of(state, owner)
             ok = mine // 3 == owner and _attr(state, mine) in value
@@ -1400,6 +1410,13 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
             ok = mine // 3 == owner and any(
                 v.lower() in static.bak_lname[mine] for v in value
             )
+        elif name == "opponent_gate_best":
+            grid = static.gate_bonus[_card_of(state, battle.gate)]
+            ok = other >= 0 and (grid.get(_attr(state, other)) or 0) == max(
+                grid.values()
+            )
+        elif name == "tied":
+            ok = bool(battle.powers) and battle.powers[0] == battle.powers[1] >= 0
         elif name == "printed_gap":
             ok = (
                 abs(static.bak_g[battle.attacker] - static.bak_g[battle.defender])
@@ -1539,10 +1556,21 @@ def _roll_steps(state: State, seat: int, steps) -> bool:
         if step.op in _TRAP_OPS:
             state.events.append("No Bakugan Trap is in play: no effect.")
             continue
+        mine = (state.rolling // 3 == seat) != (step.target == "opponent")
+        if step.op == "place_gate":
+            if _holds(state, seat, step, state.rolling):
+                _place_from_hand(state, seat)
+            else:
+                state.events.append("Its condition does not hold: no effect.")
+            continue
+        if step.op == "join_gate":
+            _join_gate(state, seat, step)
+            continue
         if step.op == "reroll":
             if (
                 state.window_kind == "after_roll"
-                and state.rolling // 3 == seat
+                and mine
+                and state.rolling >= 0
                 and _holds(state, seat, step, state.rolling)
             ):
                 state.reroll = True
@@ -1560,7 +1588,8 @@ def _roll_steps(state: State, seat: int, steps) -> bool:
         elif step.op == "move_bakugan":
             if (
                 state.window_kind == "after_roll"
-                and state.rolling // 3 == seat
+                and mine
+                and state.rolling >= 0
                 and state.landed >= 0
                 and _holds(state, seat, step, state.rolling)
             ):
@@ -1610,6 +1639,86 @@ def _roll_steps(state: State, seat: int, steps) -> bool:
         else:
             held = True
     return held
+
+
+def _place_from_hand(state: State, seat: int) -> None:
+    """Put the first gate of the seat's hand face down into the field."""
+    if not state.gate_hand[seat]:
+        state.events.append(f"{_seat_word(seat)} has no unused gate to put down.")
+        return
+    idx = state.gate_hand[seat].pop(0)
+    code = seat * 3 + state.gate_card[seat * 3 : seat * 3 + 3].index(-1)
+    state.gate_card[code] = idx
+    state.field_gates.append(code)
+    state.field_open.append(0)
+    state.field_bakugan.append(-1)
+    state.events.append(
+        f"{_seat_word(seat)} places gate {_gate_label(code)} face down."
+    )
+
+
+def _join_gate(state: State, seat: int, step) -> None:
+    """Stand the seat's strongest unused Bakugan of the card's attributes on the
+    empty gate an opponent's Bakugan just landed on: the landing makes a battle."""
+    static = state.static
+    pos = (
+        state.field_gates.index(state.landed)
+        if state.window_kind == "after_roll" and state.landed >= 0
+        else -1
+    )
+    if pos < 0 or state.rolling // 3 == seat or state.field_bakugan[pos] >= 0:
+        state.events.append("Its condition does not hold: no effect.")
+        return
+    kinds = step.condition("attribute") or ATTRIBUTES
+    ready = [i for i in state.unused[seat] if static.bak_attr[seat * 3 + i] in kinds]
+    if not ready:
+        state.events.append(f"{_seat_word(seat)} has no such Bakugan unused.")
+        return
+    pick = max(ready, key=lambda i: static.bak_g[seat * 3 + i])
+    state.unused[seat].remove(pick)
+    state.field_bakugan[pos] = seat * 3 + pick
+    state.events.append(
+        f"{_bname(state, seat * 3 + pick)} stands on {_gname(state, state.landed)}."
+    )
+
+
+def _swap_battler(state: State, step, targets) -> None:
+    """Replace each target with a Bakugan from its owner's piles: its owner
+    chooses the strongest here ("best"), or the card's player the weakest, and
+    only to gain ("worst"). The one replaced goes to the used pile."""
+    battle, static = state.battle, state.static
+    grid = static.gate_bonus[_card_of(state, battle.gate)]
+
+    def value(code: int) -> int:
+        return static.bak_g[code] + (grid.get(static.bak_attr[code]) or 0)
+
+    for b in targets:
+        seat = b // 3
+        pool = []
+        if step.of in ("unused", "piles"):
+            pool += [(state.unused[seat], i) for i in state.unused[seat]]
+        if step.of in ("used", "piles"):
+            pool += [(state.used[seat], i) for i in state.used[seat]]
+        if not pool:
+            state.events.append(f"{_bname(state, b)} has none to swap with.")
+            continue
+        pick = (max if step.to == "best" else min)(
+            pool, key=lambda p: value(seat * 3 + p[1])
+        )
+        new = seat * 3 + pick[1]
+        if step.to == "worst" and value(new) >= value(b):
+            state.events.append("No swap would help: no swap.")
+            continue
+        pick[0].remove(pick[1])
+        state.used[seat].append(b % 3)
+        i = 0 if battle.attacker == b else 1
+        if i == 0:
+            battle.attacker = new
+        else:
+            battle.defender = new
+        if battle.attrs:
+            battle.attrs[i] = static.bak_attr[new]
+        state.events.append(f"{_bname(state, b)} is replaced by {_bname(state, new)}.")
 
 
 def _seats_back(state: State, seat: int, amount: int, colours) -> int:
@@ -1777,6 +1886,19 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
         )
     elif op == "change_attribute":
         _change_attribute(state, step, targets)
+    elif op == "swap_battler":
+        _swap_battler(state, step, targets)
+    elif op == "copy_printed":
+        for b in targets:
+            them = _other(battle, b) // 3
+            printed = [static.bak_g[them * 3 + i] for i in state.used[them]]
+            if not printed:
+                state.events.append("No Bakugan in the opponent's used pile to copy.")
+                continue
+            battle.steps.append((owner, is_gate, "set_printed", max(printed), (b,)))
+            state.events.append(
+                f"{_bname(state, b)}: printed G-Power {max(printed)} from now."
+            )
     elif op == "gate_bonus_again":
         for b in targets:
             times = step.amount
@@ -2027,6 +2149,10 @@ def _powers(state: State, battle: Battle) -> tuple[list, bool]:
             for i in (0, 1):
                 if pair[i] in targets:
                     best[i] = True
+        elif op == "set_printed":
+            for i in (0, 1):
+                if pair[i] in targets:
+                    power[i] = _amount
         elif op == "cap_gate_bonus":
             cap = _amount if cap is None else min(cap, _amount)
         elif op == "zero_ability_bonus":
@@ -2180,6 +2306,20 @@ def _after_step(state, owner: int, is_gate: bool, card: int, k: int) -> None:
             if b // 3 not in seats:
                 seats.append(b // 3)
         _seat_step(state, step, seats)
+    elif op == "place_gate" or op == "bank_gate":
+        for seat in dict.fromkeys(b // 3 for b in found):
+            if op == "place_gate":
+                _place_from_hand(state, seat)
+            elif state.gate_hand[seat]:
+                idx = state.gate_hand[seat].pop(0)
+                code = seat * 3 + state.gate_card[seat * 3 : seat * 3 + 3].index(-1)
+                state.gate_card[code] = idx
+                state.won[seat].append(code)
+                state.events.append(
+                    f"{_seat_word(seat)} puts an unused gate into the used pile."
+                )
+                if len(state.won[seat]) >= GATES_TO_WIN:
+                    _finish(state, seat, f"{_seat_word(seat)} has won three gates.")
     elif op == "keep_gate":
         winner = battle.winner // 3 if battle.winner >= 0 else -1
         if winner >= 0 and battle.gate in state.won[winner]:
