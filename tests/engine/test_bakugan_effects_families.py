@@ -230,3 +230,74 @@ def test_trap_conditions_hold_never_heavy_water_adds_its_bonus_once():
     state = pass_windows(act(state, "P1 plays A1"))
     assert "Its condition does not hold: no effect." in state.events
     assert result(state) == "Player 2's Skyress 350 G against Player 1's Preyas 390 G."
+
+
+def test_swap_battler_aquos_2_makes_the_opponent_bring_an_unused_bakugan():
+    card = real("1-48b", "41/48b")  # Aquos 2: the opponent swaps from unused
+    p1 = [("Preyas", "aquos", 310), HAOS[1], HAOS[2]]
+    state = to_battle(game(p1, VENTUS, p1_ab=[card, *plain()]))
+    assert state.window_kind == "before_battle"
+    state = pass_windows(act(state, "P1 plays A1"))
+    # Player 2 picks its strongest unused one: Preyas (310) over Saurus (300).
+    assert "Player 2's Skyress is replaced by Player 2's Preyas." in state.events
+    assert result(state) == "Player 2's Preyas 310 G against Player 1's Preyas 310 G."
+    assert sorted(state.used[1]) == [0, 2] and state.unused[1] == [1]
+
+
+def test_join_gate_flames_of_light_stands_a_bakugan_to_meet_the_landing():
+    card = real("1-48i", "29/48i")  # Flames of Light: an unused Pyrus or Haos
+    p1 = [HAOS[1], ("Dragonoid", "pyrus", 340), HAOS[0]]
+    state = game(p1, VENTUS, p1_ab=[card, *plain()])
+    state = pass_windows(roll(state, "P1 rolls B1", "landed on gate P2-G1"))
+    state = roll(state, "P2 rolls B3", "landed on gate P1-G1")
+    state = pass_windows(act(state, "P1 plays A1"))
+    assert "Player 1's Dragonoid stands on P1-G1 (Plain)." in state.events
+    assert (
+        result(state) == "Player 2's Skyress 350 G against Player 1's Dragonoid 340 G."
+    )
+
+
+def test_place_gate_marucho_launcher_adds_a_gate_when_one_is_left():
+    card = real("1-48c", "27/48c")  # Marucho's Launcher, before an Aquos roll
+    p2 = [VENTUS[0], ("Frosch", "aquos", 320), VENTUS[2]]
+    state = game(HAOS, p2, p2_ab=[card, *plain()])
+    state = pass_windows(roll(state, "P1 rolls B1", "landed on gate P2-G1"))
+    state = pass_windows(roll(state, "P2 rolls B1", "landed on gate P2-G1"))
+    assert state.won == [[], [3]] and state.field_gates == [0]
+    state = pass_windows(roll(state, "P1 rolls B2", "missed"))
+    state = pass_windows(act(act(state, "P2 rolls B2"), "P2 plays A1"))
+    assert "Player 2 places gate P2-G2 face down." in state.events
+    assert state.field_gates == [0, 4] and state.gate_hand[1] == [2]
+
+
+def test_copy_printed_copy_cat_takes_the_printed_g_power_of_a_used_bakugan():
+    card = real("1-15a", "12/15a")  # Copy Cat, at the start of a battle
+    state = p1_stands(game(HAOS, VENTUS, p1_ab=[card, *plain()]))
+    state = pass_windows(roll(state, "P2 rolls B1", "missed"))  # Preyas, 310
+    state = pass_windows(roll(state, "P1 rolls B2", "missed"))
+    state = roll(state, "P2 rolls B3", "landed on gate P1-G1")
+    state = pass_windows(act(state, "P1 plays A1"))
+    assert "Player 1's Tigrerra: printed G-Power 310 from now." in state.events
+    assert (
+        result(state) == "Player 2's Skyress 350 G against Player 1's Tigrerra 310 G."
+    )
+
+
+def test_bank_gate_balance_echo_puts_a_gate_in_the_used_pile_after_a_tie():
+    card = real("1-48q-2", "43/48q")  # Balance Echo, when a battle is a tie
+    p2 = [VENTUS[0], VENTUS[2], ("Saurus", "pyrus", 300)]
+    state = to_battle(game(HAOS, p2, p1_ab=[card, *plain()]))
+    assert state.window_kind == "after_battle"
+    state = act(act(state, "P2 passes"), "P1 plays A1")
+    assert "Player 1 puts an unused gate into the used pile." in state.events
+    assert state.won[0] == [0, 1] and state.gate_hand[0] == [2]
+
+
+def test_opponent_reroll_skull_shogun_makes_the_opponent_roll_again():
+    card = real("1-48ah", "27/48ah")  # Skull Shogun, with a Darkus standing
+    p1 = [HAOS[2], HAOS[0], HAOS[1]]  # Hydranoid, Darkus, first
+    state = p1_stands(game(p1, VENTUS, p1_ab=[card, *plain()]))
+    state = roll(state, "P2 rolls B3", "landed on gate P2-G1")
+    state = pass_windows(act(state, "P1 plays A1"))
+    assert "Player 2's Skyress will roll again." in state.events
+    assert state.phase == "roll" and state.rolling == 5
