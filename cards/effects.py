@@ -63,6 +63,10 @@ EFFECT_OPS = {
     "place_gate": "Put an unused Gate card into the field",
     "join_gate": "Stand an unused Bakugan where an opponent's landed",
     "swap_battler": "Replace a battling Bakugan with another",
+    "arm": "The card's lasting effect starts only if this holds when it is played",
+    "send_used": "Send a standing Bakugan to the used pile",
+    "peek_gates": "Look at face-down Gate cards",
+    "face_up_gates": "A player's Gate cards lie face up",
 }
 
 EFFECT_TIMINGS = {
@@ -166,6 +170,7 @@ EFFECT_COUNTS = {
     # Counted when the battle is decided, not when the step applies.
     "battle_abilities_own": "Ability card its owner plays in this battle",
     "battle_abilities_opponent": "Ability card the opponent plays in this battle",
+    "cleared_bakugan": "Bakugan this gate sent from the field to a used pile",
     "opponent_used_abilities_end": (
         "Ability card in the opponent's used pile when the battle ends"
     ),
@@ -179,6 +184,7 @@ EFFECT_OF = (
     "self",
     "opponent",
     "opponent_used",  # the best attribute among the opponent's used Bakugan
+    "own_piles",  # each different attribute among its owner's used and unused
     "unused", "used", "piles",  # swap_battler: the pile the new Bakugan comes from
 )  # fmt: skip  # attribute_bonus: whose attribute reads the grid
 # change_attribute: what the attribute becomes. Where the card lets its player
@@ -522,7 +528,12 @@ def _action(step: Effect, is_gate: bool) -> str:
             text += EFFECT_COUNTS[step.per]
         return text
     if op == "attribute_bonus":
-        if step.of == "opponent_used":
+        if step.of == "own_piles":
+            text = (
+                f"{subject} gets this card's bonus for each different attribute "
+                "among its owner's used and unused Bakugan"
+            )
+        elif step.of == "opponent_used":
             text = (
                 f"{subject} gets this card's bonus for the attribute of a Bakugan "
                 "in its opponent's used pile (the best one)"
@@ -643,6 +654,21 @@ def _action(step: Effect, is_gate: bool) -> str:
             f"{subject} may be swapped, at its opponent's choice, for one from "
             f"its owner's {pile} pile"
         )
+    if op == "arm":
+        return "its lasting effect starts"
+    if op == "send_used":
+        if step.target == "opponent":
+            return (
+                "one of your opponent's standing Bakugan (your choice) goes to "
+                "its used pile"
+            )
+        return "each player sends one of their standing Bakugan to the used pile"
+    if op == "peek_gates":
+        if amount == 0:
+            return "you look at every face-down Gate card in the field"
+        return "you look at one face-down Gate card of an opponent's in the field"
+    if op == "face_up_gates":
+        return f"{player}'s Gate cards lie face up for the rest of the game"
     if op == "clear_bonuses":
         return "every G-Power bonus given so far in this battle is lost"
     if op == "no_traps":
@@ -673,8 +699,21 @@ def _conditions(step: Effect, is_gate: bool) -> str:
         lead.insert(0, "in its owner's turn")
     elif step.turn == "opponent":
         lead.insert(0, "in an opponent's turn")
-    if step.op == "join_gate":
+    if step.op == "face_up_gates" and step.target == "opponent":
+        kinds = step.condition("opponent_attribute")
+        won = step.condition("result") == "lose"
+        what = f"{_a(_or(kinds))} Bakugan of yours" if kinds else "your Bakugan"
+        lead = [f"if {what} {'won' if won else 'lost'} the battle"]
+    elif step.op == "join_gate":
         lead = [c for c in lead if not c.startswith("if it is ")]
+    elif step.op == "arm":
+        lead = [
+            c.replace("than its owner", "than you")
+            .replace("if it is", "if your Bakugan is")
+            .replace("if it lost", "if your Bakugan lost")
+            .replace("if it won", "if your Bakugan won")
+            for c in lead
+        ]
     elif step.op == "reroll_on_miss":
         lead = [
             c.replace("its owner has", "you have").replace(

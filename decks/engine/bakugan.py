@@ -237,6 +237,10 @@ OPS = {
     "place_gate",
     "join_gate",
     "swap_battler",
+    "arm",
+    "send_used",
+    "peek_gates",
+    "face_up_gates",
 }
 # What a card whose text is not encoded does: its printed bonus, in battle.
 BONUS_ALONE = Effect("attribute_bonus", "in_battle")
@@ -465,6 +469,7 @@ class _Static:
         "gate_pile",
         "ab_pile",
         "any_pile",
+        "ab_arm",
     )
 
     def __init__(self, decks):
@@ -564,6 +569,12 @@ class _Static:
             for seat_steps in self.ab_steps
         ]
         self.any_pile = any(self.gate_pile) or any(any(p) for p in self.ab_pile)
+        # Abilities whose used-pile steps act only if the card was played as
+        # its "arm" step allows.
+        self.ab_arm = [
+            [any(st.op == "arm" for st in steps) for steps in seat_steps]
+            for seat_steps in self.ab_steps
+        ]
         # Per seat and window, the abilities that play in it (most hold none).
         self.ab_by_window = [
             {w: tuple(i for i in range(3) if windows[i] == w) for w in WINDOWS}
@@ -601,6 +612,7 @@ class Battle:
     # [attacker, defender] attributes once an effect changes one ("" is none)
     attrs: list = marked("list", factory=list)
     banned: list = marked("list", factory=list)  # "<seat><colour letter>" barred
+    cleared: int = 0  # Bakugan the gate sent from the field to used piles
 
 
 @dataclass
@@ -651,6 +663,11 @@ class State:
     battled: bool = False  # a battle started this turn
     miss_rerolls: int = 0  # re-rolls left to the rolled Bakugan if it misses
     rerolled: bool = False  # the rolled Bakugan has been rolled again this turn
+    # seat * 3 + ability index: used cards whose lasting effect has started
+    armed: list = marked("list", factory=list)
+    # player * 12 + gate code: a face-down gate that player has looked at
+    seen: list = marked("list", factory=list)
+    face_up: list = marked("list", factory=list)  # seats whose gates lie face up
     over: bool = False
     winner_seat: int | None = None
     reason: str = ""
@@ -1076,6 +1093,8 @@ def _do_play(state: State, action: Action) -> None:
     kind = state.window_kind
     if kind == "before_battle" or kind == "in_battle":
         state.battle.played.append(seat)
+    if static.ab_arm[seat][idx]:
+        _arm(state, seat, idx, steps)
     if kind in ("before_roll", "after_roll"):
         if _roll_steps(state, seat, steps):
             state.pending[seat].append(idx)
@@ -1096,6 +1115,26 @@ def _do_play(state: State, action: Action) -> None:
             _resolve_battle(state)
             return
     _advance_window(state)
+
+
+def _arm(state: State, seat: int, idx: int, steps) -> None:
+    """Start the card's lasting (used-pile) effect if its "arm" steps hold."""
+    kind = state.window_kind
+    b = state.rolling if kind in ("before_roll", "after_roll") else -1
+    if b < 0 and state.battle is not None:
+        b = _battler_of(state, seat)
+        if b // 3 != seat:
+            b = -1
+    if all(_holds(state, seat, st, b) for st in steps if st.op == "arm"):
+        state.armed.append(seat * 3 + idx)
+        state.events.append(
+            f"{state.static.ab_name[seat][idx]}: its lasting effect starts."
+        )
+    else:
+        state.events.append(
+            f"{state.static.ab_name[seat][idx]}: its condition does not hold, "
+            "so its lasting effect never starts."
+        )
 
 
 def _do_pass(state: State, action: Action) -> None:
@@ -1498,6 +1537,8 @@ def _count(state: State, seat: int, per: str, colours) -> int:
             kinds.update(_attr(state, x) for x in (battle.attacker, battle.defender))
         kinds.discard("")
         return len(kinds)
+    if per == "cleared_bakugan":
+        return state.battle.cleared if state.battle is not None else 0
     if per == "game_attributes":
         return len(set(static.bak_attr))
     if per == "opponent_used_traps":
@@ -1555,6 +1596,17 @@ def _roll_steps(state: State, seat: int, steps) -> bool:
             continue
         if step.op in _TRAP_OPS:
             state.events.append("No Bakugan Trap is in play: no effect.")
+            continue
+        if step.op == "arm":
+            continue
+        if step.op == "send_used":
+            if _holds(state, seat, step, state.rolling):
+                _send_used(state, seat, step.target)
+            else:
+                state.events.append("Its condition does not hold: no effect.")
+            continue
+        if step.op == "peek_gates":
+            _peek(state, seat, step.amount)
             continue
         mine = (state.rolling // 3 == seat) != (step.target == "opponent")
         if step.op == "place_gate":
@@ -1639,6 +1691,45 @@ def _roll_steps(state: State, seat: int, steps) -> bool:
         else:
             held = True
     return held
+
+
+def _send_used(state: State, seat: int, target: str) -> None:
+    """Each target player's standing Bakugan goes to its used pile, one each:
+    the card's player takes an opponent's strongest; a player sending one of
+    their own sends their weakest."""
+    static = state.static
+    seats = [seat] if target == "self" else list(range(state.n))
+    if target == "opponent":
+        seats = [s for s in _turn_order(state) if s != seat]
+    for s in seats:
+        standing = [
+            k for k, b in enumerate(state.field_bakugan) if b >= 0 and b // 3 == s
+        ]
+        if not standing:
+            continue
+        pick = (min if s == seat else max)(
+            standing, key=lambda k: static.bak_g[state.field_bakugan[k]]
+        )
+        b = state.field_bakugan[pick]
+        state.field_bakugan[pick] = -1
+        state.used[s].append(b % 3)
+        state.events.append(f"{_bname(state, b)} goes to the used pile.")
+        if target == "opponent":
+            break
+
+
+def _peek(state: State, seat: int, amount: int) -> None:
+    """Let ``seat`` look at face-down gates (``amount`` 0: all; else the first
+    of an opponent's)."""
+    looked = 0
+    for code in state.field_gates:
+        if _known(state, code, seat) or (amount and code // 3 == seat):
+            continue
+        state.seen.append(seat * 12 + code)
+        looked += 1
+        if amount and looked >= amount:
+            break
+    state.events.append(f"{_seat_word(seat)} looks at {looked} face-down gate(s).")
 
 
 def _place_from_hand(state: State, seat: int) -> None:
@@ -1778,6 +1869,17 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
     op = step.op
     if step.timing == "after_battle":
         battle.after.append((owner, is_gate, card, k))
+        return
+    if op == "clear_field" and is_gate:
+        # Galeforce: every Bakugan standing on another gate goes to a used pile.
+        for pos, b in enumerate(state.field_bakugan):
+            if b >= 0:
+                state.field_bakugan[pos] = -1
+                state.used[b // 3].append(b % 3)
+                battle.cleared += 1
+        state.events.append(
+            f"{battle.cleared} standing Bakugan go to their owners' used piles."
+        )
         return
     if step.timing == "used_pile" or op in _NOT_IN_BATTLE:
         return
@@ -1962,6 +2064,9 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
 _TRAP_OPS = frozenset(("no_traps", "discard_traps", "return_traps"))
 _NOT_IN_BATTLE = frozenset(
     (
+        "arm",
+        "send_used",
+        "peek_gates",
         "no_effect",
         "reroll",
         "extra_turn",
@@ -2036,6 +2141,8 @@ def _pile_steps(state: State) -> None:
             for k in static.gate_pile[card]:
                 _pile_step(state, seat, static.gate_steps[card][k])
         for idx in state.abilities_used[seat]:
+            if static.ab_arm[seat][idx] and seat * 3 + idx not in state.armed:
+                continue
             for k in static.ab_pile[seat][idx]:
                 _pile_step(state, seat, static.ab_steps[seat][idx][k])
 
@@ -2044,6 +2151,8 @@ def _pile_rerolls(state: State, seat: int) -> None:
     """Give the rolled Bakugan the re-rolls its owner's used cards grant."""
     static = state.static
     for idx in state.abilities_used[seat]:
+        if static.ab_arm[seat][idx] and seat * 3 + idx not in state.armed:
+            continue
         for k in static.ab_pile[seat][idx]:
             step = static.ab_steps[seat][idx][k]
             if step.op == "reroll_on_miss" and _holds(state, seat, step, state.rolling):
@@ -2272,7 +2381,7 @@ def _after_step(state, owner: int, is_gate: bool, card: int, k: int) -> None:
         return
     step = _card_steps(state, owner, is_gate, card)[k]
     op, target = step.op, step.target
-    if op == "no_effect":
+    if op == "no_effect" or op == "arm":
         return
     pair = (battle.attacker, battle.defender)
     if is_gate and target in ("self", "opponent", "each_opponent"):
@@ -2306,6 +2415,13 @@ def _after_step(state, owner: int, is_gate: bool, card: int, k: int) -> None:
             if b // 3 not in seats:
                 seats.append(b // 3)
         _seat_step(state, step, seats)
+    elif op == "face_up_gates":
+        for seat in dict.fromkeys(b // 3 for b in found):
+            if seat not in state.face_up:
+                state.face_up.append(seat)
+                state.events.append(
+                    f"{_seat_word(seat)}'s gates lie face up from now on."
+                )
     elif op == "place_gate" or op == "bank_gate":
         for seat in dict.fromkeys(b // 3 for b in found):
             if op == "place_gate":
@@ -2444,6 +2560,8 @@ def _known(state: State, code: int, player: int) -> bool:
         code // 3 == player
         or code in state.opened
         or (0 <= player < state.n and code in state.won[player])
+        or (code // 3 in state.face_up)
+        or (player * 12 + code in state.seen)
     )
 
 
