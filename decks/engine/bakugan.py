@@ -1962,7 +1962,14 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
                 grid = (
                     static.gate_bonus[card] if is_gate else static.ab_bonus[owner][card]
                 )
-                if step.of == "opponent_used":
+                if step.of == "own_piles":
+                    seat = b // 3
+                    kinds = {
+                        static.bak_attr[seat * 3 + i]
+                        for i in state.unused[seat] + state.used[seat]
+                    }
+                    amount = sum(grid.get(k) or 0 for k in kinds) * step.amount
+                elif step.of == "opponent_used":
                     them = _other(battle, b) // 3
                     best = [
                         grid.get(static.bak_attr[them * 3 + i]) or 0

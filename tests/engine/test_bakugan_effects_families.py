@@ -2,6 +2,7 @@
 family, each from a real official card as fixtures/bakugan.json encodes it."""
 
 from cards.effects import effect_sentence
+from decks.engine import bakugan as bk
 from tests.engine.test_bakugan import act, pass_windows
 from tests.engine.test_bakugan_effects import (
     HAOS,
@@ -301,3 +302,77 @@ def test_opponent_reroll_skull_shogun_makes_the_opponent_roll_again():
     state = pass_windows(act(state, "P1 plays A1"))
     assert "Player 2's Skyress will roll again." in state.events
     assert state.phase == "roll" and state.rolling == 5
+
+
+def test_arm_rip_tide_starts_its_lasting_reroll_only_when_behind():
+    card = real("1-48e", "25/48e")  # Rip Tide: from the used pile, Aquos/Haos
+    p1 = [HAOS[0], ("Preyas", "aquos", 310), ("Frosch", "aquos", 320)]
+    state = game(p1, VENTUS, p1_ab=[card, *plain()])
+    state = pass_windows(roll(state, "P1 rolls B1", "landed on gate P2-G1"))
+    state = pass_windows(roll(state, "P2 rolls B3", "landed on gate P2-G1"))
+    assert state.won == [[], [3]]  # Player 1 is behind now
+    state = pass_windows(act(act(state, "P1 rolls B2"), "P1 plays A1"))
+    assert "Rip Tide: its lasting effect starts." in state.events
+    state = pass_windows(act(state, "missed"))
+    state = pass_windows(roll(state, "P2 rolls B1", "missed"))
+    state = act(state, "P1 rolls B3")
+    assert (
+        "Player 1's Frosch rolls again if it misses (Rip Tide, in the used pile)."
+        in state.events
+    )
+    state = game(p1, VENTUS, p1_ab=[card, *plain()])  # not behind: never starts
+    state = pass_windows(act(act(state, "P1 rolls B2"), "P1 plays A1"))
+    assert state.events[-1] == (
+        "Rip Tide: its condition does not hold, so its lasting effect never starts."
+    )
+
+
+def test_own_piles_lightning_berserker_counts_each_attribute_in_the_piles():
+    card = real("1-48ah", "39/48ah")  # Haos 110, Subterra 100, Ventus 50, ...
+    state = to_battle(game(HAOS, VENTUS, p1_ab=[card, *plain()]))
+    state = pass_windows(act(state, "P1 plays A1"))
+    # Tigrerra: Haos 110, then Subterra 100 and Darkus (not printed) for its
+    # owner's unused Gorem and Hydranoid. Skyress: Ventus 50, then Aquos 50
+    # and Pyrus 100 for Preyas and Saurus.
+    assert (
+        result(state) == "Player 2's Skyress 550 G against Player 1's Tigrerra 510 G."
+    )
+
+
+def test_send_used_taking_you_with_me_clears_an_enemy_after_a_miss():
+    card = real("1-48i", "27/48i")  # Taking You With Me, after a missed roll
+    state = game(HAOS, VENTUS, p1_ab=[card, *plain()])
+    state = pass_windows(roll(state, "P1 rolls B1", "missed"))
+    state = pass_windows(roll(state, "P2 rolls B1", "landed on gate P2-G1"))
+    state = roll(state, "P1 rolls B2", "missed")
+    state = pass_windows(act(state, "P1 plays A1"))
+    assert "Player 2's Preyas goes to the used pile." in state.events
+    assert state.field_bakugan == [-1, -1] and state.used[1] == [0]
+
+
+def test_peek_and_face_up_gates_show_an_opponents_face_down_gate():
+    shun = real("1-48", "28/48")  # Shun's Throw: look at one face-down gate
+    state = game(HAOS, VENTUS, p1_ab=[shun, *plain()])
+    assert bk._known(state, 3, 0) is False  # P2-G1, face down
+    state = act(act(state, "P1 rolls B1"), "P1 plays A1")
+    assert "Player 1 looks at 1 face-down gate(s)." in state.events
+    assert bk._known(state, 3, 0) is True and bk._known(state, 3, 1) is True
+    hercules = real("1-48e", "46/48e")  # after a Subterra's win
+    p1 = [HAOS[1], HAOS[0], HAOS[2]]  # Gorem 330 against Saurus 300
+    p2 = [VENTUS[0], VENTUS[2], VENTUS[1]]
+    state = to_battle(game(p1, p2, p1_ab=[hercules, *plain()]))
+    state = act(act(state, "P2 passes"), "P1 plays A1")
+    assert "Player 2's gates lie face up from now on." in state.events
+    assert bk._known(state, 3, 0) is True
+
+
+def test_clear_field_galeforce_sends_the_standing_away_and_feeds_ventus():
+    gale = [real("1-48n", "16/48n")] * 3  # Galeforce: Aquos 150, Ventus 100
+    p1 = [HAOS[0], ("Skyress", "ventus", 350), HAOS[2]]
+    state = game(p1, VENTUS, p1_gates=gale)
+    state = pass_windows(roll(state, "P1 rolls B1", "landed on gate P2-G1"))
+    state = pass_windows(roll(state, "P2 rolls B1", "landed on gate P1-G1"))
+    state = pass_windows(roll(state, "P1 rolls B2", "landed on gate P1-G1"))
+    assert "1 standing Bakugan go to their owners' used piles." in state.events
+    assert result(state) == "Player 1's Skyress 550 G against Player 2's Preyas 460 G."
+    assert 0 in state.used[0]
