@@ -90,6 +90,28 @@ Bakugan in battle (issue 18; B4 otherwise stands: printed numbers act only
 through the encoding), or nothing when it prints none. "Lowest"/"highest"
 printed G-Power is strict.
 
+The later series (issue 18) add: ``reroll_on_miss`` (before the roll: a miss
+is rolled again, ``amount`` times), ``best_gate_bonus`` and ``cap_gate_bonus``,
+``change_attribute`` (``to``: best, own_best, worst, none, swap, opposite, or a
+Trap's), ``clear_bonuses`` (what was given before it, the gate bonus too, no
+longer counts), ``copy_printed``, ``swap_battler`` (``of`` the pile, ``to``
+best: its owner brings its strongest; worst: the card's player forces the
+weakest, only to gain), ``join_gate`` (after an opponent's roll lands on an
+empty gate: the owner's strongest unused Bakugan of those attributes stands
+there first, so a battle follows), ``place_gate`` and ``bank_gate`` (the
+first gate of the hand into the field, or into the used pile as won),
+``send_used``, ``peek_gates`` and ``face_up_gates`` (what a player may see),
+``clear_field`` at a gate's opening (Galeforce, counted by ``cleared_bakugan``),
+``no_abilities`` with ``colours`` (those colours only), counts read when the
+battle is decided (``cards.effects.LATE_COUNTS``: cards played in the battle),
+and the ``used_pile`` timing: the step acts in every battle while the card
+lies in a used pile (a won gate, a used Ability card; ``reroll_on_miss`` when
+its owner rolls). An ``arm`` step makes those lasting steps start only if its
+conditions held when the card was played. The site's decks hold no Bakugan
+Traps: a ``trap`` condition never holds and the Trap ops find none. Where a
+card lets its player choose, the engine chooses what serves them (the help
+page lists each such reading).
+
 - ``add_g_power`` (amount, target, optional attribute): adds to the battle
   G-Power of each target Bakugan (of that attribute only, when given).
 - ``swap_g_power``: exchanges the two battlers' G-Power as it stands then
