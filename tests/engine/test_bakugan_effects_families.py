@@ -1,12 +1,15 @@
 """Bakugan effects added for the later series: one scenario per new effect
 family, each from a real official card as fixtures/bakugan.json encodes it."""
 
+import random
+
 from cards.effects import effect_sentence
 from decks.engine import bakugan as bk
-from tests.engine.test_bakugan import act, pass_windows
+from tests.engine.test_bakugan import act, figure, pass_windows
 from tests.engine.test_bakugan_effects import (
     HAOS,
     VENTUS,
+    _cards,
     game,
     p1_stands,
     plain,
@@ -376,3 +379,81 @@ def test_clear_field_galeforce_sends_the_standing_away_and_feeds_ventus():
     assert "1 standing Bakugan go to their owners' used piles." in state.events
     assert result(state) == "Player 1's Skyress 550 G against Player 2's Preyas 460 G."
     assert 0 in state.used[0]
+
+
+NEW_OPS = {
+    "reroll_on_miss", "best_gate_bonus", "cap_gate_bonus", "change_attribute",
+    "clear_bonuses", "no_traps", "discard_traps", "return_traps", "copy_printed",
+    "bank_gate", "place_gate", "join_gate", "swap_battler", "arm", "send_used",
+    "peek_gates", "face_up_gates", "clear_field",
+}  # fmt: skip
+
+
+def _new_family_cards():
+    gates, abilities = [], []
+    for (slug, key), card in _cards().items():
+        steps = card["effects"]
+        if not any(
+            s["op"] in NEW_OPS or s["timing"] == "used_pile" or s.get("per")
+            for s in steps
+        ):
+            continue
+        if card["card_type"] == "ability":
+            abilities.append(real(slug, key, 7000 + len(abilities)))
+        elif all(
+            card[f"bonus_{a}"] is not None or f"bonus_{a}" in card["not_printed"]
+            for a in bk.ATTRIBUTES
+        ):
+            gates.append(real(slug, key, 8000 + len(gates)))
+    return gates, abilities
+
+
+def test_random_games_with_the_new_families_keep_every_bakugan_and_replay():
+    gates, abilities = _new_family_cards()
+    assert len(gates) >= 15 and len(abilities) >= 50
+    names = ("Siege", "Gorem", "Percival", "Verias", "Abis Omega", "El Condor")
+    rng = random.Random(18)
+    for game_no in range(60):
+        n = 4 if game_no % 6 == 0 else 2
+        decks = [
+            {
+                "bakugan": [
+                    figure(
+                        rng.choice(names),
+                        rng.choice(bk.ATTRIBUTES),
+                        rng.randrange(20, 60) * 10,
+                        ident=seat * 10 + i,
+                    )
+                    for i in range(3)
+                ],
+                "gate": rng.sample(gates, 3),
+                "ability": rng.sample(abilities, 3),
+            }
+            for seat in range(n)
+        ]
+        state = bk.new_game(decks, {"first": 0}, game_no)
+        while not bk.is_over(state):
+            state = bk.apply(state, rng.choice(bk.legal_actions(state)), inplace=True)
+            for seat in range(n):
+                where = (
+                    state.unused[seat]
+                    + state.used[seat]
+                    + state.removed[seat]
+                    + [b % 3 for b in state.field_bakugan if b >= 0 and b // 3 == seat]
+                    + [
+                        b % 3
+                        for b in (
+                            (state.battle.attacker, state.battle.defender)
+                            if state.battle and not state.battle.decided
+                            else ()
+                        )
+                        if b // 3 == seat
+                    ]
+                    + ([state.rolling % 3] if state.rolling // 3 == seat else [])
+                )
+                assert sorted(where) == [0, 1, 2], (game_no, state.log[-1])
+        replayed = bk.new_game(decks, {"first": 0}, game_no)
+        for text in state.log:
+            replayed = bk.apply(replayed, bk.parse_action(text))
+        assert bk.to_json(replayed) == bk.to_json(state)
+        assert bk.to_json(bk.from_json(bk.to_json(state))) == bk.to_json(state)
