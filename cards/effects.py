@@ -50,6 +50,23 @@ EFFECT_OPS = {
     "clear_field": "Every standing Bakugan goes to its owner's used pile",
     "zero_printed": "Printed G-Power counts as zero",
     "move_bakugan": "Move the Bakugan that landed to another gate",
+    "reroll_on_miss": "Roll that Bakugan again if it misses",
+    "best_gate_bonus": "Take the gate's highest bonus, whatever the attribute",
+    "cap_gate_bonus": "Gate bonuses above the amount count as the amount",
+    "change_attribute": "Change a battling Bakugan's attribute",
+    "clear_bonuses": "G-Power added so far in this battle no longer counts",
+    "no_traps": "No Bakugan Traps may be played",
+    "discard_traps": "Bakugan Traps go to the used pile",
+    "return_traps": "Used Bakugan Traps go back to the unused pile",
+    "copy_printed": "Printed G-Power becomes that of a Bakugan in a used pile",
+    "bank_gate": "Put an unused Gate card into the used pile",
+    "place_gate": "Put an unused Gate card into the field",
+    "join_gate": "Stand an unused Bakugan where an opponent's landed",
+    "swap_battler": "Replace a battling Bakugan with another",
+    "arm": "The card's lasting effect starts only if this holds when it is played",
+    "send_used": "Send a standing Bakugan to the used pile",
+    "peek_gates": "Look at face-down Gate cards",
+    "face_up_gates": "A player's Gate cards lie face up",
 }
 
 EFFECT_TIMINGS = {
@@ -65,6 +82,7 @@ EFFECT_TIMINGS = {
     "in_battle": "In battle",
     "after_battle": "After a battle",
     "gate_open": "When the gate card is opened",
+    "used_pile": "While the card lies in a used pile",
 }
 
 EFFECT_TARGETS = ("self", "opponent", "each_opponent", "all", "attacker", "defender")
@@ -83,13 +101,28 @@ EFFECT_CONDITIONS = {
     "in_piles": ("attrs", None),  # the owner has one in a used or unused pile
     "gate_class": ("words", ("gold", "silver", "copper")),
     "gate_owner": ("word", _SIDES),  # the battle's gate belongs to the owner or not
-    "printed": ("word", ("lowest", "highest")),  # printed G-Power, strictly
+    "printed": ("word", ("lowest", "highest", "not_lowest")),  # strictly
     "printed_max": ("int", None),
     "printed_min": ("int", None),
     "behind_by": ("int", None),  # the opponent's printed G-Power is N or more higher
+    "ahead_by": ("int", None),  # its printed G-Power is N or more higher
+    "behind_under": ("int", None),  # the opponent's printed is higher, by less than N
+    "used_species": ("names", None),  # its owner has one of these in the used pile
+    "unused_species": ("names", None),  # ... in the unused pile
+    "standing_species": ("names", None),  # ... standing on a gate
+    "used_other_attribute": ("true", None),  # a used Bakugan of another attribute
+    "used_same_attribute": ("true", None),  # a used Bakugan of its attribute
+    "opponent_repeats": ("true", None),  # its opponent's owner: a used one alike
+    "trap": ("word", ("battle", "self", "opponent")),  # a Bakugan Trap in the battle
+    "first_roll": ("true", None),  # the rolled Bakugan stood without a re-roll
+    "abilities_used_max": ("int", None),  # its owner has N or fewer used Ability cards
+    "own_species": ("names", None),  # the card owner's battling Bakugan is one of these
+    "own_standing": ("attrs", None),  # the card owner has one of these standing
+    "opponent_gate_best": ("true", None),  # its opponent's attribute: the top bonus
+    "tied": ("true", None),  # after a battle: the two G-Powers were equal
     "species": ("names", None),  # the target's name contains one of these
     "standing_elsewhere": ("word", _SIDES),  # a Bakugan of that side stands elsewhere
-    "gates_won": ("word", ("fewest", "most", "behind")),
+    "gates_won": ("word", ("fewest", "most", "behind", "not_most")),
     "only_gate": ("true", None),  # the battle's gate is the only one in the field
     "result": ("word", ("win", "lose")),  # after a battle: the owner won or lost
     "margin_over": ("int", None),  # after a battle: won or lost by more than N
@@ -130,12 +163,36 @@ EFFECT_COUNTS = {
     "own_used_bakugan": "Bakugan in its owner's used pile",
     "opponent_used_bakugan": "Bakugan in the opponent's used pile",
     "opponent_unused_bakugan": "Bakugan in the opponent's unused pile",
+    "standing_attributes": "different attribute among the Bakugan on the field",
+    "game_attributes": "different attribute among all the Bakugan in the game",
+    "ability_lead": "Ability card more in the opponent's used pile than in its owner's",
+    "opponent_used_traps": "Bakugan Trap in the opponent's used pile",
+    # Counted when the battle is decided, not when the step applies.
+    "battle_abilities_own": "Ability card its owner plays in this battle",
+    "battle_abilities_opponent": "Ability card the opponent plays in this battle",
+    "cleared_bakugan": "Bakugan this gate sent from the field to a used pile",
+    "opponent_used_abilities_end": (
+        "Ability card in the opponent's used pile when the battle ends"
+    ),
 }
+# The counts read when the battle is decided.
+LATE_COUNTS = frozenset(
+    ("battle_abilities_own", "battle_abilities_opponent", "opponent_used_abilities_end")
+)
 EFFECT_OF = (
     None,
     "self",
     "opponent",
-)  # attribute_bonus: whose attribute reads the grid
+    "opponent_used",  # the best attribute among the opponent's used Bakugan
+    "own_piles",  # each different attribute among its owner's used and unused
+    "unused", "used", "piles",  # swap_battler: the pile the new Bakugan comes from
+)  # fmt: skip  # attribute_bonus: whose attribute reads the grid
+# change_attribute: what the attribute becomes. Where the card lets its player
+# choose, the engine chooses for them what serves them best in this battle.
+EFFECT_TO = (
+    "best", "own_best", "worst", "none", "swap", "opposite",
+    "own_trap", "opposing_trap",  # an attribute on a Bakugan Trap: none in play
+)  # fmt: skip
 
 
 class EffectError(ValueError):
@@ -156,6 +213,7 @@ class Effect:
     per: str | None = None  # Bakugan: amount times this count
     colours: tuple = ()  # Bakugan: the Ability card colours an op concerns
     of: str | None = None  # Bakugan attribute_bonus: whose attribute reads the grid
+    to: str | None = None  # Bakugan change_attribute: what it becomes
 
     def condition(self, name: str, default=None):
         """Return the value of condition ``name`` (``default`` when absent)."""
@@ -186,6 +244,8 @@ class Effect:
             data["colours"] = list(self.colours)
         if self.of:
             data["of"] = self.of
+        if self.to:
+            data["to"] = self.to
         return data
 
 
@@ -255,6 +315,21 @@ def parse_effects(steps: Iterable[dict] | None) -> tuple[Effect, ...]:
         of = raw.get("of")
         if of not in EFFECT_OF:
             raise EffectError(f"Unknown effect attribute owner {of!r}.")
+        to = raw.get("to")
+        if op == "swap_battler":
+            if to not in ("best", "worst") or of not in ("unused", "used", "piles"):
+                raise EffectError(
+                    "A swap of Bakugan says who chooses (best: its owner, worst: "
+                    "the card's player) and from which pile (unused, used, piles)."
+                )
+        elif (to is None) != (op != "change_attribute") or (
+            to is not None and to not in EFFECT_TO
+        ):
+            raise EffectError(
+                "A change of attribute says what it becomes: "
+                + ", ".join(EFFECT_TO)
+                + "; no other step does."
+            )
         result.append(
             Effect(
                 op,
@@ -267,6 +342,7 @@ def parse_effects(steps: Iterable[dict] | None) -> tuple[Effect, ...]:
                 per,
                 tuple(colours),
                 of,
+                to,
             )
         )
     return tuple(result)
@@ -281,6 +357,7 @@ _WHEN_WORDS = {
     "in_battle": "In battle",
     "after_battle": "After the battle",
     "gate_open": "When this gate opens",
+    "used_pile": "While this card lies in a used pile",
 }
 _SUBJECTS = {
     # (is_gate, target) -> who a Bakugan step acts on
@@ -335,7 +412,47 @@ def _clause(name: str, value) -> str:
     if name == "gate_owner":
         return "on its owner's own gate" if value == "self" else "on an opponent's gate"
     if name == "printed":
+        if value == "not_lowest":
+            return "if it does not have the lower printed G-Power"
         return f"if it has the {'lower' if value == 'lowest' else 'higher'} printed G-Power"
+    if name == "ahead_by":
+        return f"if its printed G-Power is at least {value} higher than its opponent's"
+    if name == "behind_under":
+        return f"if its opponent's printed G-Power is higher by less than {value}"
+    if name in ("used_species", "unused_species"):
+        pile = "used" if name == "used_species" else "unused"
+        return f"if its owner has {_a(_or(value))} in the {pile} pile"
+    if name == "standing_species":
+        return f"if its owner has {_a(_or(value))} standing on another gate"
+    if name == "used_other_attribute":
+        return "if its owner has a used Bakugan of another attribute"
+    if name == "used_same_attribute":
+        return "if its owner has another used Bakugan of its attribute"
+    if name == "opponent_repeats":
+        return (
+            "if its opponent's owner already has a used Bakugan "
+            "of that opponent's attribute"
+        )
+    if name == "trap":
+        where = {
+            "battle": "in the battle",
+            "self": "of its owner's in the battle",
+            "opponent": "of the opponent's in the battle",
+        }[value]
+        return f"if there is a Bakugan Trap {where}"
+    if name == "first_roll":
+        return "if it stood without a re-roll"
+    if name == "abilities_used_max":
+        cards = "Ability card" if value == 1 else "Ability cards"
+        return f"if its owner has no more than {value} used {cards}"
+    if name == "own_species":
+        return f"if your battling Bakugan is {_a(_or(value))}"
+    if name == "own_standing":
+        return f"if you have {_a(_or(value))} Bakugan standing on a gate"
+    if name == "opponent_gate_best":
+        return "if its opponent's attribute has the gate's highest bonus"
+    if name == "tied":
+        return "if the battle was a tie"
     if name == "printed_max":
         return f"if its printed G-Power is {value} or less"
     if name == "printed_min":
@@ -348,6 +465,8 @@ def _clause(name: str, value) -> str:
         who = "its owner has" if value == "self" else "the opponent has"
         return f"if {who} a Bakugan standing on another gate"
     if name == "gates_won":
+        if value == "not_most":
+            return "unless its owner has won the most gates"
         if value == "behind":
             return "if an opponent has won more gates than its owner"
         return f"if its owner has won the {value} gates"
@@ -409,8 +528,23 @@ def _action(step: Effect, is_gate: bool) -> str:
             text += EFFECT_COUNTS[step.per]
         return text
     if op == "attribute_bonus":
-        whose = "its opponent's" if step.of == "opponent" else "its"
-        return f"{subject} gets this card's bonus for {whose} attribute{_times(amount)}"
+        if step.of == "own_piles":
+            text = (
+                f"{subject} gets this card's bonus for each different attribute "
+                "among its owner's used and unused Bakugan"
+            )
+        elif step.of == "opponent_used":
+            text = (
+                f"{subject} gets this card's bonus for the attribute of a Bakugan "
+                "in its opponent's used pile (the best one)"
+            )
+        else:
+            whose = "its opponent's" if step.of == "opponent" else "its"
+            text = f"{subject} gets this card's bonus for {whose} attribute"
+        text += _times(amount)
+        if step.per:
+            text += f", once for each {EFFECT_COUNTS[step.per]}"
+        return text
     if op == "gate_bonus_again":
         if amount == -2:
             return f"{subject} loses the gate bonus instead of gaining it"
@@ -446,8 +580,12 @@ def _action(step: Effect, is_gate: bool) -> str:
         what = "all" if amount == 0 else str(amount)
         return f"{player} puts {what} unused Ability {noun} into the used pile"
     if op == "reroll":
+        if step.target == "opponent":
+            return "your opponent rolls that Bakugan again"
         return "you roll that Bakugan again"
     if op == "move_bakugan":
+        if step.target == "opponent":
+            return "the opponent's Bakugan that landed moves to another gate"
         return "you move the Bakugan that landed to another gate of your choice"
     if op == "extra_turn":
         return "you take another turn"
@@ -469,12 +607,84 @@ def _action(step: Effect, is_gate: bool) -> str:
         return "every standing Bakugan goes to its owner's used pile"
     if op == "zero_printed":
         return "printed G-Power counts as zero in battles this turn"
+    if op == "reroll_on_miss":
+        times = "once" if amount == 1 else f"up to {amount} times"
+        return f"if the Bakugan you roll misses, you roll it again ({times})"
+    if op == "best_gate_bonus":
+        return f"{subject} gets the gate's highest bonus whatever its attribute"
+    if op == "cap_gate_bonus":
+        return f"every gate bonus above {amount} counts as {amount}"
+    if op == "change_attribute":
+        return {
+            "best": f"{subject} takes the attribute that gets the highest gate bonus",
+            "own_best": (
+                f"{subject} takes the attribute among its owner's Bakugan "
+                "that gets the highest gate bonus"
+            ),
+            "worst": f"{subject} takes the attribute that gets the lowest gate bonus",
+            "none": f"{subject} loses its attribute for the battle",
+            "swap": f"{subject} swaps attributes with the Bakugan it battles",
+            "opposite": f"{subject} takes its opposite attribute",
+            "own_trap": f"{subject} takes an attribute on its owner's Bakugan Trap",
+            "opposing_trap": (
+                f"{subject} takes an attribute on the opposing Bakugan Trap"
+            ),
+        }[step.to]
+    if op == "copy_printed":
+        return (
+            f"{subject}'s printed G-Power becomes the highest printed G-Power "
+            "in its opponent's used pile"
+        )
+    if op == "bank_gate":
+        return f"{player} {'put' if player == 'you' else 'puts'} an unused Gate card into the used pile"
+    if op == "place_gate":
+        return f"{player} {'put' if player == 'you' else 'puts'} an unused Gate card into the field"
+    if op == "join_gate":
+        kinds = step.condition("attribute")
+        what = f"{_or(kinds)} Bakugan" if kinds else "Bakugan"
+        return (
+            f"you stand one of your unused {what} on the empty gate an opponent's "
+            "Bakugan just landed on, and they battle"
+        )
+    if op == "swap_battler":
+        pile = {"unused": "unused", "used": "used", "piles": "used or unused"}[step.of]
+        if step.to == "best":
+            return f"{subject} is replaced by one from its owner's {pile} pile"
+        return (
+            f"{subject} may be swapped, at its opponent's choice, for one from "
+            f"its owner's {pile} pile"
+        )
+    if op == "arm":
+        return "its lasting effect starts"
+    if op == "send_used":
+        if step.target == "opponent":
+            return (
+                "one of your opponent's standing Bakugan (your choice) goes to "
+                "its used pile"
+            )
+        return "each player sends one of their standing Bakugan to the used pile"
+    if op == "peek_gates":
+        if amount == 0:
+            return "you look at every face-down Gate card in the field"
+        return "you look at one face-down Gate card of an opponent's in the field"
+    if op == "face_up_gates":
+        return f"{player}'s Gate cards lie face up for the rest of the game"
+    if op == "clear_bonuses":
+        return "every G-Power bonus given so far in this battle is lost"
+    if op == "no_traps":
+        return f"{player} may not play Bakugan Traps"
+    put = "put" if player == "you" else "puts"
+    if op == "discard_traps":
+        return f"{player} {put} every Bakugan Trap into the used pile"
+    if op == "return_traps":
+        return f"{player} {put} every used Bakugan Trap back into the unused pile"
     return EFFECT_OPS.get(op, op).lower()
 
 
 _BAKUGAN_OPS = {
     "add_g_power", "attribute_bonus", "gate_bonus_again", "no_gate_bonus",
-    "remove_bakugan", "win_gate",
+    "remove_bakugan", "win_gate", "best_gate_bonus", "change_attribute",
+    "copy_printed", "swap_battler",
 }  # fmt: skip
 
 
@@ -489,8 +699,34 @@ def _conditions(step: Effect, is_gate: bool) -> str:
         lead.insert(0, "in its owner's turn")
     elif step.turn == "opponent":
         lead.insert(0, "in an opponent's turn")
-    if step.op not in _BAKUGAN_OPS:
+    if step.op == "face_up_gates" and step.target == "opponent":
+        kinds = step.condition("opponent_attribute")
+        won = step.condition("result") == "lose"
+        what = f"{_a(_or(kinds))} Bakugan of yours" if kinds else "your Bakugan"
+        lead = [f"if {what} {'won' if won else 'lost'} the battle"]
+    elif step.op == "join_gate":
+        lead = [c for c in lead if not c.startswith("if it is ")]
+    elif step.op == "arm":
+        lead = [
+            c.replace("than its owner", "than you")
+            .replace("if it is", "if your Bakugan is")
+            .replace("if it lost", "if your Bakugan lost")
+            .replace("if it won", "if your Bakugan won")
+            for c in lead
+        ]
+    elif step.op == "reroll_on_miss":
+        lead = [
+            c.replace("its owner has", "you have").replace(
+                "its owner rolled", "you rolled"
+            )
+            for c in lead
+        ]
+    elif step.op in ("no_traps", "discard_traps", "return_traps"):
+        lead = [c.replace("its owner has", "that player has") for c in lead]
+    elif step.op not in _BAKUGAN_OPS:
         who = "the gate owner's Bakugan" if is_gate else "your Bakugan"
+        if not is_gate:
+            lead = [c.replace("if its owner rolled", "if you rolled") for c in lead]
         lead = [c.replace("if it ", f"if {who} ", 1) for c in lead]
         lead = [c.replace("if its ", f"if {who}'s ", 1) for c in lead]
     if not lead:

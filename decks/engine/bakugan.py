@@ -90,6 +90,28 @@ Bakugan in battle (issue 18; B4 otherwise stands: printed numbers act only
 through the encoding), or nothing when it prints none. "Lowest"/"highest"
 printed G-Power is strict.
 
+The later series (issue 18) add: ``reroll_on_miss`` (before the roll: a miss
+is rolled again, ``amount`` times), ``best_gate_bonus`` and ``cap_gate_bonus``,
+``change_attribute`` (``to``: best, own_best, worst, none, swap, opposite, or a
+Trap's), ``clear_bonuses`` (what was given before it, the gate bonus too, no
+longer counts), ``copy_printed``, ``swap_battler`` (``of`` the pile, ``to``
+best: its owner brings its strongest; worst: the card's player forces the
+weakest, only to gain), ``join_gate`` (after an opponent's roll lands on an
+empty gate: the owner's strongest unused Bakugan of those attributes stands
+there first, so a battle follows), ``place_gate`` and ``bank_gate`` (the
+first gate of the hand into the field, or into the used pile as won),
+``send_used``, ``peek_gates`` and ``face_up_gates`` (what a player may see),
+``clear_field`` at a gate's opening (Galeforce, counted by ``cleared_bakugan``),
+``no_abilities`` with ``colours`` (those colours only), counts read when the
+battle is decided (``cards.effects.LATE_COUNTS``: cards played in the battle),
+and the ``used_pile`` timing: the step acts in every battle while the card
+lies in a used pile (a won gate, a used Ability card; ``reroll_on_miss`` when
+its owner rolls). An ``arm`` step makes those lasting steps start only if its
+conditions held when the card was played. The site's decks hold no Bakugan
+Traps: a ``trap`` condition never holds and the Trap ops find none. Where a
+card lets its player choose, the engine chooses what serves them (the help
+page lists each such reading).
+
 - ``add_g_power`` (amount, target, optional attribute): adds to the battle
   G-Power of each target Bakugan (of that attribute only, when given).
 - ``swap_g_power``: exchanges the two battlers' G-Power as it stands then
@@ -152,7 +174,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from cards.effects import OPPOSITES, Effect, effect_sentence
+from cards.effects import (
+    EFFECT_COUNTS,
+    LATE_COUNTS,
+    OPPOSITES,
+    Effect,
+    effect_sentence,
+)
 from cards.games import GAMES
 
 from .core import (
@@ -218,11 +246,29 @@ OPS = {
     "clear_field",
     "zero_printed",
     "move_bakugan",
+    "reroll_on_miss",
+    "best_gate_bonus",
+    "cap_gate_bonus",
+    "change_attribute",
+    "clear_bonuses",
+    "no_traps",
+    "discard_traps",
+    "return_traps",
+    "copy_printed",
+    "bank_gate",
+    "place_gate",
+    "join_gate",
+    "swap_battler",
+    "arm",
+    "send_used",
+    "peek_gates",
+    "face_up_gates",
 }
 # What a card whose text is not encoded does: its printed bonus, in battle.
 BONUS_ALONE = Effect("attribute_bonus", "in_battle")
 NOT_ENCODED = "its text is not encoded"
-GATE_TIMINGS = ("gate_open", "after_battle", "passive")
+GATE_TIMINGS = ("gate_open", "after_battle", "passive", "used_pile")
+ABILITY_TIMINGS = (*WINDOWS, "used_pile")
 
 
 # --- actions ---------------------------------------------------------------
@@ -442,6 +488,10 @@ class _Static:
         "bak_lname",
         "gate_text",
         "ab_text",
+        "gate_pile",
+        "ab_pile",
+        "any_pile",
+        "ab_arm",
     )
 
     def __init__(self, decks):
@@ -496,7 +546,7 @@ class _Static:
                     first = steps[0].timing if steps else None
                     window = first if first in WINDOWS else "in_battle"
                 windows.append(window)
-                ok = bool(steps) and _supported(steps, WINDOWS)
+                ok = bool(steps) and _supported(steps, ABILITY_TIMINGS)
                 printed = any(v is not None for v in grid.values())
                 texts.append(
                     effect_sentence(steps)
@@ -528,6 +578,25 @@ class _Static:
             self.ab_window.append(windows)
             self.ab_steps.append(all_steps)
             self.ab_note.append(notes)
+        # The steps that act while a card lies in a used pile (most have none).
+        self.gate_pile = [
+            tuple(k for k, st in enumerate(steps) if st.timing == "used_pile")
+            for steps in self.gate_steps
+        ]
+        self.ab_pile = [
+            [
+                tuple(k for k, st in enumerate(steps) if st.timing == "used_pile")
+                for steps in seat_steps
+            ]
+            for seat_steps in self.ab_steps
+        ]
+        self.any_pile = any(self.gate_pile) or any(any(p) for p in self.ab_pile)
+        # Abilities whose used-pile steps act only if the card was played as
+        # its "arm" step allows.
+        self.ab_arm = [
+            [any(st.op == "arm" for st in steps) for steps in seat_steps]
+            for seat_steps in self.ab_steps
+        ]
         # Per seat and window, the abilities that play in it (most hold none).
         self.ab_by_window = [
             {w: tuple(i for i in range(3) if windows[i] == w) for w in WINDOWS}
@@ -561,6 +630,11 @@ class Battle:
     winner: int = -1  # Bakugan code; -1 none
     removed: list = marked("list", factory=list)
     powers: list = marked("list", factory=list)  # final [attacker, defender]
+    played: list = marked("list", factory=list)  # seat of each card played in it
+    # [attacker, defender] attributes once an effect changes one ("" is none)
+    attrs: list = marked("list", factory=list)
+    banned: list = marked("list", factory=list)  # "<seat><colour letter>" barred
+    cleared: int = 0  # Bakugan the gate sent from the field to used piles
 
 
 @dataclass
@@ -609,6 +683,13 @@ class State:
     shift: bool = False  # an after-roll card moves the landed Bakugan elsewhere
     extra: int = -1  # the seat taking another turn if no battle comes this turn
     battled: bool = False  # a battle started this turn
+    miss_rerolls: int = 0  # re-rolls left to the rolled Bakugan if it misses
+    rerolled: bool = False  # the rolled Bakugan has been rolled again this turn
+    # seat * 3 + ability index: used cards whose lasting effect has started
+    armed: list = marked("list", factory=list)
+    # player * 12 + gate code: a face-down gate that player has looked at
+    seen: list = marked("list", factory=list)
+    face_up: list = marked("list", factory=list)  # seats whose gates lie face up
     over: bool = False
     winner_seat: int | None = None
     reason: str = ""
@@ -749,6 +830,15 @@ def _barred(state: State, seat: int, window: str) -> bool:
     return window in BATTLE_WINDOWS and battle is not None and seat in battle.barred
 
 
+def _banned(state: State, seat: int, idx: int) -> bool:
+    """Return whether an effect bars that colour of card from this battle."""
+    battle = state.battle
+    if battle is None or not battle.banned:
+        return False
+    colour = state.static.ab_colour[seat][idx] or "-"
+    return f"{seat}{colour[0]}" in battle.banned
+
+
 def _has_card(state: State, seat: int, window: str) -> bool:
     if _barred(state, seat, window):
         return False
@@ -756,7 +846,7 @@ def _has_card(state: State, seat: int, window: str) -> bool:
     if held:
         hand = state.ability_hand[seat]
         for i in held:
-            if i in hand:
+            if i in hand and not _banned(state, seat, i):
                 return True
     return False
 
@@ -777,6 +867,8 @@ def legal_actions(state: State) -> list[Action]:
             return [_PASS[seat]]  # "no abilities": asked all the same, may only pass
         windows = state.static.ab_window[seat]
         acts = [_PLAY[seat][i] for i in state.ability_hand[seat] if windows[i] == kind]
+        if acts and state.battle is not None and state.battle.banned:
+            acts = [a for a in acts if not _banned(state, seat, a.arg)]
         acts.append(_PASS[seat])
         return acts
     if phase == "place":
@@ -869,6 +961,7 @@ def _is_legal(state: State, action: Action) -> bool:
             and arg in state.ability_hand[action.seat]
             and state.static.ab_window[action.seat][arg] == state.window_kind
             and not _barred(state, action.seat, state.window_kind)
+            and not _banned(state, action.seat, arg)
         )
     if phase == "place":
         return kind == "place" and arg in state.gate_hand[action.seat]
@@ -885,6 +978,8 @@ def _why_illegal(state: State, action: Action) -> str:
         return "No player may play ability cards now."
     if kind == "play" and _barred(state, action.seat, state.window_kind):
         return "You may not play Ability cards in this battle."
+    if kind == "play" and _banned(state, action.seat, action.arg):
+        return "You may not play Ability cards of that colour in this battle."
     if kind == "play":
         return (
             f"Ability A{action.arg + 1} cannot be played {WINDOW_WORDS[state.window_kind]}:"
@@ -948,6 +1043,8 @@ def _do_roll(state: State, action: Action) -> None:
     state.unused[seat].remove(action.arg)
     state.rolling = seat * 3 + action.arg
     state.events.append(f"{_bname(state, state.rolling)} is rolled.")
+    if state.static.any_pile:
+        _pile_rerolls(state, seat)
     _open_window(state, "before_roll", "roll")
 
 
@@ -955,6 +1052,13 @@ def _do_outcome(state: State, action: Action) -> None:
     if action.kind == "miss":
         state.landed = -1
         state.events.append(f"{_bname(state, state.rolling)} misses every gate.")
+        if state.miss_rerolls > 0:
+            # A card played before the roll gives the missed Bakugan another go.
+            state.miss_rerolls -= 1
+            state.rerolled = True
+            state.phase = "roll"
+            state.events.append(f"{_bname(state, state.rolling)} is rolled again.")
+            return
     else:
         state.landed = action.arg
         state.events.append(
@@ -1009,6 +1113,10 @@ def _do_play(state: State, action: Action) -> None:
     )
     steps = static.ab_steps[seat][idx]
     kind = state.window_kind
+    if kind == "before_battle" or kind == "in_battle":
+        state.battle.played.append(seat)
+    if static.ab_arm[seat][idx]:
+        _arm(state, seat, idx, steps)
     if kind in ("before_roll", "after_roll"):
         if _roll_steps(state, seat, steps):
             state.pending[seat].append(idx)
@@ -1029,6 +1137,26 @@ def _do_play(state: State, action: Action) -> None:
             _resolve_battle(state)
             return
     _advance_window(state)
+
+
+def _arm(state: State, seat: int, idx: int, steps) -> None:
+    """Start the card's lasting (used-pile) effect if its "arm" steps hold."""
+    kind = state.window_kind
+    b = state.rolling if kind in ("before_roll", "after_roll") else -1
+    if b < 0 and state.battle is not None:
+        b = _battler_of(state, seat)
+        if b // 3 != seat:
+            b = -1
+    if all(_holds(state, seat, st, b) for st in steps if st.op == "arm"):
+        state.armed.append(seat * 3 + idx)
+        state.events.append(
+            f"{state.static.ab_name[seat][idx]}: its lasting effect starts."
+        )
+    else:
+        state.events.append(
+            f"{state.static.ab_name[seat][idx]}: its condition does not hold, "
+            "so its lasting effect never starts."
+        )
 
 
 def _do_pass(state: State, action: Action) -> None:
@@ -1091,6 +1219,7 @@ def _continue(state: State, then: str) -> None:
         state.phase = "roll"
     elif then == "land" and state.reroll:
         state.reroll, state.landed, state.phase = False, -1, "roll"
+        state.rerolled = True
         state.events.append(f"{_bname(state, state.rolling)} is rolled again.")
     elif then == "land" and state.shift:
         state.shift = False
@@ -1194,8 +1323,19 @@ def _targets(state: State, owner: int, target: str, attribute) -> tuple:
     else:
         found = pair
     if attribute:
-        found = tuple(b for b in found if state.static.bak_attr[b] == attribute)
+        found = tuple(b for b in found if _attr(state, b) == attribute)
     return tuple(b for b in found if b not in battle.removed)
+
+
+def _attr(state: State, b: int) -> str:
+    """Return the attribute of Bakugan ``b`` now ("" once an effect took it)."""
+    battle = state.battle
+    if battle is not None and battle.attrs:
+        if b == battle.attacker:
+            return battle.attrs[0]
+        if b == battle.defender:
+            return battle.attrs[1]
+    return state.static.bak_attr[b]
 
 
 def _other(battle: Battle, b: int) -> int:
@@ -1222,7 +1362,7 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
         return True
     static, battle = state.static, state.battle
     seat = b // 3 if b >= 0 else owner
-    attr = static.bak_attr[b] if b >= 0 else None
+    attr = _attr(state, b) if b >= 0 else None
     other = _other(battle, b) if battle is not None and b >= 0 else -1
     for name, value in step.when:
         if name == "attribute":
@@ -1248,6 +1388,8 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
                 ok = mine < min(others)
             elif value == "most":
                 ok = mine > max(others)
+            elif value == "not_most":
+                ok = not mine > max(others)
             else:
                 ok = max(others) > mine
         elif name == "attributes_min":
@@ -1274,27 +1416,68 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
                 static.bak_attr[seat * 3 + i] in value
                 for i in state.unused[seat] + state.used[seat]
             )
+        elif name == "used_species" or name == "unused_species":
+            pile = state.used[seat] if name == "used_species" else state.unused[seat]
+            ok = any(
+                v.lower() in static.bak_lname[seat * 3 + i] for i in pile for v in value
+            )
+        elif name == "standing_species":
+            ok = any(
+                x >= 0 and x // 3 == seat and v.lower() in static.bak_lname[x]
+                for x in state.field_bakugan
+                for v in value
+            )
+        elif name == "used_other_attribute" or name == "used_same_attribute":
+            same = name == "used_same_attribute"
+            ok = b >= 0 and any(
+                (static.bak_attr[seat * 3 + i] == attr) == same
+                for i in state.used[seat]
+                if seat * 3 + i != b
+            )
+        elif name == "trap":
+            ok = False  # the site's decks hold no Bakugan Traps
+        elif name == "first_roll":
+            ok = not state.rerolled
+        elif name == "abilities_used_max":
+            ok = len(state.abilities_used[seat]) <= value
+        elif name == "only_gate":
+            ok = len(state.field_gates) == 1
+        elif name == "own_standing":
+            ok = any(
+                x >= 0 and x // 3 == owner and static.bak_attr[x] in value
+                for x in state.field_bakugan
+            )
         elif battle is None:
             return False  # the rest speak of a battle
         elif name == "opponent_attribute":
-            ok = other >= 0 and static.bak_attr[other] in value
+            ok = other >= 0 and _attr(state, other) in value
         elif name == "battle_has":
             ok = any(
-                static.bak_attr[x] in value for x in (battle.attacker, battle.defender)
+                _attr(state, x) in value for x in (battle.attacker, battle.defender)
             )
         elif name == "battle_lacks":
             ok = not any(
-                static.bak_attr[x] in value for x in (battle.attacker, battle.defender)
+                _attr(state, x) in value for x in (battle.attacker, battle.defender)
             )
         elif name == "gate_class":
             ok = static.gate_class[_card_of(state, battle.gate)] in value
         elif name == "gate_owner":
             ok = (battle.gate // 3 == seat) == (value == "self")
-        elif name == "only_gate":
-            ok = len(state.field_gates) == 1
         elif name == "own_attribute":
             mine = _battler_of(state, owner)
-            ok = mine // 3 == owner and static.bak_attr[mine] in value
+            ok = mine // 3 == owner and _attr(state, mine) in value
+        elif name == "own_species":
+            mine = _battler_of(state, owner)
+            ok = mine // 3 == owner and any(
+                v.lower() in static.bak_lname[mine] for v in value
+            )
+        elif name == "opponent_gate_best":
+            grid = static.gate_bonus[_card_of(state, battle.gate)]
+            ok = other >= 0 and (grid.get(_attr(state, other)) or 0) == max(
+                grid.values()
+            )
+        elif name == "tied":
+            ok = bool(battle.powers) and battle.powers[0] == battle.powers[1] >= 0
         elif name == "printed_gap":
             ok = (
                 abs(static.bak_g[battle.attacker] - static.bak_g[battle.defender])
@@ -1304,7 +1487,23 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
             return False
         elif name == "printed":
             mine, theirs = static.bak_g[b], static.bak_g[other]
-            ok = mine < theirs if value == "lowest" else mine > theirs
+            if value == "lowest":
+                ok = mine < theirs
+            elif value == "highest":
+                ok = mine > theirs
+            else:
+                ok = not mine < theirs
+        elif name == "ahead_by":
+            ok = static.bak_g[b] - static.bak_g[other] >= value
+        elif name == "behind_under":
+            ok = 0 < static.bak_g[other] - static.bak_g[b] < value
+        elif name == "opponent_repeats":
+            them, kind = other // 3, _attr(state, other)
+            ok = any(
+                static.bak_attr[them * 3 + i] == kind
+                for i in state.used[them]
+                if them * 3 + i != other
+            )
         elif name == "printed_max":
             ok = static.bak_g[b] <= value
         elif name == "printed_min":
@@ -1316,7 +1515,7 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
         elif name == "not_species":
             ok = not any(v.lower() in static.bak_lname[b] for v in value)
         elif name == "opposite":
-            ok = OPPOSITES.get(attr) == static.bak_attr[other]
+            ok = OPPOSITES.get(attr) == _attr(state, other)
         elif name == "result":
             won = battle.winner == b
             ok = won if value == "win" else (battle.winner >= 0 and not won)
@@ -1353,6 +1552,29 @@ def _count(state: State, seat: int, per: str, colours) -> int:
         return sum(len(u) for s, u in enumerate(state.used) if s != seat)
     if per == "opponent_unused_bakugan":
         return sum(len(u) for s, u in enumerate(state.unused) if s != seat)
+    if per == "standing_attributes":
+        battle = state.battle
+        kinds = {static.bak_attr[x] for x in state.field_bakugan if x >= 0}
+        if battle is not None:
+            kinds.update(_attr(state, x) for x in (battle.attacker, battle.defender))
+        kinds.discard("")
+        return len(kinds)
+    if per == "cleared_bakugan":
+        return state.battle.cleared if state.battle is not None else 0
+    if per == "game_attributes":
+        return len(set(static.bak_attr))
+    if per == "opponent_used_traps":
+        return 0  # the site's decks hold no Bakugan Traps
+    if per == "ability_lead":
+        mine = len(state.abilities_used[seat])
+        theirs = max(len(u) for s, u in enumerate(state.abilities_used) if s != seat)
+        return max(theirs - mine, 0)
+    if per == "battle_abilities_own" or per == "battle_abilities_opponent":
+        played = state.battle.played if state.battle is not None else ()
+        own = per == "battle_abilities_own"
+        return sum(1 for s in played if (s == seat) == own)
+    if per == "opponent_used_abilities_end":
+        per = "opponent_used_abilities"
     if per == "own_used_abilities":
         seats = (seat,)
     elif per == "opponent_used_abilities":
@@ -1379,10 +1601,50 @@ def _roll_steps(state: State, seat: int, steps) -> bool:
     """
     held = False
     for step in steps:
+        if step.timing == "used_pile":
+            continue  # it acts from the used pile, in later battles
+        if step.op == "reroll_on_miss":
+            if (
+                state.window_kind == "before_roll"
+                and state.rolling // 3 == seat
+                and _holds(state, seat, step, state.rolling)
+            ):
+                state.miss_rerolls += step.amount
+                state.events.append(
+                    f"{_bname(state, state.rolling)} rolls again if it misses."
+                )
+            else:
+                state.events.append("That re-roll does not apply to this roll.")
+            continue
+        if step.op in _TRAP_OPS:
+            state.events.append("No Bakugan Trap is in play: no effect.")
+            continue
+        if step.op == "arm":
+            continue
+        if step.op == "send_used":
+            if _holds(state, seat, step, state.rolling):
+                _send_used(state, seat, step.target)
+            else:
+                state.events.append("Its condition does not hold: no effect.")
+            continue
+        if step.op == "peek_gates":
+            _peek(state, seat, step.amount)
+            continue
+        mine = (state.rolling // 3 == seat) != (step.target == "opponent")
+        if step.op == "place_gate":
+            if _holds(state, seat, step, state.rolling):
+                _place_from_hand(state, seat)
+            else:
+                state.events.append("Its condition does not hold: no effect.")
+            continue
+        if step.op == "join_gate":
+            _join_gate(state, seat, step)
+            continue
         if step.op == "reroll":
             if (
                 state.window_kind == "after_roll"
-                and state.rolling // 3 == seat
+                and mine
+                and state.rolling >= 0
                 and _holds(state, seat, step, state.rolling)
             ):
                 state.reroll = True
@@ -1400,7 +1662,8 @@ def _roll_steps(state: State, seat: int, steps) -> bool:
         elif step.op == "move_bakugan":
             if (
                 state.window_kind == "after_roll"
-                and state.rolling // 3 == seat
+                and mine
+                and state.rolling >= 0
                 and state.landed >= 0
                 and _holds(state, seat, step, state.rolling)
             ):
@@ -1450,6 +1713,125 @@ def _roll_steps(state: State, seat: int, steps) -> bool:
         else:
             held = True
     return held
+
+
+def _send_used(state: State, seat: int, target: str) -> None:
+    """Each target player's standing Bakugan goes to its used pile, one each:
+    the card's player takes an opponent's strongest; a player sending one of
+    their own sends their weakest."""
+    static = state.static
+    seats = [seat] if target == "self" else list(range(state.n))
+    if target == "opponent":
+        seats = [s for s in _turn_order(state) if s != seat]
+    for s in seats:
+        standing = [
+            k for k, b in enumerate(state.field_bakugan) if b >= 0 and b // 3 == s
+        ]
+        if not standing:
+            continue
+        pick = (min if s == seat else max)(
+            standing, key=lambda k: static.bak_g[state.field_bakugan[k]]
+        )
+        b = state.field_bakugan[pick]
+        state.field_bakugan[pick] = -1
+        state.used[s].append(b % 3)
+        state.events.append(f"{_bname(state, b)} goes to the used pile.")
+        if target == "opponent":
+            break
+
+
+def _peek(state: State, seat: int, amount: int) -> None:
+    """Let ``seat`` look at face-down gates (``amount`` 0: all; else the first
+    of an opponent's)."""
+    looked = 0
+    for code in state.field_gates:
+        if _known(state, code, seat) or (amount and code // 3 == seat):
+            continue
+        state.seen.append(seat * 12 + code)
+        looked += 1
+        if amount and looked >= amount:
+            break
+    state.events.append(f"{_seat_word(seat)} looks at {looked} face-down gate(s).")
+
+
+def _place_from_hand(state: State, seat: int) -> None:
+    """Put the first gate of the seat's hand face down into the field."""
+    if not state.gate_hand[seat]:
+        state.events.append(f"{_seat_word(seat)} has no unused gate to put down.")
+        return
+    idx = state.gate_hand[seat].pop(0)
+    code = seat * 3 + state.gate_card[seat * 3 : seat * 3 + 3].index(-1)
+    state.gate_card[code] = idx
+    state.field_gates.append(code)
+    state.field_open.append(0)
+    state.field_bakugan.append(-1)
+    state.events.append(
+        f"{_seat_word(seat)} places gate {_gate_label(code)} face down."
+    )
+
+
+def _join_gate(state: State, seat: int, step) -> None:
+    """Stand the seat's strongest unused Bakugan of the card's attributes on the
+    empty gate an opponent's Bakugan just landed on: the landing makes a battle."""
+    static = state.static
+    pos = (
+        state.field_gates.index(state.landed)
+        if state.window_kind == "after_roll" and state.landed >= 0
+        else -1
+    )
+    if pos < 0 or state.rolling // 3 == seat or state.field_bakugan[pos] >= 0:
+        state.events.append("Its condition does not hold: no effect.")
+        return
+    kinds = step.condition("attribute") or ATTRIBUTES
+    ready = [i for i in state.unused[seat] if static.bak_attr[seat * 3 + i] in kinds]
+    if not ready:
+        state.events.append(f"{_seat_word(seat)} has no such Bakugan unused.")
+        return
+    pick = max(ready, key=lambda i: static.bak_g[seat * 3 + i])
+    state.unused[seat].remove(pick)
+    state.field_bakugan[pos] = seat * 3 + pick
+    state.events.append(
+        f"{_bname(state, seat * 3 + pick)} stands on {_gname(state, state.landed)}."
+    )
+
+
+def _swap_battler(state: State, step, targets) -> None:
+    """Replace each target with a Bakugan from its owner's piles: its owner
+    chooses the strongest here ("best"), or the card's player the weakest, and
+    only to gain ("worst"). The one replaced goes to the used pile."""
+    battle, static = state.battle, state.static
+    grid = static.gate_bonus[_card_of(state, battle.gate)]
+
+    def value(code: int) -> int:
+        return static.bak_g[code] + (grid.get(static.bak_attr[code]) or 0)
+
+    for b in targets:
+        seat = b // 3
+        pool = []
+        if step.of in ("unused", "piles"):
+            pool += [(state.unused[seat], i) for i in state.unused[seat]]
+        if step.of in ("used", "piles"):
+            pool += [(state.used[seat], i) for i in state.used[seat]]
+        if not pool:
+            state.events.append(f"{_bname(state, b)} has none to swap with.")
+            continue
+        pick = (max if step.to == "best" else min)(
+            pool, key=lambda p: value(seat * 3 + p[1])
+        )
+        new = seat * 3 + pick[1]
+        if step.to == "worst" and value(new) >= value(b):
+            state.events.append("No swap would help: no swap.")
+            continue
+        pick[0].remove(pick[1])
+        state.used[seat].append(b % 3)
+        i = 0 if battle.attacker == b else 1
+        if i == 0:
+            battle.attacker = new
+        else:
+            battle.defender = new
+        if battle.attrs:
+            battle.attrs[i] = static.bak_attr[new]
+        state.events.append(f"{_bname(state, b)} is replaced by {_bname(state, new)}.")
 
 
 def _seats_back(state: State, seat: int, amount: int, colours) -> int:
@@ -1510,14 +1892,21 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
     if step.timing == "after_battle":
         battle.after.append((owner, is_gate, card, k))
         return
-    if op in (
-        "no_effect",
-        "reroll",
-        "extra_turn",
-        "return_bakugan",
-        "clear_field",
-        "move_bakugan",
-    ):
+    if op == "clear_field" and is_gate:
+        # Galeforce: every Bakugan standing on another gate goes to a used pile.
+        for pos, b in enumerate(state.field_bakugan):
+            if b >= 0:
+                state.field_bakugan[pos] = -1
+                state.used[b // 3].append(b % 3)
+                battle.cleared += 1
+        state.events.append(
+            f"{battle.cleared} standing Bakugan go to their owners' used piles."
+        )
+        return
+    if step.timing == "used_pile" or op in _NOT_IN_BATTLE:
+        return
+    if op in _TRAP_OPS:
+        state.events.append("No Bakugan Trap is in play: no effect.")
         return
     lead = _battler_of(state, owner)
     if op in (
@@ -1527,6 +1916,8 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
         "swap_g_power",
         "zero_printed",
         "zero_ability_bonus",
+        "cap_gate_bonus",
+        "clear_bonuses",
     ):
         if not _holds(state, owner, step, lead):
             state.events.append("Its condition does not hold: no effect.")
@@ -1557,6 +1948,16 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
         battle.steps.append((owner, is_gate, op, 0, ()))
         state.events.append("Printed G-Power counts as zero in this battle.")
         return
+    if op == "cap_gate_bonus":
+        battle.steps.append((owner, is_gate, op, step.amount, ()))
+        state.events.append(
+            f"Gate bonuses above {step.amount} count as {step.amount} in this battle."
+        )
+        return
+    if op == "clear_bonuses":
+        battle.steps.append((owner, is_gate, op, 0, ()))
+        state.events.append("Every G-Power bonus so far in this battle is lost.")
+        return
     found = _targets(state, owner, step.target, step.attribute)
     targets = tuple(b for b in found if _holds(state, owner, step, b))
     if not targets:
@@ -1564,7 +1965,18 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
             state.events.append("Its condition does not hold: no effect.")
         return
     static = state.static
-    if op == "add_g_power" or op == "attribute_bonus":
+    if op == "add_g_power" and step.per in LATE_COUNTS:
+        # Counted when the battle is decided ("for each card played in it").
+        letter = "" if is_gate else (static.ab_colour[owner][card] or "-")[0]
+        for b in targets:
+            battle.steps.append(
+                (owner, is_gate, f"late/{step.per}/{letter}", step.amount, (b,))
+            )
+            state.events.append(
+                f"{_bname(state, b)}: {step.amount:+d} G-Power for each "
+                f"{EFFECT_COUNTS[step.per]}."
+            )
+    elif op == "add_g_power" or op == "attribute_bonus":
         tag = op if is_gate else f"add_g_power/{static.ab_colour[owner][card]}"
         tag = "add_g_power" if is_gate else tag
         for b in targets:
@@ -1572,14 +1984,52 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
                 grid = (
                     static.gate_bonus[card] if is_gate else static.ab_bonus[owner][card]
                 )
-                whose = _other(battle, b) if step.of == "opponent" else b
-                amount = (grid[static.bak_attr[whose]] or 0) * step.amount
+                if step.of == "own_piles":
+                    seat = b // 3
+                    kinds = {
+                        static.bak_attr[seat * 3 + i]
+                        for i in state.unused[seat] + state.used[seat]
+                    }
+                    amount = sum(grid.get(k) or 0 for k in kinds) * step.amount
+                elif step.of == "opponent_used":
+                    them = _other(battle, b) // 3
+                    best = [
+                        grid.get(static.bak_attr[them * 3 + i]) or 0
+                        for i in state.used[them]
+                    ]
+                    amount = max(best, default=0) * step.amount
+                else:
+                    whose = _other(battle, b) if step.of == "opponent" else b
+                    amount = (grid.get(_attr(state, whose)) or 0) * step.amount
+                if step.per:
+                    amount *= _count(state, b // 3, step.per, step.colours)
             else:
                 amount = step.amount
                 if step.per:
                     amount *= _count(state, b // 3, step.per, step.colours)
             battle.steps.append((owner, is_gate, tag, amount, (b,)))
             state.events.append(f"{_bname(state, b)}: {amount:+d} G-Power.")
+    elif op == "best_gate_bonus":
+        battle.steps.append((owner, is_gate, op, 0, targets))
+        names = " and ".join(_bname(state, b) for b in targets)
+        state.events.append(
+            f"{names}: the gate's highest bonus, whatever the attribute."
+        )
+    elif op == "change_attribute":
+        _change_attribute(state, step, targets)
+    elif op == "swap_battler":
+        _swap_battler(state, step, targets)
+    elif op == "copy_printed":
+        for b in targets:
+            them = _other(battle, b) // 3
+            printed = [static.bak_g[them * 3 + i] for i in state.used[them]]
+            if not printed:
+                state.events.append("No Bakugan in the opponent's used pile to copy.")
+                continue
+            battle.steps.append((owner, is_gate, "set_printed", max(printed), (b,)))
+            state.events.append(
+                f"{_bname(state, b)}: printed G-Power {max(printed)} from now."
+            )
     elif op == "gate_bonus_again":
         for b in targets:
             times = step.amount
@@ -1596,6 +2046,16 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
         tag = "double_ability_bonus/" + "".join(c[0] for c in step.colours)
         battle.steps.append((owner, is_gate, tag, 0, targets))
         state.events.append("G-Power from Ability cards is doubled.")
+    elif op == "no_abilities" and step.colours:
+        words = _or_words([c.capitalize() for c in step.colours])
+        for b in targets:
+            seat = b // 3
+            for colour in step.colours:
+                if f"{seat}{colour[0]}" not in battle.banned:
+                    battle.banned.append(f"{seat}{colour[0]}")
+            state.events.append(
+                f"{_seat_word(seat)} may not play {words} Ability cards in this battle."
+            )
     elif op == "no_abilities":
         for b in targets:
             if b // 3 not in battle.barred:
@@ -1629,6 +2089,137 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
         state.events.append("That has no effect in a battle.")
 
 
+# The site's decks hold no Bakugan Traps: these steps find none to act on.
+_TRAP_OPS = frozenset(("no_traps", "discard_traps", "return_traps"))
+_NOT_IN_BATTLE = frozenset(
+    (
+        "arm",
+        "send_used",
+        "peek_gates",
+        "no_effect",
+        "reroll",
+        "extra_turn",
+        "return_bakugan",
+        "clear_field",
+        "move_bakugan",
+        "reroll_on_miss",
+    )
+)
+
+
+def _or_words(words) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _change_attribute(state: State, step, targets) -> None:
+    """Change the attribute of each target for this battle (where the card lets
+    its player choose, choose what serves the card's owner best)."""
+    battle, static = state.battle, state.static
+    pair = (battle.attacker, battle.defender)
+    if not battle.attrs:
+        battle.attrs = [static.bak_attr[pair[0]], static.bak_attr[pair[1]]]
+    grid = static.gate_bonus[_card_of(state, battle.gate)]
+    if step.to in ("own_trap", "opposing_trap"):
+        state.events.append("No Bakugan Trap is in play: no effect.")
+        return
+    if step.to == "swap":
+        # Two of the same kind (El Condor against El Condor): no swap. A player
+        # swaps only to gain: the target's gate bonus against its opponent's.
+        if len(targets) != 1:
+            state.events.append("Its condition does not hold: no effect.")
+            return
+        i = pair.index(targets[0])
+        mine, theirs = battle.attrs[i], battle.attrs[1 - i]
+        now = (grid.get(mine) or 0) - (grid.get(theirs) or 0)
+        if (grid.get(theirs) or 0) - (grid.get(mine) or 0) <= now:
+            state.events.append("Swapping attributes would not help: no swap.")
+            return
+        battle.attrs.reverse()
+        state.events.append("The two battling Bakugan swap attributes.")
+        return
+    for b in targets:
+        i = pair.index(b)
+        now = battle.attrs[i]
+        if step.to == "none":
+            new = ""
+        elif step.to == "opposite":
+            new = OPPOSITES.get(now, now)
+        else:
+            seat = b // 3
+            kinds = (
+                tuple(dict.fromkeys(static.bak_attr[seat * 3 : seat * 3 + 3]))
+                if step.to == "own_best"
+                else ATTRIBUTES
+            )
+            pick = min if step.to == "worst" else max
+            new = pick(kinds, key=lambda a: grid.get(a) or 0)
+        battle.attrs[i] = new
+        state.events.append(
+            f"{_bname(state, b)} "
+            + (f"is now {new.capitalize()}." if new else "has no attribute now.")
+        )
+
+
+def _pile_steps(state: State) -> None:
+    """Apply the steps of the cards lying in used piles ("while this card is in
+    a used pile"): won gates and used Ability cards, in turn order."""
+    static = state.static
+    for seat in _turn_order(state):
+        for gate in state.won[seat]:
+            card = _card_of(state, gate)
+            for k in static.gate_pile[card]:
+                _pile_step(state, seat, static.gate_steps[card][k])
+        for idx in state.abilities_used[seat]:
+            if static.ab_arm[seat][idx] and seat * 3 + idx not in state.armed:
+                continue
+            for k in static.ab_pile[seat][idx]:
+                _pile_step(state, seat, static.ab_steps[seat][idx][k])
+
+
+def _pile_rerolls(state: State, seat: int) -> None:
+    """Give the rolled Bakugan the re-rolls its owner's used cards grant."""
+    static = state.static
+    for idx in state.abilities_used[seat]:
+        if static.ab_arm[seat][idx] and seat * 3 + idx not in state.armed:
+            continue
+        for k in static.ab_pile[seat][idx]:
+            step = static.ab_steps[seat][idx][k]
+            if step.op == "reroll_on_miss" and _holds(state, seat, step, state.rolling):
+                state.miss_rerolls += step.amount
+                state.events.append(
+                    f"{_bname(state, state.rolling)} rolls again if it misses "
+                    f"({static.ab_name[seat][idx]}, in the used pile)."
+                )
+
+
+def _pile_step(state: State, owner: int, step) -> None:
+    battle = state.battle
+    if step.op not in ("add_g_power", "no_gate_bonus", "gate_bonus_again"):
+        return
+    found = _targets(state, owner, step.target, step.attribute)
+    targets = tuple(b for b in found if _holds(state, owner, step, b))
+    for b in targets:
+        if step.op == "add_g_power":
+            amount = step.amount
+            if step.per:
+                amount *= _count(state, b // 3, step.per, step.colours)
+            battle.steps.append((owner, False, "add_g_power", amount, (b,)))
+            state.events.append(
+                f"{_bname(state, b)}: {amount:+d} G-Power (a card in a used pile)."
+            )
+        elif step.op == "no_gate_bonus":
+            battle.steps.append((owner, False, "no_gate_bonus", 0, (b,)))
+            state.events.append(
+                f"{_bname(state, b)}: no gate bonus (a card in a used pile)."
+            )
+        else:
+            battle.steps.append((owner, False, "gate_bonus_again", step.amount, (b,)))
+            state.events.append(
+                f"{_bname(state, b)}: the gate bonus counts again (a card in a used "
+                "pile)."
+            )
+
+
 def _open_gate(state: State) -> None:
     battle = state.battle
     gate = battle.gate
@@ -1648,6 +2239,8 @@ def _open_gate(state: State) -> None:
             break
         if step.timing == "gate_open" or step.timing == "after_battle":
             _battle_step(state, owner, True, card, k)
+    if not battle.decided and state.static.any_pile:
+        _pile_steps(state)
     for seat in _turn_order(state):
         for idx in state.pending[seat]:
             if seat not in (battle.attacker // 3, battle.defender // 3):
@@ -1679,11 +2272,28 @@ def _powers(state: State, battle: Battle) -> tuple[list, bool]:
     factor = [1, 1]  # what ability G-Power counts, per battler
     doubled: list = [(), ()]  # colours doubled per battler ("" is every colour)
     again, no_bonus = [0, 0], [False, False]
+    best, cap = [False, False], None
     steps = battle.steps
+    for k in range(len(steps) - 1, -1, -1):
+        if steps[k][2] == "clear_bonuses" and not (steps[k][1] and skip_gate):
+            # Abisomega: what was given before it is lost, the gate bonus too.
+            steps = steps[k + 1 :]
+            no_bonus = [True, True]
+            break
     for _owner, is_gate, op, _amount, targets in steps:
         if is_gate and skip_gate:
             continue
-        if op == "zero_ability_bonus":
+        if op == "best_gate_bonus":
+            for i in (0, 1):
+                if pair[i] in targets:
+                    best[i] = True
+        elif op == "set_printed":
+            for i in (0, 1):
+                if pair[i] in targets:
+                    power[i] = _amount
+        elif op == "cap_gate_bonus":
+            cap = _amount if cap is None else min(cap, _amount)
+        elif op == "zero_ability_bonus":
             factor = [0, 0]
         elif op == "zero_printed":
             power = [0, 0]
@@ -1717,15 +2327,28 @@ def _powers(state: State, battle: Battle) -> tuple[list, bool]:
                         if letters == "*" or letter in letters:
                             times *= 2
                     power[i] += amount * times
+        elif op.startswith("late/"):
+            _, per, letter = op.split("/")
+            for i in (0, 1):
+                if pair[i] in targets:
+                    times = factor[i] if letter else 1
+                    power[i] += amount * times * _count(state, pair[i] // 3, per, ())
         elif op == "swap_g_power":
             power.reverse()
         elif op == "lower_wins":
             lower = True
     if not battle.cancelled:
         bonus = static.gate_bonus[_card_of(state, battle.gate)]
+        attrs = battle.attrs or (static.bak_attr[att], static.bak_attr[dfn])
         for i in (0, 1):
             if not no_bonus[i]:
-                power[i] += bonus[static.bak_attr[pair[i]]] * (1 + again[i])
+                if best[i]:
+                    value = max(bonus.values())
+                else:
+                    value = bonus.get(attrs[i]) or 0
+                if cap is not None and value > cap:
+                    value = cap
+                power[i] += value * (1 + again[i])
     return power, lower
 
 
@@ -1787,7 +2410,7 @@ def _after_step(state, owner: int, is_gate: bool, card: int, k: int) -> None:
         return
     step = _card_steps(state, owner, is_gate, card)[k]
     op, target = step.op, step.target
-    if op == "no_effect":
+    if op == "no_effect" or op == "arm":
         return
     pair = (battle.attacker, battle.defender)
     if is_gate and target in ("self", "opponent", "each_opponent"):
@@ -1821,6 +2444,27 @@ def _after_step(state, owner: int, is_gate: bool, card: int, k: int) -> None:
             if b // 3 not in seats:
                 seats.append(b // 3)
         _seat_step(state, step, seats)
+    elif op == "face_up_gates":
+        for seat in dict.fromkeys(b // 3 for b in found):
+            if seat not in state.face_up:
+                state.face_up.append(seat)
+                state.events.append(
+                    f"{_seat_word(seat)}'s gates lie face up from now on."
+                )
+    elif op == "place_gate" or op == "bank_gate":
+        for seat in dict.fromkeys(b // 3 for b in found):
+            if op == "place_gate":
+                _place_from_hand(state, seat)
+            elif state.gate_hand[seat]:
+                idx = state.gate_hand[seat].pop(0)
+                code = seat * 3 + state.gate_card[seat * 3 : seat * 3 + 3].index(-1)
+                state.gate_card[code] = idx
+                state.won[seat].append(code)
+                state.events.append(
+                    f"{_seat_word(seat)} puts an unused gate into the used pile."
+                )
+                if len(state.won[seat]) >= GATES_TO_WIN:
+                    _finish(state, seat, f"{_seat_word(seat)} has won three gates.")
     elif op == "keep_gate":
         winner = battle.winner // 3 if battle.winner >= 0 else -1
         if winner >= 0 and battle.gate in state.won[winner]:
@@ -1860,6 +2504,7 @@ def _end_turn(state: State) -> None:
     state.rolling = state.landed = -1
     again = state.extra if not state.battled else -1
     state.extra, state.battled, state.reroll, state.shift = -1, False, False, False
+    state.miss_rerolls, state.rerolled = 0, False
     for seat in range(state.n):
         if state.pending[seat]:
             state.events.append(
@@ -1944,6 +2589,8 @@ def _known(state: State, code: int, player: int) -> bool:
         code // 3 == player
         or code in state.opened
         or (0 <= player < state.n and code in state.won[player])
+        or (code // 3 in state.face_up)
+        or (player * 12 + code in state.seen)
     )
 
 

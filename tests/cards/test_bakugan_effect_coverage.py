@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from cards.data import card_data_load, card_data_parse
-from cards.effects import effect_sentence, parse_effects
+from cards.effects import EffectError, effect_sentence, parse_effects
 from cards.models import Card
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,6 +79,33 @@ def test_a_card_not_encoded_says_so_and_how_it_plays(loaded, client):
     page = client.get(julie.get_absolute_url()).content.decode()
     assert "<strong>Not encoded</strong>" in page
     assert "only goes to the used pile" in page
-    heavy = Card.objects.get(card_set__slug="1-48e", key="37/48e")
+    heavy = Card.objects.get(card_set__slug="1-48i", key="35/48i")  # Thundercrack
     page = client.get(heavy.get_absolute_url()).content.decode()
     assert "plays as its printed bonus alone" in page
+
+
+@pytest.mark.parametrize(
+    ("step", "message"),
+    [
+        (
+            {"op": "swap_battler", "timing": "in_battle", "of": "used"},
+            "A swap of Bakugan says who chooses",
+        ),
+        (
+            {"op": "change_attribute", "timing": "in_battle", "to": "purple"},
+            "A change of attribute says what it becomes",
+        ),
+        (
+            {"op": "add_g_power", "timing": "in_battle", "to": "best"},
+            "A change of attribute says what it becomes",
+        ),
+        (
+            {"op": "add_g_power", "timing": "in_battle", "if": {"trap": "both"}},
+            "Condition 'trap' is one of: battle, self, opponent.",
+        ),
+    ],
+)
+def test_a_step_outside_the_vocabulary_is_refused_with_its_reason(step, message):
+    with pytest.raises(EffectError) as caught:
+        parse_effects([step])
+    assert str(caught.value).startswith(message)

@@ -385,16 +385,18 @@ def test_return_bakugan_and_clear_field_and_zero_printed_act_before_the_roll():
 
 def test_no_effect_gate_and_not_encoded_cards():
     fire_pit = [real("1-48", "1/48")] * 3
-    julie, heavy = real("1-48", "26/48"), real("1-48e", "37/48e")
+    # Thundercrack: its reference description is a placeholder, so it stays
+    # not encoded until someone reads the card.
+    julie, heavy = real("1-48", "26/48"), real("1-48i", "35/48i")
     assert julie["effects"] == [] and heavy["effects"] == []
     state = to_battle(
         game(HAOS, VENTUS, p1_gates=fire_pit, p1_ab=[heavy, julie, plain(1)[0]])
     )
     assert "P1-G1 (Fire Pit) opens." in state.events
-    assert bk.legal_actions(state)[0].text == "P1 plays A1"  # Heavy Water, in battle
+    assert bk.legal_actions(state)[0].text == "P1 plays A1"  # Thundercrack, in battle
     state = act(state, "P1 plays A1")
     assert state.events[-2] == (
-        "Player 1 plays Heavy Water: its text is not encoded, "
+        "Player 1 plays Thundercrack: its text is not encoded, "
         "so it plays as its printed bonus alone."
     )
     view = bk.view(state, 0)
