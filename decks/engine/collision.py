@@ -1445,3 +1445,8 @@ def next_game_first(match: Match) -> int | str:
     if last is None:
         return 1 - match.firsts[-1]
     return 1 - last
+
+
+def first_player(state: State) -> int:
+    """Return the seat that went first in ``state``'s game (a match records it)."""
+    return state.first
