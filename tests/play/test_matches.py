@@ -339,3 +339,14 @@ def test_next_game_of_another_users_match_answers_404(
     response = client.post(f"/play/{pt.pk}/next/", {"version": pt.version})
     assert response.status_code == 404
     assert Playtest.objects.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", list(GAMES))
+def test_each_help_page_says_how_matches_go_or_why_there_are_none(client, slug):
+    page = client.get(f"/play/help/{slug}/").content.decode()
+    assert '<section id="match">' in page
+    if GAMES[slug].match is None:
+        assert "No match mode" in page and "does not invent a match format" in page
+    else:
+        assert GAMES[slug].match.label in page
