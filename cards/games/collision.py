@@ -196,8 +196,8 @@ GAME = Game(
         note="The first to win two games takes the match; the loser of a game "
         "goes first in the next (after a drawn game, who went second).",
         first_option="first",
-        first_note="the loser of a game goes first in the next; after a drawn "
-        "game, who went second",
+        first_note="the loser of a game goes first in the next",
+        draw_first_note="after a drawn game, the player who went second goes first",
     ),
     deck_tools=("colours", "odds"),
     # Five cards from the deck; the Blade is never drawn (ruling C2).

@@ -144,6 +144,7 @@ class MatchMode:
     note: str
     first_option: str | None = None
     first_note: str = ""  # why that player goes first, in a few words
+    draw_first_note: str = ""  # the same after a game with no winner
     draw_word: str = "drawn"  # a game with no winner, in the score
 
 
