@@ -350,3 +350,40 @@ def test_each_help_page_says_how_matches_go_or_why_there_are_none(client, slug):
         assert "No match mode" in page and "does not invent a match format" in page
     else:
         assert GAMES[slug].match.label in page
+
+
+# --- API -----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_api_starts_a_match_and_its_next_game_once_and_only_once(
+    client, user, deck_for
+):
+    client.force_login(user)
+    deck = deck_for(COLLISION)
+    created = client.post(
+        "/api/playtests/",
+        {"deck": deck.pk, "opponent": "greedy", "seed": 3, "match": True},
+        content_type="application/json",
+    )
+    assert created.status_code == 201
+    body = created.json()
+    assert body["match"] == {
+        "label": "Best of three",
+        "game": 1,
+        "games": 1,
+        "wins": [0, 0],
+        "draws": 0,
+        "winner": None,
+        "latest": None,
+    }
+    pt = play_out(Playtest.objects.get(pk=body["id"]), user)
+    url = f"/api/playtests/{pt.pk}/next/"
+    nxt = client.post(url, {"version": pt.version}, content_type="application/json")
+    assert nxt.status_code == 201
+    assert nxt.json()["match"]["game"] == 2
+    again = client.post(url, {"version": pt.version}, content_type="application/json")
+    assert (again.status_code, again.json()["code"]) == (409, "stale_state")
+    bad = client.post(url, {"version": "x"}, content_type="application/json")
+    assert bad.status_code == 400
+    assert Playtest.objects.filter(match_id=pt.match_id).count() == 2
