@@ -97,8 +97,10 @@ Edge cases
     ruling C1; four per title, ruling C20) belongs to the deck builder; the
     engine only needs one Blade and enough cards to set up (spin strength
     plus six). Two-player best-of-three matches (ruling C13) use the helpers
-    ``Match``, ``match_record``, ``match_winner`` and ``next_game_first``;
-    after a drawn game the player who went second goes first.
+    ``Match``, ``match_record``, ``match_winner``, ``next_game_first`` and
+    ``first_player``; after a drawn game the player who went second goes
+    first, and the drawn game counts for nobody (the site's playtest matches,
+    ``cards.games`` ``Game.match``, call them).
 """
 
 from __future__ import annotations

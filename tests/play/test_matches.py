@@ -3,7 +3,10 @@
 A match is its games, each a playtest; the score is read from their winners.
 """
 
+import threading
+
 import pytest
+from django.db import connection
 
 from cards.games import GAMES
 from decks.engine import collide_o, collision
@@ -387,3 +390,29 @@ def test_the_api_starts_a_match_and_its_next_game_once_and_only_once(
     bad = client.post(url, {"version": "x"}, content_type="application/json")
     assert bad.status_code == 400
     assert Playtest.objects.filter(match_id=pt.match_id).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_next_game_posts_at_once_start_one_game(user, deck_for):
+    pt = play_out(start_match(user, deck_for), user)
+    results = []
+    barrier = threading.Barrier(2)
+
+    def post():
+        try:
+            barrier.wait()
+            match_next_game(playtest_id=pt.pk, user=user, version=pt.version)
+            results.append("ok")
+        except PlaytestError as exc:
+            results.append(exc.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=post) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["ok", "stale_state"]
+    assert Playtest.objects.filter(match_id=pt.match_id).count() == 2
+    assert PlaytestMatch.objects.get().games == 2
