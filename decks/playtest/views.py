@@ -129,7 +129,7 @@ def match_context(pt: Playtest, state, names: list[str], *, live: bool) -> dict:
     if summary is None:
         return {"match": None}
     context = {
-        "spec": GAMES[pt.game],
+        "match_mode": GAMES[pt.game].match,
         "match": summary,
         "match_score": score_text(summary, names),
         "match_result": speak(f"Player {summary.winner + 1} wins the match", names)
