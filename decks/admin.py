@@ -18,6 +18,7 @@ from .playtest.models import (
     DeckReport,
     DeckReportChunk,
     Playtest,
+    PlaytestMatch,
 )
 
 
@@ -216,10 +217,33 @@ class DeckEntryAdmin(admin.ModelAdmin):
 class PlaytestAdmin(admin.ModelAdmin):
     """Stored games are records of play: readable here, changed only by playing."""
 
-    list_display = ["pk", "game", "owner", "version", "over", "winner", "updated_at"]
+    list_display = [
+        "pk",
+        "game",
+        "owner",
+        "version",
+        "over",
+        "winner",
+        "match",
+        "match_game",
+        "updated_at",
+    ]
     list_filter = ["game", "over"]
     search_fields = ["owner__username", "deck__name"]
     readonly_fields = [f.name for f in Playtest._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(PlaytestMatch)
+class PlaytestMatchAdmin(admin.ModelAdmin):
+    """Matches are records of play: their games are the score, changed only by playing."""
+
+    list_display = ["pk", "game", "owner", "games", "updated_at"]
+    list_filter = ["game"]
+    search_fields = ["owner__username"]
+    readonly_fields = [f.name for f in PlaytestMatch._meta.fields]
 
     def has_add_permission(self, request):
         return False

@@ -167,4 +167,4 @@ def diff_snapshots(before: list[dict], after: list[dict]) -> dict:
 
 
 from .companion.models import TableGame  # noqa: E402,F401  (the table companion lives beside decks)
-from .playtest.models import DeckReport, Playtest  # noqa: E402,F401  (playtests live beside decks)
+from .playtest.models import DeckReport, Playtest, PlaytestMatch  # noqa: E402,F401  (playtests live beside decks)

@@ -8,6 +8,7 @@ from .spec import (
     Colour,
     Game,
     Mat,
+    MatchMode,
     MatPlace,
     Opening,
     Option,
@@ -126,6 +127,17 @@ GAME = Game(
         Option("misplay_rate", "float", 0.1, minimum=0, maximum=1),
         # The engine's own: how many seats share the pack.
         Option("players", "int", 2, minimum=2, maximum=5),
+    ),
+    # "The game is a tie. The players will have to play another round to
+    # determine who is truly the best!" (rules text, Winning): a tied game is
+    # played again, by the whole table, until a game has a winner.
+    match=MatchMode(
+        "Play again after a tie",
+        seats=(2, 3, 4, 5),
+        source="the rules text on ties",
+        note="A tied game is followed by another, the whole table playing again "
+        "with a fresh shuffle, until one game has a winner.",
+        draw_word="tied",
     ),
     deck_tools=("sections", "coverage"),
     colour_field=None,

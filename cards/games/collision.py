@@ -10,6 +10,7 @@ from .spec import (
     Colour,
     Game,
     Mat,
+    MatchMode,
     MatPlace,
     Opening,
     Option,
@@ -184,6 +185,19 @@ GAME = Game(
         Option("advanced", "bool", False, "Advanced game (card text on)"),
         # The engine's own: who goes first (a seat, the C3 cut, or the seed).
         Option("first", "seat", None, choices=(("cut", "the cut tiebreak"),)),
+    ),
+    # "A competitive match is best of three games ... Whoever lost the previous
+    # game goes first in the next one" (rules text, Match play; ruling C13).
+    # Two players: with three or four, "the loser" is not one player.
+    match=MatchMode(
+        "Best of three",
+        seats=(2,),
+        source="ruling C13",
+        note="The first to win two games takes the match; the loser of a game "
+        "goes first in the next (after a drawn game, who went second).",
+        first_option="first",
+        first_note="the loser of a game goes first in the next",
+        draw_first_note="after a drawn game, the player who went second goes first",
     ),
     deck_tools=("colours", "odds"),
     # Five cards from the deck; the Blade is never drawn (ruling C2).

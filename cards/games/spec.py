@@ -125,6 +125,30 @@ class Option:
 
 
 @dataclass(frozen=True)
+class MatchMode:
+    """A game's match mode: several games between the same seats, one score.
+
+    ``label`` is what the start page offers ("Best of three"), ``seats`` the
+    seat counts it is for, ``source`` the rule it follows (cited on the board
+    and the help page) and ``note`` one sentence on how the match goes. The
+    engine module holds the rule itself (``Match``, ``match_record``,
+    ``match_winner``, ``next_game_first``); ``first_option`` is the engine
+    option the next game's first player is passed in (None: no first player);
+    ``draw_word`` names a game without a winner in the score.
+    A game without one (``Game.match`` None) says why on its help page.
+    """
+
+    label: str
+    seats: tuple[int, ...]
+    source: str
+    note: str
+    first_option: str | None = None
+    first_note: str = ""  # why that player goes first, in a few words
+    draw_first_note: str = ""  # the same after a game with no winner
+    draw_word: str = "drawn"  # a game with no winner, in the score
+
+
+@dataclass(frozen=True)
 class Opening:
     """What a player holds at the start, as the deck page's sample draws it.
 
@@ -260,6 +284,8 @@ class Game:
     copy_check: Callable | None = None
     # "Build a deck from what I own": decks.rules.<module>.from_collection exists.
     deck_from_collection: bool = False
+    # Several games between the same seats with one score (None: single games only).
+    match: MatchMode | None = None
     # name_from(title, subtitle): the name a card prints when it is made of
     # its title and subtitle (Collision); None where the name is its own field.
     name_from: Callable | None = None

@@ -67,8 +67,16 @@ to challenge at the end of its round waits until every other player has had
 one action to challenge it (or another card is played), then stands if the
 player still has no stack and one card; meanwhile that player may not play.
 
-Left out: the real-time race itself (who is quicker), hands laid face up, and
-the replay match the text suggests after a tie.
+Playing again after a tie (the site's reading of the text's note on ties:
+"The players will have to play another round to determine who is truly the
+best!"). In the "play again after a tie" match, a game that ends with no
+single winner (a tie under O5 or O8, or a draw at the cap) is followed by
+another game of the whole table, same seats and pack, a fresh shuffle; the
+first game with a winner ends the match. There is no first player to pass
+on: everyone plays at once. Helpers ``Match``, ``match_record``,
+``match_winner``, ``next_game_first`` (the same interface as Collision's).
+
+Left out: the real-time race itself (who is quicker) and hands laid face up.
 """
 
 from __future__ import annotations
@@ -1124,3 +1132,32 @@ def why_not(state: State, seat: int, key: str) -> str | None:
             f"{_section_words(ends[2])} then {_section_words(ends[3])}."
         )
     return " ".join(reasons) or "That card cannot be played now."
+# --- play again after a tie (the text's note on ties) -------------------------
+
+
+@dataclass(frozen=True)
+class Match:
+    """Games of one table until one has a winner: who went first, who won."""
+
+    firsts: tuple = ()
+    winners: tuple = ()  # a seat, or None for a tied or drawn game
+
+
+def match_record(match: Match, first, winner: int | None) -> Match:
+    """Return the match with one more finished game."""
+    return Match(match.firsts + (first,), match.winners + (winner,))
+
+
+def match_winner(match: Match) -> int | None:
+    """Return the seat that won a game (the match ends there), or None."""
+    return next((seat for seat in match.winners if seat is not None), None)
+
+
+def next_game_first(match: Match) -> None:
+    """Return who goes first next: nobody, everyone plays at once."""
+    return None
+
+
+def first_player(state: State) -> None:
+    """Return who went first in ``state``'s game: nobody (everyone plays at once)."""
+    return None

@@ -97,8 +97,10 @@ Edge cases
     ruling C1; four per title, ruling C20) belongs to the deck builder; the
     engine only needs one Blade and enough cards to set up (spin strength
     plus six). Two-player best-of-three matches (ruling C13) use the helpers
-    ``Match``, ``match_record``, ``match_winner`` and ``next_game_first``;
-    after a drawn game the player who went second goes first.
+    ``Match``, ``match_record``, ``match_winner``, ``next_game_first`` and
+    ``first_player``; after a drawn game the player who went second goes
+    first, and the drawn game counts for nobody (the site's playtest matches,
+    ``cards.games`` ``Game.match``, call them).
 """
 
 from __future__ import annotations
@@ -1495,3 +1497,6 @@ def why_not(state: State, seat: int, key: str) -> str | None:
         # The catch-all names the move's log form; the player needs the rest.
         message = message.split(". ", 1)[-1]
     return message
+def first_player(state: State) -> int:
+    """Return the seat that went first in ``state``'s game (a match records it)."""
+    return state.first

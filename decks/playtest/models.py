@@ -4,11 +4,43 @@ A playtest is its engine version, options, decks (a snapshot, so later edits to
 a deck never change a stored game), seed and action log; the cached state only
 saves a replay on load. ``version`` rises with every change, undo included, so a
 tab that acts on an old version is refused.
+
+A match (``PlaytestMatch``: Collision's best of three, Collide-O!'s play
+again after a tie; ``cards.games`` ``Game.match``) is its games, each a
+playtest with its place in the match: the score is read from the games'
+winners, so nothing is counted twice; ``games`` rises by one per game started
+and a second "next game" from a stale tab is refused against it.
 """
 
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+
+
+class PlaytestMatch(models.Model):
+    """Games between the same seats with one score; each game is a ``Playtest``."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        related_name="playtest_matches",
+        on_delete=models.CASCADE,
+    )
+    game = models.CharField(max_length=20)
+    seed = models.BigIntegerField(
+        help_text="The first game's seed; the others derive from it."
+    )
+    games = models.PositiveSmallIntegerField(
+        default=1,
+        help_text="Games started so far (the latest is game number ``games``).",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+
+    def __str__(self):
+        return f"Match {self.pk} ({self.game}, {self.games} game{'s' if self.games != 1 else ''})"
 
 
 class Playtest(models.Model):
@@ -60,11 +92,26 @@ class Playtest(models.Model):
         blank=True,
     )
     share_token = models.CharField(max_length=40, null=True, blank=True, unique=True)
+    match = models.ForeignKey(
+        PlaytestMatch,
+        related_name="playtests",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+    )
+    match_game = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Its place in the match, from 1."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-updated_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "match_game"], name="one_game_per_match_place"
+            )
+        ]
 
     def __str__(self):
         return f"Playtest {self.pk} ({self.game})"

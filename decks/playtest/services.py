@@ -7,6 +7,16 @@ engine's stated odds, or entered by the player when the game was started with
 ``chance="choose"``. Every change bumps ``version``: an action chosen from an
 older version is refused as stale. Undo replays the log minus its tail and keeps
 the tail in ``undone``, so nothing is ever lost.
+
+Matches (``Game.match`` in ``cards.games``; the rule itself is the engine's
+``Match``, ``match_winner``, ``next_game_first``): ``playtest_create`` with
+``match=True`` starts game 1, ``match_next_game`` starts the next once a game
+is over, passing on who goes first (Collision: the loser, ruling C13). The
+score is read from the games' winners. Once the next game has started, the
+game before it is settled: undo refuses to change its result, and a second
+"next game" from a stale tab is refused. Restarting or branching the match's
+latest game puts the new game in its place (the old one stays, as a single
+game); a branch of an earlier game is a single game.
 """
 
 from __future__ import annotations
@@ -23,7 +33,7 @@ from ..engine.bots import BOT_NAMES, make_bot
 from ..engine.core import CHANCE, EngineError, Rng, replay, resolve_chance, seed_state
 from ..models import Deck
 from .adapter import PlaytestError, engine_decks
-from .models import Playtest
+from .models import Playtest, PlaytestMatch
 from .opponents import default_opponent, resolve_opponent
 
 BOT_KINDS = BOT_NAMES
@@ -116,11 +126,15 @@ def playtest_create(
     chance: str = "seed",
     autoplay: bool = False,
     names=(),
+    match: bool = False,
 ) -> Playtest:
     """Start a game of ``deck`` against bots or hot-seat and store it.
 
     In hot-seat, ``names`` are the players' names by seat (names.py speaks
     them on the board, in the log, the buttons and the replay).
+
+    With ``match``, the game is game 1 of a match (the game's ``Game.match``
+    mode, for the seat counts it names); ``match_next_game`` starts the next.
 
     With ``autoplay`` ("play forced moves for me"), a human seat's move that is
     its only legal one is played for it (the start page ticks it by default).
@@ -146,6 +160,19 @@ def playtest_create(
         raise PlaytestError(
             "bad_players",
             f"{game.NAME} takes {game.MIN_PLAYERS} to {game.MAX_PLAYERS} players.",
+        )
+    mode = GAMES[game_slug].match
+    if not isinstance(match, bool):
+        raise PlaytestError("bad_match", "A match is chosen or not (true or false).")
+    if match and mode is None:
+        raise PlaytestError(
+            "no_match",
+            f"{game.NAME} has no match mode: its how-to-play page says why.",
+        )
+    if match and players not in mode.seats:
+        counts = " or ".join(str(n) for n in mode.seats)
+        raise PlaytestError(
+            "bad_match", f"{mode.label} is a match of {counts} players."
         )
     if seed is None:
         seed = secrets.randbelow(2**31)
@@ -205,23 +232,31 @@ def playtest_create(
         )
     log, steps = [], []
     state = _advance(game, state, seed, seats, chance, log, steps)
-    return Playtest.objects.create(
-        owner=owner,
-        deck=deck,
-        game=game_slug,
-        engine_version=game.VERSION,
-        seats=seats,
-        options=engine_options,
-        chance=chance,
-        seed=seed,
-        decks=built,
-        log=log,
-        steps=steps,
-        state=game.to_json(state),
-        version=1,
-        over=game.is_over(state),
-        winner=game.winner(state),
-    )
+    with transaction.atomic():
+        held = (
+            PlaytestMatch.objects.create(owner=owner, game=game_slug, seed=seed)
+            if match
+            else None
+        )
+        return Playtest.objects.create(
+            owner=owner,
+            deck=deck,
+            game=game_slug,
+            engine_version=game.VERSION,
+            seats=seats,
+            options=engine_options,
+            chance=chance,
+            seed=seed,
+            decks=built,
+            log=log,
+            steps=steps,
+            state=game.to_json(state),
+            version=1,
+            over=game.is_over(state),
+            winner=game.winner(state),
+            match=held,
+            match_game=1 if held else None,
+        )
 
 
 def load_state(pt: Playtest):
@@ -341,6 +376,7 @@ def playtest_undo(
                 "This game has moved on since that page was loaded. It has been refreshed.",
                 status=409,
             )
+        _refuse_if_settled(pt)
         human = [i for i, step in enumerate(pt.steps) if step[2]]
         if not human:
             raise PlaytestError(
@@ -378,24 +414,38 @@ def playtest_branch(*, playtest: Playtest, user, step: int | None = None) -> Pla
     state = _advance(
         game, state, playtest.seed, playtest.seats, playtest.chance, log, steps
     )
-    return Playtest.objects.create(
-        owner=user,
-        deck=playtest.deck,
-        game=playtest.game,
-        engine_version=playtest.engine_version,
-        seats=playtest.seats,
-        options=playtest.options,
-        chance=playtest.chance,
-        seed=playtest.seed,
-        decks=playtest.decks,
-        log=log,
-        steps=steps,
-        state=game.to_json(state),
-        version=1,
-        over=game.is_over(state),
-        winner=game.winner(state),
-        parent=playtest,
-    )
+    with transaction.atomic():
+        # The latest game of a match is replaced in it by its restart or branch.
+        held, place = None, None
+        if playtest.match_id is not None and playtest.owner_id == user.pk:
+            held = PlaytestMatch.objects.select_for_update().get(pk=playtest.match_id)
+            if playtest.match_game == held.games:
+                place = playtest.match_game
+                Playtest.objects.filter(pk=playtest.pk).update(
+                    match=None, match_game=None
+                )
+            else:
+                held = None
+        return Playtest.objects.create(
+            owner=user,
+            deck=playtest.deck,
+            game=playtest.game,
+            engine_version=playtest.engine_version,
+            seats=playtest.seats,
+            options=playtest.options,
+            chance=playtest.chance,
+            seed=playtest.seed,
+            decks=playtest.decks,
+            log=log,
+            steps=steps,
+            state=game.to_json(state),
+            version=1,
+            over=game.is_over(state),
+            winner=game.winner(state),
+            parent=playtest,
+            match=held,
+            match_game=place,
+        )
 
 
 def playtest_share(*, playtest: Playtest, on: bool = True) -> Playtest:
@@ -403,3 +453,195 @@ def playtest_share(*, playtest: Playtest, on: bool = True) -> Playtest:
     playtest.share_token = secrets.token_urlsafe(24) if on else None
     playtest.save(update_fields=["share_token", "updated_at"])
     return playtest
+
+
+# --- matches -----------------------------------------------------------------
+
+
+@dataclass
+class MatchSummary:
+    """What the board and the list say of a game's match."""
+
+    label: str  # "Best of three"
+    source: str  # "ruling C13"
+    draw_word: str  # "drawn", "tied"
+    number: int  # this game's place in the match
+    games: int  # games started
+    wins: list  # per seat, games won (finished games of the match)
+    draws: int
+    winner: int | None  # the seat that has taken the match
+    latest: int | None  # the latest game's id, when it is not this one
+    links: list  # [(number, playtest id, result seat or None, over)]
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+
+def _match_settings(game_slug: str):
+    mode = GAMES[game_slug].match
+    return mode, get_game(game_slug)
+
+
+def _first_of(engine, pt: Playtest, state=None):
+    return engine.first_player(state if state is not None else load_state(pt))
+
+
+def match_games(match_id: int) -> list[Playtest]:
+    """Return the games of a match in order, with what the score needs."""
+    return list(
+        Playtest.objects.filter(match_id=match_id)
+        .only("id", "match_id", "match_game", "over", "winner", "seats", "game")
+        .order_by("match_game")
+    )
+
+
+def match_record(pt: Playtest, games: list[Playtest] | None = None, state=None):
+    """Return the engine's ``Match`` of ``pt``'s match: every finished game, in order.
+
+    ``state`` is ``pt``'s own state when the caller has it (one replay fewer).
+    """
+    engine = get_game(pt.game)
+    games = match_games(pt.match_id) if games is None else games
+    record = engine.Match()
+    for g in games:
+        if not g.over:
+            continue
+        if g.pk == pt.pk:
+            first = _first_of(engine, pt, state)
+        else:
+            first = _first_of(engine, Playtest.objects.get(pk=g.pk))
+        record = engine.match_record(record, first, g.winner)
+    return record
+
+
+def match_summary(pt: Playtest, games: list[Playtest] | None = None):
+    """Return the score of ``pt``'s match as the board and the list show it (None: no match)."""
+    if pt.match_id is None:
+        return None
+    mode, engine = _match_settings(pt.game)
+    if mode is None:
+        return None
+    games = match_games(pt.match_id) if games is None else games
+    seats = len(pt.seats or [])
+    wins = [0] * seats
+    draws = 0
+    winners = []
+    for g in games:
+        if not g.over:
+            continue
+        winners.append(g.winner)
+        if g.winner is None:
+            draws += 1
+        elif 0 <= g.winner < seats:
+            wins[g.winner] += 1
+    winner = engine.match_winner(engine.Match(winners=tuple(winners)))
+    latest = games[-1].pk if games and games[-1].pk != pt.pk else None
+    return MatchSummary(
+        label=mode.label,
+        source=mode.source,
+        draw_word=mode.draw_word,
+        number=pt.match_game or 0,
+        games=len(games),
+        wins=wins,
+        draws=draws,
+        winner=winner,
+        latest=latest,
+        links=[(g.match_game, g.pk, g.winner, g.over) for g in games],
+    )
+
+
+def match_next_first(pt: Playtest, state=None):
+    """Return who goes first in the game after ``pt`` (a seat, or None: nobody)."""
+    engine = get_game(pt.game)
+    return engine.next_game_first(match_record(pt, state=state))
+
+
+def _next_seed(match: PlaytestMatch, number: int) -> int:
+    """Return game ``number``'s seed: drawn from the match's, so a match replays."""
+    return (match.seed + 1_000_003 * (number - 1)) % 2**53
+
+
+def _refuse_if_settled(pt: Playtest) -> None:
+    """Refuse to change a game of a match once the match's next game has started."""
+    if pt.match_id is None:
+        return
+    games = PlaytestMatch.objects.filter(pk=pt.match_id).values_list("games", flat=True)
+    started = next(iter(games), 0)
+    if pt.match_game is not None and started > pt.match_game:
+        raise PlaytestError(
+            "match_moved_on",
+            f"Game {pt.match_game + 1} of this match has started: "
+            "this game's result stands.",
+            status=409,
+        )
+
+
+def match_next_game(*, playtest_id: int, user, version: int) -> Playtest:
+    """Start the next game of the match ``playtest`` is the latest game of.
+
+    Refused when the game is not over, when the match is over, and (409, as a
+    stale tab) when the next game has started already or the game moved on
+    since ``version`` was shown.
+    """
+    with transaction.atomic():
+        pt = _locked(playtest_id, user)
+        if pt.match_id is None:
+            raise PlaytestError("not_a_match", "This game is not part of a match.")
+        mode, engine = _match_settings(pt.game)
+        if mode is None:
+            raise PlaytestError("no_match", "This game has no match mode.")
+        held = PlaytestMatch.objects.select_for_update().get(pk=pt.match_id)
+        if pt.match_game != held.games:
+            raise PlaytestError(
+                "stale_state",
+                f"Game {held.games} of this match has already started.",
+                status=409,
+            )
+        if version != pt.version:
+            raise PlaytestError(
+                "stale_state",
+                "This game has moved on since that page was loaded. It has been refreshed.",
+                status=409,
+            )
+        if not pt.over:
+            raise PlaytestError(
+                "game_not_over", "This game of the match is still being played."
+            )
+        games = match_games(pt.match_id)
+        record = match_record(pt, games)
+        if engine.match_winner(record) is not None:
+            raise PlaytestError("match_over", "The match is over.")
+        game = get_game(pt.game)
+        options = dict(pt.options)
+        if mode.first_option:
+            options[mode.first_option] = engine.next_game_first(record)
+        number = held.games + 1
+        seed = _next_seed(held, number)
+        try:
+            state = game.new_game(pt.decks, options, seed)
+        except EngineError as exc:
+            raise PlaytestError(exc.code, exc.message) from exc
+        log, steps = [], []
+        state = _advance(game, state, seed, pt.seats, pt.chance, log, steps)
+        held.games = number
+        held.save(update_fields=["games", "updated_at"])
+        return Playtest.objects.create(
+            owner=user,
+            deck_id=pt.deck_id,
+            game=pt.game,
+            engine_version=game.VERSION,
+            seats=pt.seats,
+            options=options,
+            chance=pt.chance,
+            seed=seed,
+            decks=pt.decks,
+            log=log,
+            steps=steps,
+            state=game.to_json(state),
+            version=1,
+            over=game.is_over(state),
+            winner=game.winner(state),
+            match=held,
+            match_game=number,
+        )

@@ -9,6 +9,7 @@ urlpatterns = [
     path("<int:pk>/", views.playtest_detail, name="detail"),
     path("<int:pk>/act/", views.playtest_act_view, name="act"),
     path("<int:pk>/undo/", views.playtest_undo_view, name="undo"),
+    path("<int:pk>/next/", views.match_next_view, name="next"),
     path("<int:pk>/branch/", views.playtest_branch_view, name="branch"),
     path("<int:pk>/share/", views.playtest_share_view, name="share"),
     path("shared/<str:token>/", views.playtest_shared, name="shared"),

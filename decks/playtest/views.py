@@ -30,6 +30,9 @@ from .services import (
     acting_seat,
     choices,
     load_state,
+    match_next_first,
+    match_next_game,
+    match_summary,
     playtest_act,
     playtest_branch,
     playtest_create,
@@ -122,7 +125,48 @@ def board_context(
         "steps": len(pt.log),
         "board_template": GAMES[pt.game].board_template,
         "reading_ids": reading_ids(pt),
+        **match_context(pt, state, names, live=step is None and request is not None),
     }
+
+
+def match_context(pt: Playtest, state, names: list[str], *, live: bool) -> dict:
+    """Return the board's match part: the score, and who goes first in the next game.
+
+    ``live`` is the owner's own board (a replay shows the score, never the button).
+    """
+    summary = match_summary(pt)
+    if summary is None:
+        return {"match": None}
+    context = {
+        "match_mode": GAMES[pt.game].match,
+        "match": summary,
+        "match_score": score_text(summary, names),
+        "match_result": speak(f"Player {summary.winner + 1} wins the match", names)
+        if summary.winner is not None
+        else "",
+        "match_next": False,
+    }
+    game = get_game(pt.game)
+    if live and game.is_over(state) and not summary.over and summary.latest is None:
+        first = match_next_first(pt, state)
+        context["match_next"] = True
+        context["match_next_first"] = (
+            speak(f"Player {first + 1} goes first in the next game", names)
+            if isinstance(first, int)
+            else ""
+        )
+    return context
+
+
+def score_text(summary, names: list[str]) -> str:
+    """Return a match's score in seat names: "You 1 – 0 Greedy bot" (two seats)."""
+    if len(names) == 2 and len(summary.wins) == 2:
+        text = f"{names[0]} {summary.wins[0]} – {summary.wins[1]} {names[1]}"
+    else:
+        text = " · ".join(f"{n} {w}" for n, w in zip(names, summary.wins, strict=False))
+    if summary.draws:
+        text += f" ({summary.draws} {summary.draw_word})"
+    return text
 
 
 def reading_ids(pt: Playtest) -> set:
@@ -139,9 +183,24 @@ def reading_ids(pt: Playtest) -> set:
 
 @login_required
 def playtest_list(request):
-    games = Playtest.objects.filter(owner=request.user).only(
-        "id", "game", "over", "winner", "updated_at", "seats"
-    )[:100]
+    games = list(
+        Playtest.objects.filter(owner=request.user).only(
+            "id", "game", "over", "winner", "updated_at", "seats", "match", "match_game"
+        )[:100]
+    )
+    # A game of a match shows the match's score: one query for all their games.
+    in_matches: dict[int, list] = {}
+    for g in Playtest.objects.filter(
+        match_id__in={g.match_id for g in games if g.match_id}
+    ).only("id", "match_id", "match_game", "over", "winner", "seats", "game"):
+        in_matches.setdefault(g.match_id, []).append(g)
+    for g in games:
+        g.match_summary = None
+        if g.match_id in in_matches:
+            held = sorted(in_matches[g.match_id], key=lambda x: x.match_game or 0)
+            g.match_summary = match_summary(g, held)
+            if g.match_summary is not None:
+                g.match_score = score_text(g.match_summary, seat_names(g))
     reports = DeckReport.objects.filter(owner=request.user).select_related("deck")[:50]
     return render(request, "play/list.html", {"games": games, "reports": reports})
 
@@ -225,6 +284,8 @@ def playtest_new(request):
     )
     options = form_options(GAMES[deck.game.slug], request.POST)
     chance = "choose" if request.POST.get("chance") == "choose" else "seed"
+    # "Single game" or the game's match mode (Collision: best of three).
+    match = request.POST.get("match") == "match"
     try:
         pt = playtest_create(
             owner=request.user,
@@ -237,6 +298,7 @@ def playtest_new(request):
             chance=chance,
             autoplay=autoplay,
             names=request.POST.getlist("seat_name")[:8],
+            match=match,
         )
     except PlaytestError as exc:
         messages.error(request, exc.message)
@@ -297,6 +359,33 @@ def playtest_act_view(request, pk):
     return _board_change(
         request, pk, playtest_act, action=request.POST.get("action", "")
     )
+
+
+@login_required
+@require_POST
+def match_next_view(request, pk):
+    """Start the next game of a match; a stale tab is sent to the game under way."""
+    pt = _own(request, pk)
+    try:
+        new = match_next_game(
+            playtest_id=pt.pk,
+            user=request.user,
+            version=_int(request.POST.get("version"), -1),
+        )
+    except PlaytestError as exc:
+        if exc.status == 409:
+            messages.warning(request, exc.message)
+            latest = (
+                Playtest.objects.filter(match_id=pt.match_id, owner=request.user)
+                .order_by("-match_game")
+                .first()
+                if pt.match_id
+                else None
+            )
+            return redirect((latest or pt).get_absolute_url())
+        messages.error(request, exc.message)
+        return redirect(pt.get_absolute_url())
+    return redirect(new.get_absolute_url())
 
 
 @login_required

@@ -33,7 +33,9 @@ def test_create_returns_the_state_for_the_player_to_act(client, user, deck_for, 
         "over",
         "winner",
         "log",
+        "match",
     }
+    assert body["match"] is None  # a single game
     assert body["game"] == game
     assert body["version"] == 1
     assert body["seed"] == 7

@@ -141,7 +141,12 @@ def test_a_huge_deck_id_on_the_report_form_answers_404(owner):
 
 def json_writes(scenario):
     pk = scenario.playtest.pk
-    return (*JSON_WRITES, f"/api/playtests/{pk}/actions/", f"/api/playtests/{pk}/undo/")
+    return (
+        *JSON_WRITES,
+        f"/api/playtests/{pk}/actions/",
+        f"/api/playtests/{pk}/undo/",
+        f"/api/playtests/{pk}/next/",
+    )
 
 
 @pytest.mark.django_db

@@ -20,6 +20,8 @@ from ..services import (
     acting_seat,
     choices,
     load_state,
+    match_next_game,
+    match_summary,
     playtest_act,
     playtest_create,
     playtest_undo,
@@ -45,6 +47,26 @@ class PlaytestCreateSerializer(serializers.Serializer):
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**53 - 1)
     options = serializers.DictField(required=False)
     chance = serializers.ChoiceField(choices=["seed", "choose"], default="seed")
+    match = serializers.BooleanField(
+        default=False,
+        help_text="Game 1 of a match, for games with a match mode (Collision: best of three).",
+    )
+
+
+class NextGameSerializer(serializers.Serializer):
+    version = serializers.IntegerField(min_value=0, max_value=MAX_INT)
+
+
+class MatchSerializer(serializers.Serializer):
+    label = serializers.CharField()
+    game = serializers.IntegerField(help_text="This game's place in the match.")
+    games = serializers.IntegerField(help_text="Games started so far.")
+    wins = serializers.ListField(child=serializers.IntegerField())
+    draws = serializers.IntegerField()
+    winner = serializers.IntegerField(allow_null=True)
+    latest = serializers.IntegerField(
+        allow_null=True, help_text="The game under way, when it is not this one."
+    )
 
 
 class ActionSerializer(serializers.Serializer):
@@ -72,6 +94,7 @@ class PlaytestStateSerializer(serializers.Serializer):
     over = serializers.BooleanField()
     winner = serializers.IntegerField(allow_null=True)
     log = serializers.ListField(child=serializers.CharField())
+    match = MatchSerializer(allow_null=True)
 
 
 def state_payload(pt: Playtest, state=None) -> dict:
@@ -93,6 +116,22 @@ def state_payload(pt: Playtest, state=None) -> dict:
         # The action log as the viewer may read it (a game whose log holds a
         # secret, a Bakugan gate placed from hand, gives its view's copy).
         "log": list(view.board.get("log") or pt.log),
+        "match": _match_payload(pt),
+    }
+
+
+def _match_payload(pt: Playtest) -> dict | None:
+    summary = match_summary(pt)
+    if summary is None:
+        return None
+    return {
+        "label": summary.label,
+        "game": summary.number,
+        "games": summary.games,
+        "wins": summary.wins,
+        "draws": summary.draws,
+        "winner": summary.winner,
+        "latest": summary.latest,
     }
 
 
@@ -175,6 +214,7 @@ class PlaytestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
                 seed=v.get("seed"),
                 options=v.get("options") or {},
                 chance=v["chance"],
+                match=v["match"],
             )
         except PlaytestError as exc:
             return _error(exc)
@@ -214,3 +254,21 @@ class PlaytestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def undo(self, request, pk=None):
         return self._change(pk, UndoSerializer, playtest_undo)
+
+    @extend_schema(request=NextGameSerializer, responses={201: PlaytestStateSerializer})
+    @action(detail=True, methods=["post"], url_path="next")
+    def next_game(self, request, pk=None):
+        """Start the next game of this game's match (refused as stale: 409)."""
+        if not self._exists(pk):
+            return Response(
+                {"detail": "No such game."}, status=status.HTTP_404_NOT_FOUND
+            )
+        data = NextGameSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            pt = match_next_game(
+                playtest_id=int(pk), user=request.user, **data.validated_data
+            )
+        except PlaytestError as exc:
+            return _error(exc)
+        return Response(state_payload(pt), status=status.HTTP_201_CREATED)
