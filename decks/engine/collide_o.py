@@ -1132,6 +1132,8 @@ def why_not(state: State, seat: int, key: str) -> str | None:
             f"{_section_words(ends[2])} then {_section_words(ends[3])}."
         )
     return " ".join(reasons) or "That card cannot be played now."
+
+
 # --- play again after a tie (the text's note on ties) -------------------------
 
 

@@ -1497,6 +1497,8 @@ def why_not(state: State, seat: int, key: str) -> str | None:
         # The catch-all names the move's log form; the player needs the rest.
         message = message.split(". ", 1)[-1]
     return message
+
+
 def first_player(state: State) -> int:
     """Return the seat that went first in ``state``'s game (a match records it)."""
     return state.first

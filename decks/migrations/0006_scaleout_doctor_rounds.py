@@ -16,7 +16,7 @@ def one_round(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("decks", "0005_playtest_report_field"),
+        ("decks", "0006_match_games"),
     ]
 
     operations = [
