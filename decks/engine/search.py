@@ -45,9 +45,28 @@ DEFAULT_LEVEL = "normal"
 @dataclass(frozen=True)
 class Settings:
     playouts: int
-    depth: int = 24  # random actions below the tree before the score decides
+    depth: int = 24  # actions below the tree before the score decides
     explore: float = 0.7  # UCB1's exploration constant
     scale: float = 10.0  # score points for a factor e in the softmax
+    rollout: str = "random"  # below the tree: "random" or "greedy" moves
+
+
+def greedy_choice(game, state, actions, rng: Rng):
+    """Return the action whose resulting state scores best for the acting player.
+
+    Ties are broken by ``rng``. The greedy bot's whole rule, shared by the
+    search bot's greedy playouts.
+    """
+    player = game.to_act(state)
+    apply, score = game.apply, game.score
+    best, best_score = [], None
+    for action in actions:
+        value = score(apply(state, action), player)
+        if best_score is None or value > best_score:
+            best, best_score = [action], value
+        elif value == best_score:
+            best.append(action)
+    return best[rng.below(len(best))]
 
 
 def settings_for(level: str) -> Settings:
@@ -128,6 +147,7 @@ class SearchBot:
         seats = game.player_count(state)
         root = _Node(me)
         explore, depth, scale = settings.explore, settings.depth, settings.scale
+        greedy = settings.rollout == "greedy"
         legal_actions, apply, to_act = game.legal_actions, game.apply, game.to_act
         is_over = game.is_over
         for _ in range(settings.playouts):
@@ -167,7 +187,7 @@ class SearchBot:
                 node = children[best.text]
                 apply(s, best, inplace=True)
                 path.append(node)
-            # Playout: random moves below the tree, then the score decides.
+            # Playout: moves below the tree, then the score decides.
             for _ in range(depth):
                 if is_over(s):
                     break
@@ -175,7 +195,12 @@ class SearchBot:
                     action = resolve_chance(game, s, rng)
                 else:
                     legal = legal_actions(s)
-                    action = legal[rng.below(len(legal))]
+                    if len(legal) == 1:
+                        action = legal[0]
+                    elif greedy:
+                        action = greedy_choice(game, s, legal, rng)
+                    else:
+                        action = legal[rng.below(len(legal))]
                 apply(s, action, inplace=True)
             values = leaf_values(game, s, seats, scale)
             for n in path:

@@ -1,10 +1,10 @@
 """Measured bot strength: seeded matches between two bots with given decks.
 
-``match_rate`` plays ``games`` games of bot ``a`` against bot ``b``: with two
-seats, game ``i`` takes deck pairing ``i // 2`` (cycling through every ordered
+``match_rate`` plays ``games`` games of bot ``a`` against bot ``b``: with a
+deck per seat, game ``i`` takes deck pairing ``i // 2`` (cycling through every ordered
 pair of the decks given) and seats ``a`` first in even games, second in odd
-ones, so each bot plays every pairing from both seats. With three or more seats
-(a shared pack), ``a`` takes one seat, rotating, and ``b`` the others; its
+ones, so each bot plays every pairing from both seats. With a shared pack (any
+number of seats), ``a`` takes one seat, rotating, and ``b`` the others; its
 figure is then its share of the games (a draw counts one share per seat).
 Everything is seeded from ``seed``, so a run replays exactly.
 """
@@ -49,7 +49,7 @@ def match_rate(
     pairs = [(x, y) for x in decks for y in decks]
     for i in range(games):
         game_seed = seed + i
-        if players == 2:
+        if not game.GAME.shared_pack:
             mine, theirs = pairs[(i // 2) % len(pairs)]
             seat = i % 2
             seat_decks = [mine, theirs] if seat == 0 else [theirs, mine]
