@@ -99,13 +99,26 @@ def determinized(game, state, player: int, rng: Rng):
     return s
 
 
+def outcome_shares(game, state, seats: int) -> list[float]:
+    """Return each seat's share of one win in a finished game.
+
+    The winner takes it all; seats tied for the win (Collide-O!'s ``winners``)
+    share it; a draw with no winner shares it among every seat.
+    """
+    winners = getattr(game, "winners", None)
+    tied = winners(state) if winners is not None else []
+    if len(tied) > 1:
+        return [1.0 / len(tied) if p in tied else 0.0 for p in range(seats)]
+    winner = game.winner(state)
+    if winner is None:
+        return [1.0 / seats] * seats
+    return [1.0 if p == winner else 0.0 for p in range(seats)]
+
+
 def leaf_values(game, state, seats: int, scale: float) -> list[float]:
-    """Return each seat's share of one win: 1 to the winner, else the softmax of scores."""
+    """Return each seat's share of one win: its outcome share, else the softmax of scores."""
     if game.is_over(state):
-        winner = game.winner(state)
-        if winner is None:
-            return [1.0 / seats] * seats
-        return [1.0 if p == winner else 0.0 for p in range(seats)]
+        return outcome_shares(game, state, seats)
     scores = [game.score(state, p) / scale for p in range(seats)]
     top = max(scores)
     weights = [math.exp(max(-50.0, v - top)) for v in scores]
