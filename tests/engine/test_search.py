@@ -231,3 +231,17 @@ def test_the_bakugan_score_counts_an_undecided_battle_for_the_battler_ahead():
                 action = bots[seat].choose(game, state)
             state = game.apply(state, action, inplace=True)
     assert seen > 20
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_first_playout_tries_the_greedy_choice_of_its_own_world(slug):
+    from decks.engine.search import Settings, determinized, greedy_choice
+
+    game, decks, options = _setup(slug, 7)
+    state = _walk(game, game.new_game(decks, options, 7), 9, 7)
+    me = game.to_act(state)
+    rng = Rng(seed_state(21, 303))  # what SearchBot(21) starts from
+    world = determinized(game, state, me, rng)
+    expected = greedy_choice(game, world, game.legal_actions(world), rng).text
+    bot = SearchBot(21, settings=Settings(playouts=1))
+    assert bot.visit_counts(game, state) == {expected: 1}
