@@ -1085,6 +1085,17 @@ PROSPECT_COLOURS = 0.1  # per colour the hand's sections offer, summed
 PROSPECT_OPEN = 5.0  # the share of the pack's other cards that fit an end
 
 
+_WIDTHS: dict = {}  # a card's sections -> the colours they offer, summed
+_OPEN: dict = {}  # (left fits, right fits) -> how many cards fit either end
+
+
+def _width(masks: tuple) -> int:
+    width = _WIDTHS.get(masks)
+    if width is None:
+        width = _WIDTHS[masks] = sum(m.bit_count() for m in masks)
+    return width
+
+
 def _hand_prospects(state: State, player: int) -> float:
     """Return the score of the player's hand as the line stands (see above)."""
     hand = state.hands[player]
@@ -1093,6 +1104,12 @@ def _hand_prospects(state: State, player: int) -> float:
     left, right = state.left_fit[1], state.right_fit[1]
     fitting = sum(1 for card in hand if card in left or card in right)
     read = state.read
-    colours = sum(m.bit_count() for card in hand for m in read[card][0])
+    colours = sum(_width(read[card][0]) for card in hand)
+    ends = (left, right)
+    open_ = _OPEN.get(ends)
+    if open_ is None:
+        if len(_OPEN) > 100_000:
+            _OPEN.clear()
+        open_ = _OPEN[ends] = len(left | right)
     value = PROSPECT_FIT * fitting + PROSPECT_COLOURS * colours
-    return value - PROSPECT_OPEN * (len(left | right) - fitting) / len(read)
+    return value - PROSPECT_OPEN * (open_ - fitting) / len(read)
