@@ -245,3 +245,33 @@ def test_the_first_playout_tries_the_greedy_choice_of_its_own_world(slug):
     expected = greedy_choice(game, world, game.legal_actions(world), rng).text
     bot = SearchBot(21, settings=Settings(playouts=1))
     assert bot.visit_counts(game, state) == {expected: 1}
+
+
+def test_collide_o_hand_prospects_equal_their_plain_reading():
+    shared = next(slug for slug in SLUGS if GAMES[slug].shared_pack)
+    game = get_game(shared)
+    checked = 0
+    for seed in range(6):
+        _, decks, options = _setup(shared, seed, 3)
+        state = game.new_game(decks, options, seed)
+        bots = [make_bot("greedy", seed * 31 + s) for s in range(3)]
+        while not game.is_over(state):
+            for seat in range(3):
+                hand = state.hands[seat]
+                left, right = state.left_fit[1], state.right_fit[1]
+                fitting = sum(1 for card in hand if card in left or card in right)
+                plain = (
+                    game.PROSPECT_FIT * fitting
+                    + game.PROSPECT_COLOURS
+                    * sum(m.bit_count() for c in hand for m in state.read[c][0])
+                    - game.PROSPECT_OPEN
+                    * (len(left | right) - fitting)
+                    / len(state.read)
+                    if hand
+                    else 0.0
+                )
+                assert game._hand_prospects(state, seat) == pytest.approx(plain)
+                checked += 1
+            action = bots[game.to_act(state)].choose(game, state)
+            state = game.apply(state, action, inplace=True)
+    assert checked > 300
