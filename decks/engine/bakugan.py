@@ -2786,6 +2786,72 @@ def score(state: State, player: int) -> float:
     battle = state.battle
     if battle is not None and battle.decided and battle.winner >= 0:
         value += 20.0 if battle.winner // 3 == player else -20.0
+    return value + _prospects(state, player)
+
+
+# What the greedy bot (and the search bot's leaf values) see coming: a battle
+# not yet decided, a roll in the air, Bakugan standing on the gates. Gate cards
+# are read as the engine holds them: the log names every gate placed (see the
+# module text), so a seat may know each one.
+PROSPECT_BATTLE = 45.0  # the battler ahead in an undecided battle
+PROSPECT_ROLL = 30.0  # a rolled Bakugan that would beat the one standing there
+PROSPECT_STAND = 4.0  # an empty gate taken
+PROSPECT_GUARD = 0.05  # per G of a standing Bakugan's margin over the field
+PROSPECT_FIELD = 0.05  # per G of gate bonus the field gives a seat's Bakugan
+
+
+def _on_gate(state: State, code: int, gate: int) -> int:
+    """Return a Bakugan's G-Power on a gate: printed plus the gate's bonus."""
+    static = state.static
+    bonus = static.gate_bonus[_card_of(state, gate)][static.bak_attr[code]] or 0
+    return static.bak_g[code] + bonus
+
+
+def _prospects(state: State, player: int) -> float:
+    """Return the score of what is under way for ``player`` (see above)."""
+    value = 0.0
+    battle = state.battle
+    if battle is not None and not battle.decided:
+        power, lower = _powers(state, battle)
+        ahead = battle.attacker if power[0] > power[1] else battle.defender
+        if lower and power[0] != power[1]:
+            ahead = battle.defender if ahead == battle.attacker else battle.attacker
+        side = ahead // 3
+        if side == player:
+            value += PROSPECT_BATTLE
+        elif player in (battle.attacker // 3, battle.defender // 3):
+            value -= PROSPECT_BATTLE
+    gates, standing = state.field_gates, state.field_bakugan
+    if state.rolling >= 0 and battle is None and gates:
+        code, seat = state.rolling, state.turn_player
+        sign = 1.0 if seat == player else -1.0 if state.n == 2 else 0.0
+        if state.phase == "roll" or state.window_kind == "before_roll":
+            land, places = state.land_odds / len(gates), enumerate(gates)
+        elif state.landed >= 0:  # landed: where it is, moving on from one's own
+            land, places = 1.0, [(gates.index(state.landed), state.landed)]
+        else:
+            land, places = 0.0, []
+        for pos, gate in places:
+            other = standing[pos]
+            if other < 0:
+                value += sign * land * PROSPECT_STAND
+            elif other // 3 != seat:
+                wins = _on_gate(state, code, gate) > _on_gate(state, other, gate)
+                value += sign * land * (PROSPECT_ROLL if wins else -PROSPECT_ROLL)
+    static = state.static
+    for pos, gate in enumerate(gates):
+        bonus = static.gate_bonus[_card_of(state, gate)]
+        for seat in range(state.n):
+            left = state.unused[seat] + state.used[seat]
+            if left:
+                edge = sum(bonus[static.bak_attr[seat * 3 + i]] or 0 for i in left)
+                edge *= PROSPECT_FIELD / len(left)
+                value += edge if seat == player else -edge / (state.n - 1)
+        mine = standing[pos]
+        if mine >= 0 and mine // 3 == player:
+            value += PROSPECT_STAND + PROSPECT_GUARD * (
+                _on_gate(state, mine, gate) - 350
+            )
     return value
 
 

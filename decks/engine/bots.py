@@ -7,7 +7,7 @@ default level), ``search:fast``, ``search:strong`` (``search.LEVELS``).
 from __future__ import annotations
 
 from .core import CHANCE, Rng, resolve_chance, seed_state
-from .search import DEFAULT_LEVEL, LEVELS, SearchBot
+from .search import DEFAULT_LEVEL, LEVELS, SearchBot, greedy_choice
 
 
 class RandomBot:
@@ -34,15 +34,7 @@ class GreedyBot:
         actions = game.legal_actions(state)
         if len(actions) == 1:
             return actions[0]
-        player = game.to_act(state)
-        best, best_score = [], None
-        for action in actions:
-            score = game.score(game.apply(state, action), player)
-            if best_score is None or score > best_score:
-                best, best_score = [action], score
-            elif score == best_score:
-                best.append(action)
-        return self.rng.choice(best)
+        return greedy_choice(game, state, actions, self.rng)
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}

@@ -1,11 +1,12 @@
 """Measured bot strength: seeded matches between two bots with given decks.
 
-``match_rate`` plays ``games`` games of bot ``a`` against bot ``b``: with two
-seats, game ``i`` takes deck pairing ``i // 2`` (cycling through every ordered
+``match_rate`` plays ``games`` games of bot ``a`` against bot ``b``: with a
+deck per seat, game ``i`` takes deck pairing ``i // 2`` (cycling through every ordered
 pair of the decks given) and seats ``a`` first in even games, second in odd
-ones, so each bot plays every pairing from both seats. With three or more seats
-(a shared pack), ``a`` takes one seat, rotating, and ``b`` the others; its
-figure is then its share of the games (a draw counts one share per seat).
+ones, so each bot plays every pairing from both seats. With a shared pack (any
+number of seats), ``a`` takes one seat, rotating, and ``b`` the others; its
+figure is then its share of the games (``search.outcome_shares``: seats tied
+for the win share it, a draw shares it among every seat).
 Everything is seeded from ``seed``, so a run replays exactly.
 """
 
@@ -16,6 +17,7 @@ import time
 
 from .bots import make_bot, play_out
 from .core import CHANCE, Rng, resolve_chance, seed_state
+from .search import outcome_shares
 
 
 def wilson_interval(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -39,17 +41,18 @@ def match_rate(
     seed: int = 1,
     players: int = 2,
 ) -> dict:
-    """Play ``a`` against ``b`` and return a's wins, draws, rate and 95% interval.
+    """Play ``a`` against ``b``; return a's wins, draws (games it shared), rate and interval.
 
     ``decks`` lists engine decks: with two seats, the decks to pair; with a
     shared pack, the packs to cycle through (one per game).
     """
     wins = draws = 0
+    points = 0.0
     started = time.perf_counter()
     pairs = [(x, y) for x in decks for y in decks]
     for i in range(games):
         game_seed = seed + i
-        if players == 2:
+        if not game.GAME.shared_pack:
             mine, theirs = pairs[(i // 2) % len(pairs)]
             seat = i % 2
             seat_decks = [mine, theirs] if seat == 0 else [theirs, mine]
@@ -61,10 +64,10 @@ def match_rate(
             make_bot(a if s == seat else b, game_seed * 31 + s) for s in range(players)
         ]
         state = play_out(game, state, bots, Rng(seed_state(game_seed, 7)))
-        winner = game.winner(state)
-        wins += winner == seat
-        draws += winner is None
-    points = wins + draws / players
+        share = outcome_shares(game, state, players)[seat]
+        wins += share == 1.0
+        draws += 0.0 < share < 1.0
+        points += share
     low, high = wilson_interval(points, games)
     return {
         "a": a,

@@ -781,7 +781,7 @@ def play_bots(players, seed, bots=("random",)):
 
 def test_a_two_player_game_is_played_to_the_end():
     state = play_bots(2, 3, ("greedy", "random"))
-    assert (bk.winner(state), bk.length(state), len(state.log)) == (0, 11, 103)
+    assert (bk.winner(state), bk.length(state), len(state.log)) == (0, 11, 104)
     assert state.won == [[3, 4, 1], [0]]
     assert state.reason == "Player 1 has won three gates."
 

@@ -979,7 +979,9 @@ def test_helpers_report_players_length_score_and_no_chance_steps():
         1,
         [],
     )
-    assert (mf.score(state, 0), mf.score(state, 1)) == (12.0, 4.0)
+    # Mean power (6 and 4) plus the race: two cards against none (3 + 0.6 per
+    # card squared, the rival's taken off).
+    assert (mf.score(state, 0), mf.score(state, 1)) == pytest.approx((14.4, -4.4))
 
 
 def test_saved_games_from_elsewhere_are_refused():

@@ -13,7 +13,7 @@ from cards.games import GAMES
 from decks.engine import get_game
 from decks.engine.bots import BOT_NAMES, make_bot, play_out
 from decks.engine.core import CHANCE, Rng, replay, resolve_chance, seed_state
-from decks.engine.search import SearchBot
+from decks.engine.search import SearchBot, outcome_shares
 from decks.presets import preset_decks
 
 SLUGS = sorted(GAMES)
@@ -167,3 +167,111 @@ def test_a_search_game_plays_to_the_end_through_play_out():
     state = game.new_game(decks, options, 5)
     bots = [make_bot("search:fast", 1), make_bot("random", 2)]
     assert game.is_over(play_out(game, state, bots, Rng(3)))
+
+
+def _finished(slug: str, players: int, found, tries: int = 400):
+    """Return the first random-bot game of presets (seed 0, 1, ...) ``found`` accepts."""
+    for seed in range(tries):
+        game, decks, options = _setup(slug, seed, players)
+        state = game.new_game(decks, options, seed)
+        bots = [make_bot("random", seed * 31 + s) for s in range(players)]
+        state = play_out(game, state, bots, Rng(seed_state(seed, 7)))
+        if found(game, state):
+            return game, state
+    raise AssertionError("No such game among the seeds tried.")
+
+
+def test_seats_tied_for_the_win_share_it_and_a_draw_is_shared_by_all():
+    shared = next(slug for slug in SLUGS if GAMES[slug].shared_pack)
+    game, state = _finished(shared, 3, lambda g, s: len(g.winners(s)) == 2)
+    tied = game.winners(state)
+    assert outcome_shares(game, state, 3) == [
+        0.5 if seat in tied else 0.0 for seat in range(3)
+    ]
+    game, state = _finished(
+        shared, 3, lambda g, s: g.is_over(s) and not g.winners(s), tries=2000
+    )
+    assert outcome_shares(game, state, 3) == [1 / 3] * 3
+
+
+def test_a_won_game_gives_the_winner_the_whole_share():
+    game, state = _finished(SLUGS[0], 2, lambda g, s: g.winner(s) is not None)
+    winner = game.winner(state)
+    assert outcome_shares(game, state, 2) == [float(s == winner) for s in range(2)]
+
+
+def test_the_bakugan_score_counts_an_undecided_battle_for_the_battler_ahead():
+    from decks.engine import bakugan as bk
+    from decks.engine.core import copy_state
+
+    seen = 0
+    for seed in range(40):
+        game, decks, options = _setup("bakugan", seed)
+        state = game.new_game(decks, options, seed)
+        bots = [make_bot("random", seed * 31 + s) for s in range(2)]
+        chance = Rng(seed_state(seed, 7))
+        while not game.is_over(state):
+            battle = state.battle
+            if battle is not None and not battle.decided:
+                power, lower = bk._powers(state, battle)
+                if power[0] != power[1] and not lower:
+                    ahead = (
+                        battle.attacker if power[0] > power[1] else battle.defender
+                    ) // 3
+                    without = copy_state(state)
+                    without.battle = None
+                    for seat, sign in ((ahead, 1), (1 - ahead, -1)):
+                        gained = bk.score(state, seat) - bk.score(without, seat)
+                        assert gained == pytest.approx(sign * bk.PROSPECT_BATTLE)
+                    seen += 1
+            seat = game.to_act(state)
+            if seat == CHANCE:
+                action = resolve_chance(game, state, chance)
+            else:
+                action = bots[seat].choose(game, state)
+            state = game.apply(state, action, inplace=True)
+    assert seen > 20
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_the_first_playout_tries_the_greedy_choice_of_its_own_world(slug):
+    from decks.engine.search import Settings, determinized, greedy_choice
+
+    game, decks, options = _setup(slug, 7)
+    state = _walk(game, game.new_game(decks, options, 7), 9, 7)
+    me = game.to_act(state)
+    rng = Rng(seed_state(21, 303))  # what SearchBot(21) starts from
+    world = determinized(game, state, me, rng)
+    expected = greedy_choice(game, world, game.legal_actions(world), rng).text
+    bot = SearchBot(21, settings=Settings(playouts=1))
+    assert bot.visit_counts(game, state) == {expected: 1}
+
+
+def test_collide_o_hand_prospects_equal_their_plain_reading():
+    shared = next(slug for slug in SLUGS if GAMES[slug].shared_pack)
+    game = get_game(shared)
+    checked = 0
+    for seed in range(6):
+        _, decks, options = _setup(shared, seed, 3)
+        state = game.new_game(decks, options, seed)
+        bots = [make_bot("greedy", seed * 31 + s) for s in range(3)]
+        while not game.is_over(state):
+            for seat in range(3):
+                hand = state.hands[seat]
+                left, right = state.left_fit[1], state.right_fit[1]
+                fitting = sum(1 for card in hand if card in left or card in right)
+                plain = (
+                    game.PROSPECT_FIT * fitting
+                    + game.PROSPECT_COLOURS
+                    * sum(m.bit_count() for c in hand for m in state.read[c][0])
+                    - game.PROSPECT_OPEN
+                    * (len(left | right) - fitting)
+                    / len(state.read)
+                    if hand
+                    else 0.0
+                )
+                assert game._hand_prospects(state, seat) == pytest.approx(plain)
+                checked += 1
+            action = bots[game.to_act(state)].choose(game, state)
+            state = game.apply(state, action, inplace=True)
+    assert checked > 300

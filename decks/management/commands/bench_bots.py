@@ -92,7 +92,7 @@ class Command(BaseCommand):
             if opts["timing"]:
                 seat_decks = (
                     [[d] for d in decks]
-                    if players > 2
+                    if GAMES[slug].shared_pack
                     else [[x, y] for x in decks for y in decks]
                 )
                 times = sorted(
