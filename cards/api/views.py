@@ -35,6 +35,28 @@ from .serializers import (
 SET_ORDER = ("game__sort_order", "kind", "sort_order", "slug")
 
 
+class ListingFilterSet(CardFilterSet):
+    """CardFilterSet whose form class is built once per set of parameters named.
+
+    django-filter builds a form class (and a form field per filter) on every
+    request; the class depends only on which filters are given, so it is kept.
+    """
+
+    form_classes: dict = {}
+    form_classes_lock = Lock()
+
+    def get_form_class(self):
+        key = tuple(self.filters)
+        form_class = self.form_classes.get(key)
+        if form_class is None:
+            form_class = super().get_form_class()
+            with self.form_classes_lock:
+                if len(self.form_classes) >= 1024:
+                    self.form_classes.clear()
+                self.form_classes[key] = form_class
+        return form_class
+
+
 class PrunedFilterBackend(DjangoFilterBackend):
     """Build the FilterSet with only the filters the request names (see CardFilterSet)."""
 
@@ -363,7 +385,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         visible, every_set = self.visible_sets.get(version, user, using)
         cards = Card.objects.using(using)
         base = cards.all() if every_set else cards.filter(card_set_id__in=visible)
-        filterset = CardFilterSet(params, queryset=base, prune=True)
+        filterset = ListingFilterSet(params, queryset=base, prune=True)
         if not filterset.is_valid():
             return None
         queryset = filterset.qs

@@ -6,7 +6,8 @@ each size, with users, collection entries and public decks growing alongside
 1,000 users and 10,000 entries at 100k). A benchmark user owns 50 entries, a
 60-card deck and one deck per other user. At each size every path runs in
 interleaved rounds (one path after another, starting one later each round) and
-the table gives the median milliseconds in process, the SQL queries of one run
+the table gives each path's milliseconds (on SQLite the median CPU time in
+process, on PostgreSQL the fastest wall time: see ``figure_ms``), the SQL queries of one run
 and the ratio of the largest size to the smallest. A subprocess measures the
 memory of a 10-row CSV import at each size (tracemalloc peak, what stays after
 the request, and the growth of the process's resident size).
@@ -69,8 +70,17 @@ print(json.dumps({"peak": peak, "kept": kept, "rss_growth": rss() - idle}))
 """
 
 
-def median_ms(values) -> float:
-    return statistics.median(values) * 1000
+def figure_ms(runs) -> float:
+    """Return a path's figure from its (wall, CPU) seconds per round.
+
+    On SQLite every cost is in this process, so the figure is the median CPU
+    time, which other work on the machine barely moves. On PostgreSQL the
+    server's work is in another process: the figure is the fastest wall time
+    over the rounds, the one least slowed by other work.
+    """
+    if connection.vendor == "sqlite":
+        return statistics.median(cpu for _, cpu in runs) * 1000
+    return min(wall for wall, _ in runs) * 1000
 
 
 class Command(BaseCommand):
@@ -167,24 +177,36 @@ class Command(BaseCommand):
             shift = round_ % len(names)
             for name in names[shift:] + names[:shift]:
                 getattr(paths[name], "prepare", lambda: None)()
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 paths[name]()
-                times[name].append(time.perf_counter() - start)
-        figures = {name: (median_ms(times[name]), queries[name]) for name in paths}
+                times[name].append(
+                    (time.perf_counter() - start, time.process_time() - cpu)
+                )
+        figures = {name: (figure_ms(times[name]), queries[name]) for name in paths}
         figures["memory"] = world.memory_probe()
+        figures["cards"] = world.Card.objects.count()
         return figures
 
     def print_table(self, results, sizes, seconds):
         first, last = sizes[0], sizes[-1]
         self.stdout.write(
-            f"Scale ({connection.vendor}): median ms in process over the rounds, "
-            f"SQL queries of one run, ratio of {last:,} cards to {first:,}; "
+            f"Scale ({connection.vendor}): "
+            + (
+                "median CPU ms in process over the rounds, "
+                if connection.vendor == "sqlite"
+                else "fastest wall ms over the rounds, "
+            )
+            + f"SQL queries of one run, ratio of {last:,} cards to {first:,}; "
             f"built and measured in {seconds:.0f} s"
         )
         header = "  ".join(f"{s:>17,}" for s in sizes)
         self.stdout.write(f"{'path':44}  {header}  ratio")
+        cells = "  ".join(f"{results[s]['cards']:17,}" for s in sizes)
+        self.stdout.write(
+            f"{'cards in the database (the real files first)':44}  {cells}"
+        )
         for name in results[first]:
-            if name == "memory":
+            if name in ("memory", "cards"):
                 continue
             cells = "  ".join(
                 f"{results[s][name][0]:8.1f} ms {results[s][name][1]:3d} q"
@@ -366,6 +388,11 @@ class World:
             return ok(client.get("/api/cards/?page_size=50"))
 
         kept.prepare = kept  # the answer is kept by the request before the timed one
+        asked = iter(range(1, 10**9))
+
+        def new_filter():
+            # A value never asked before: nothing kept for the listing applies.
+            return ok(client.get(f"/api/cards/?page_size=50&number_min=-{next(asked)}"))
 
         return {
             "CSV import of 10 rows": csv_import,
@@ -387,6 +414,7 @@ class World:
             "/api/cards/?q=dragoon, cold": cold("/api/cards/?q=dragoon"),
             "/api/cards/?page_size=50, cold": cold("/api/cards/?page_size=50"),
             "/api/cards/?page_size=50, kept": kept,
+            "/api/cards/ new filter each request": new_filter,
             "home page": lambda: ok(page.get("/")),
             "/collection/ (50 entries)": lambda: ok(page.get("/collection/")),
             "deck lists (public and mine)": lambda: ok(page.get("/decks/")),
