@@ -393,7 +393,9 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         parsed = filterset.search
         # The sort parameter wins; else the query's order: and direction:.
         sort = params.get("sort") or parsed.order
-        queryset, sort_warning = sort_cards(queryset, sort)
+        sort_warning = None
+        if sort:  # else the checklist order below, without sorting the listing
+            queryset, sort_warning = sort_cards(queryset, sort)
         totals = visible if unfiltered else None
         if sort and not sort_warning:
             rows = SortedCards(queryset, using, version, totals)
