@@ -4,7 +4,8 @@ The data grows in steps: the real card files, then public custom sets to reach
 each size, with users, collection entries and public decks growing alongside
 (a hundredth and a tenth of the cards: 10 users and 100 entries at 1k cards,
 1,000 users and 10,000 entries at 100k). A benchmark user owns 50 entries, a
-60-card deck and one deck per other user. At each size every path runs in
+60-card deck, 30 more public decks (so both deck lists show a full page at
+every size) and one deck per other user. At each size every path runs in
 interleaved rounds (one path after another, starting one later each round) and
 the table gives each path's milliseconds (on SQLite the median CPU time in
 process, on PostgreSQL the fastest wall time: see ``figure_ms``), the SQL queries of one run
@@ -268,6 +269,16 @@ class World:
             name="Bench deck",
             entries=self.deck_entries,
             is_public=True,
+        )
+        # 30 more public decks: both deck lists show a full page of 30 at every
+        # size, so what grows between sizes is the tables, not the page.
+        from decks.models import Deck
+
+        Deck.objects.bulk_create(
+            Deck(
+                owner=self.user, game=self.game, name=f"Bench deck {i}", is_public=True
+            )
+            for i in range(30)
         )
         self.deck_text = None
         self.users = []
