@@ -44,13 +44,14 @@ def folded_match(
     for f in fields:
         condition |= Q(**{f"_folded_{f}__in": {_lowered(t) for t in texts}})
     # The folded ids come from the model's own table, where the expression
-    # indexes serve them; a join in the same query (visible sets, a game) would
-    # let the planner start from the sets and read all their rows instead.
-    ids = (
+    # indexes serve them, read first in a query of their own: asked as a
+    # subquery, PostgreSQL guessed a few thousand ids for a common name and
+    # started from the visible sets instead, reading all their cards (issue 22).
+    ids = list(
         queryset.model._base_manager.using(queryset.db)
         .alias(**{f"_folded_{f}": Lower(Trim(f)) for f in fields})
         .filter(condition)
-        .values("pk")
+        .values_list("pk", flat=True)
     )
     rows = [row for row in queryset.filter(pk__in=ids) if folds(row) & wanted]
     found = set().union(*(folds(row) for row in rows)) if rows else set()

@@ -185,6 +185,11 @@ class Command(BaseCommand):
         results = {}
         for size in sizes:
             self.world.grow_to(size)
+            if connection.vendor == "postgresql":
+                # What autovacuum does on a running server after such growth:
+                # without it the planner reads 100k cards as the first 2k.
+                with connection.cursor() as cursor:
+                    cursor.execute("ANALYZE")
             results[size] = self.measure(rounds)
         return results
 
