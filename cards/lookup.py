@@ -23,6 +23,7 @@ def folded_match(
     texts: Iterable[str],
     *,
     fold: Callable[[str], str] = _lowered,
+    narrow: Q | None = None,
 ) -> list:
     """Return the rows of ``queryset`` one of whose ``fields`` folds to a text's fold.
 
@@ -30,7 +31,9 @@ def folded_match(
     to every candidate, so the answer is exactly that rule's. The database folds
     with Lower(Trim()); SQLite lowers only ASCII letters, so texts with other
     letters that found nothing are looked for again among the rows whose field
-    is not plain ASCII (a scan, but only for such input).
+    is not plain ASCII (a scan, but only for such input). ``narrow`` is a
+    condition on the model's own columns the matching ids must also meet (the
+    sets a ``set#key`` names), so a key shared by every set is not read in all.
     """
     texts = {t for t in texts if t.strip()}
     if not texts:
@@ -44,13 +47,15 @@ def folded_match(
     for f in fields:
         condition |= Q(**{f"_folded_{f}__in": {_lowered(t) for t in texts}})
     # The folded ids come from the model's own table, where the expression
-    # indexes serve them; a join in the same query (visible sets, a game) would
-    # let the planner start from the sets and read all their rows instead.
-    ids = (
+    # indexes serve them, read first in a query of their own: asked as a
+    # subquery, PostgreSQL guessed a few thousand ids for a common name and
+    # started from the visible sets instead, reading all their cards (issue 22).
+    ids = list(
         queryset.model._base_manager.using(queryset.db)
         .alias(**{f"_folded_{f}": Lower(Trim(f)) for f in fields})
-        .filter(condition)
-        .values("pk")
+        .filter(condition, narrow or Q())
+        .order_by()  # the model's ordering would join and sort the sets
+        .values_list("pk", flat=True)
     )
     rows = [row for row in queryset.filter(pk__in=ids) if folds(row) & wanted]
     found = set().union(*(folds(row) for row in rows)) if rows else set()

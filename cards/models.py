@@ -112,6 +112,9 @@ class CardSet(models.Model):
     source = models.TextField(blank=True, help_text="Where this set's data comes from.")
     notes = models.TextField(blank=True)
     sort_order = models.PositiveSmallIntegerField(default=0)
+    # How many cards the set holds, kept by every card write (cards/api/totals.py)
+    # so the unfiltered card list counts sets, not cards.
+    cards_total = models.PositiveIntegerField(default=0, editable=False)
 
     objects = CardSetManager()
 

@@ -37,6 +37,25 @@ class CardSetQuerySet(VersionedQuerySet):
 
 
 class CardQuerySet(VersionedQuerySet):
+    # Both keep each set's cards_total (cards/api/totals.py): they send no signals.
+    def update(self, **kwargs):
+        from .api.totals import set_totals_refresh
+
+        with transaction.atomic(using=self.db):
+            updated = super().update(**kwargs)
+            if "card_set" in kwargs or "card_set_id" in kwargs:
+                set_totals_refresh(using=self.db)
+            return updated
+
+    def bulk_create(self, objs, *args, **kwargs):
+        from .api.totals import set_totals_refresh
+
+        objs = list(objs)
+        with transaction.atomic(using=self.db):
+            created = super().bulk_create(objs, *args, **kwargs)
+            set_totals_refresh({obj.card_set_id for obj in objs}, using=self.db)
+            return created
+
     def official(self):
         return self.filter(card_set__kind=SetKind.OFFICIAL)
 

@@ -14,11 +14,12 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.db.models import Q
 from django.db.models.functions import Lower, Trim
 
 from cards.games import GAMES
 from cards.lookup import folded_match
-from cards.models import Card
+from cards.models import Card, CardSet
 from cards.selectors import PRIVATE_CARD_NAME, hide_private_cards
 
 from .choices import MAX_QUANTITY, Zone, default_zone, zones_for
@@ -126,10 +127,19 @@ class CardIndex:
         for_sets = self.cards.alias(_set=Lower("card_set__slug")).filter(
             _set__in=set_keys
         )
+        named_sets = (
+            CardSet.objects.alias(_slug=Lower("slug"))
+            .filter(_slug__in=set_keys)
+            .values("pk")
+        )
         self._add(
             card
             for card in folded_match(
-                for_sets, ("key",), set().union(*set_keys.values()), fold=str.casefold
+                for_sets,
+                ("key",),
+                set().union(*set_keys.values()),
+                fold=str.casefold,
+                narrow=Q(card_set_id__in=named_sets),
             )
             if card.key.casefold() in set_keys[card.card_set.slug.casefold()]
         )

@@ -163,7 +163,8 @@ def keep_answer(version: int, key, response) -> None:
     if response.status_code != 200:
         return
     response["ETag"] = etag_for(version, key)
-    response.render()
+    if hasattr(response, "render"):
+        response.render()  # a DRF response; a plain one is rendered already
     ANSWERS.put(
         version,
         key,

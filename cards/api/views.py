@@ -1,15 +1,19 @@
 """Read-only API over games, sets and cards, with the shared FilterSets."""
 
+from collections import OrderedDict
 from threading import Lock
 
 import orjson
-from django.db import router
-from django.db.models import Case, Count, When
+from django.core.exceptions import EmptyResultSet
+from django.db import connections, router
+from django.db.models import Count
+from django.http import HttpResponse
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import api_view, permission_classes
+from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
@@ -29,6 +33,28 @@ from .serializers import (
 
 # Meta.ordering is dropped from GROUP BY queries, so the count annotation restates it.
 SET_ORDER = ("game__sort_order", "kind", "sort_order", "slug")
+
+
+class ListingFilterSet(CardFilterSet):
+    """CardFilterSet whose form class is built once per set of parameters named.
+
+    django-filter builds a form class (and a form field per filter) on every
+    request; the class depends only on which filters are given, so it is kept.
+    """
+
+    form_classes: dict = {}
+    form_classes_lock = Lock()
+
+    def get_form_class(self):
+        key = tuple(self.filters)
+        form_class = self.form_classes.get(key)
+        if form_class is None:
+            form_class = super().get_form_class()
+            with self.form_classes_lock:
+                if len(self.form_classes) >= 1024:
+                    self.form_classes.clear()
+                self.form_classes[key] = form_class
+        return form_class
 
 
 class PrunedFilterBackend(DjangoFilterBackend):
@@ -66,26 +92,23 @@ class CardPagination(PageNumberPagination):
 
 
 # The listing's order: the sets in checklist order, then the cards of each set.
-SET_KEY = (
-    "card_set__game__sort_order",
-    "card_set__kind",
-    "card_set__sort_order",
-    "card_set__slug",
-    "card_set_id",
-)
 CARD_KEY = ("number", "key", "pk")
 
 
 class SortedCards:
     """A card listing in an explicit sort, as Django's Paginator reads it."""
 
-    def __init__(self, queryset, using: str, version=None):
+    def __init__(self, queryset, using: str, version=None, totals=None):
         self.queryset, self.using, self.version = queryset, using, version
+        # {set id: cards} of the sets shown when the listing is not filtered.
+        self.totals = totals
 
     def rows(self, ids: list[int]) -> list[dict]:
         return represented_cards.get(ids, version=self.version, using=self.using)
 
     def count(self) -> int:
+        if self.totals is not None:
+            return sum(self.totals.values())
         return self.queryset.order_by().count()
 
     def __len__(self) -> int:
@@ -98,22 +121,49 @@ class SortedCards:
 class SetOrderedCards(SortedCards):
     """A card listing in checklist order, as Django's Paginator reads it.
 
-    It never sorts the whole listing: one query counts the matching cards of
-    each set (a row per set), which are put in set order here; the page then
-    sorts only the cards of the sets it falls in.
+    It never sorts the whole listing. The cards of each set are counted (a row
+    per set; unfiltered, the sets' kept totals are read instead) and put in set
+    order here; the page then sorts only the cards of the sets it falls in.
+    The filter is compiled once: both queries read it as a common table.
     """
 
-    def __init__(self, queryset, using: str, version, set_order: dict):
-        super().__init__(queryset.order_by(), using, version)
+    def __init__(self, queryset, using: str, version, set_order: dict, totals=None):
+        super().__init__(queryset.order_by(), using, version, totals)
         self.set_order = set_order
         self._groups = None
+        self._compiled = None
+
+    def compiled(self):
+        """Return (SQL, params) of the filtered cards' (id, set, number, key), or None."""
+        if self._compiled is None:
+            query = self.queryset.values_list("pk", "card_set_id", "number", "key")
+            try:
+                self._compiled = query.query.get_compiler(using=self.using).as_sql()
+            except EmptyResultSet:
+                self._compiled = False
+        return self._compiled or None
+
+    def execute(self, tail: str, params: list) -> list[tuple]:
+        sql, filter_params = self.compiled()
+        with connections[self.using].cursor() as cursor:
+            cursor.execute(
+                f"WITH listed (c_id, c_set, c_number, c_key) AS ({sql}) {tail}",
+                [*filter_params, *params],
+            )
+            return cursor.fetchall()
 
     def groups(self) -> list[tuple[int, int]]:
         if self._groups is None:
-            counts = self.queryset.values_list("card_set_id").annotate(n=Count("pk"))
+            if self.totals is not None:
+                counts = [(pk, n) for pk, n in self.totals.items() if n]
+            elif self.compiled() is None:
+                counts = []
+            else:
+                counts = self.execute(
+                    "SELECT c_set, COUNT(*) FROM listed GROUP BY c_set", []
+                )
             self._groups = sorted(
-                counts.values_list("card_set_id", "n"),
-                key=lambda group: self.set_order.get(group[0], (group[0],)),
+                counts, key=lambda group: self.set_order.get(group[0], (group[0],))
             )
         return self._groups
 
@@ -135,17 +185,19 @@ class SetOrderedCards(SortedCards):
         if not sets:
             return []
         offset = start - before
-        cards = self.queryset.filter(card_set_id__in=sets)
+        marks = ", ".join(["%s"] * len(sets))
         if len(sets) > 1:
-            rank = Case(
-                *(When(card_set_id=set_id, then=i) for i, set_id in enumerate(sets))
-            )
-            cards = cards.alias(_set_rank=rank).order_by("_set_rank", *CARD_KEY)
+            rank = " ".join("WHEN %s THEN %s" for _ in sets)
+            order = f"CASE c_set {rank} END, "
+            params = [v for i, set_id in enumerate(sets) for v in (set_id, i)]
         else:
-            cards = cards.order_by(*CARD_KEY)
-        return self.rows(
-            list(cards.values_list("pk", flat=True)[offset : offset + stop - start])
+            order, params = "", []
+        ids = self.execute(
+            f"SELECT c_id FROM listed WHERE c_set IN ({marks}) "
+            f"ORDER BY {order}c_number, c_key, c_id LIMIT %s OFFSET %s",
+            [*sets, *params, stop - start, offset],
         )
+        return self.rows([row[0] for row in ids])
 
 
 class SetOrder:
@@ -169,6 +221,65 @@ class SetOrder:
             self.version, self.order = None, {}
 
 
+class VisibleSets:
+    """The sets each user may see with their card totals, kept per card list version.
+
+    ``CardSet.objects.visible_to`` decides; this keeps its answer for the
+    anonymous visitor and the users asking lately, and says when a user sees
+    every set (their listing then needs no condition at all).
+    """
+
+    def __init__(self, size: int = 512):
+        self.size, self.version, self.kept, self.lock = (
+            size,
+            None,
+            OrderedDict(),
+            Lock(),
+        )
+
+    def get(self, version, user, using: str) -> tuple[dict, bool]:
+        """Return ({set id: cards_total} visible to ``user``, whether that is every set)."""
+        key = user.pk if user.is_authenticated else None
+        with self.lock:
+            if version is not None and version == self.version and key in self.kept:
+                self.kept.move_to_end(key)
+                return self.kept[key]
+        sets = CardSet.objects.using(using).order_by()
+        visible = dict(sets.visible_to(user).values_list("pk", "cards_total"))
+        answer = (visible, len(visible) == sets.count())
+        if version is not None:
+            with self.lock:
+                if version != self.version:
+                    self.version, self.kept = version, OrderedDict()
+                self.kept[key] = answer
+                while len(self.kept) > self.size:
+                    self.kept.popitem(last=False)
+        return answer
+
+    def clear(self) -> None:
+        with self.lock:
+            self.version, self.kept = None, OrderedDict()
+
+
+JSON_MEDIA = frozenset({"", "*/*", "application/*", "application/json"})
+
+
+def accepts_json(accept: str) -> bool:
+    """Whether every media type ``accept`` names is one DRF answers with plain JSON."""
+    return all(
+        part.split(";", 1)[0].strip().lower() in JSON_MEDIA
+        for part in accept.split(",")
+    )
+
+
+class _PageRequest:
+    """What DRF's paginator reads of a request, over a plain Django request."""
+
+    def __init__(self, request):
+        self.query_params = request.GET
+        self.build_absolute_uri = request.build_absolute_uri
+
+
 class FastJSONRenderer(JSONRenderer):
     """DRF's compact JSON, written by orjson; indented JSON is left to DRF."""
 
@@ -178,7 +289,11 @@ class FastJSONRenderer(JSONRenderer):
         indent = self.get_indent(accepted_media_type, renderer_context or {})
         if indent is not None or self.ensure_ascii or not self.compact:
             return super().render(data, accepted_media_type, renderer_context)
-        text = orjson.dumps(data, default=self.encoder_class().default)
+        return self.dumps(data)
+
+    @classmethod
+    def dumps(cls, data) -> bytes:
+        text = orjson.dumps(data, default=cls.encoder_class().default)
         # As DRF does: these two are legal JSON but not legal JavaScript.
         return text.replace(b"\xe2\x80\xa8", b"\\u2028").replace(
             b"\xe2\x80\xa9", b"\\u2029"
@@ -232,7 +347,8 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     filter_backends = [PrunedFilterBackend]
     renderer_classes = [FastJSONRenderer, BrowsableAPIRenderer]
     set_order = SetOrder()
-    cache.WORKER_CACHES += [set_order, represented_cards]
+    visible_sets = VisibleSets()
+    cache.WORKER_CACHES += [set_order, visible_sets, represented_cards]
 
     def get_queryset(self):
         return Card.objects.visible_to(self.request.user).with_related()
@@ -246,7 +362,8 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(data)
 
     def dispatch(self, request, *args, **kwargs):
-        # A kept answer skips DRF altogether (see cards/api/cache.py).
+        # A kept answer skips DRF altogether (see cards/api/cache.py); a JSON page
+        # not kept yet is made without DRF's request and response layers too.
         if self.action_map.get(request.method.lower()) != "list":
             return super().dispatch(request, *args, **kwargs)
         key = cache.request_key(request)
@@ -256,30 +373,73 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         version = request.card_list_version = cache.card_list_version(using)
         response = cache.kept_answer(request, version, key)
         if response is None:
-            response = super().dispatch(request, *args, **kwargs)
+            response = self.plain_list(request, version, using)
+            if response is None:  # a 400 or 404: DRF words it
+                response = super().dispatch(request, *args, **kwargs)
             cache.keep_answer(version, key, response)
         return response
 
-    def list(self, request, *args, **kwargs):
-        params = request.query_params
-        queryset = self.filter_queryset(Card.objects.visible_to(request.user))
-        parsed = search.parse_query(params.get("q", ""))
+    def listing(self, params, user, version, using: str):
+        """Return (rows for the paginator, warnings, searched), or None when a
+        parameter is invalid (DRF's filter backend then answers 400)."""
+        visible, every_set = self.visible_sets.get(version, user, using)
+        cards = Card.objects.using(using)
+        base = cards.all() if every_set else cards.filter(card_set_id__in=visible)
+        filterset = ListingFilterSet(params, queryset=base, prune=True)
+        if not filterset.is_valid():
+            return None
+        queryset = filterset.qs
+        unfiltered = queryset.query.where == base.query.where
+        parsed = filterset.search
         # The sort parameter wins; else the query's order: and direction:.
         sort = params.get("sort") or parsed.order
-        queryset, sort_warning = sort_cards(queryset, sort)
+        sort_warning = None
+        if sort:  # else the checklist order below, without sorting the listing
+            queryset, sort_warning = sort_cards(queryset, sort)
+        totals = visible if unfiltered else None
+        if sort and not sort_warning:
+            rows = SortedCards(queryset, using, version, totals)
+        else:
+            order = self.set_order.get(version, using)
+            rows = SetOrderedCards(queryset, using, version, order, totals)
+        warnings = parsed.warnings + ([sort_warning] if sort_warning else [])
+        return rows, warnings, parsed.description
+
+    def plain_list(self, request, version, using: str):
+        """The JSON page DRF would answer, made without DRF's layers, or None."""
+        if not accepts_json(request.headers.get("Accept", "")):
+            return None  # DRF negotiates (and may answer 406)
+        listed = self.listing(request.GET, request.user, version, using)
+        if listed is None:
+            return None
+        rows, warnings, searched = listed
+        paginator = self.pagination_class()
+        try:
+            page = paginator.paginate_queryset(rows, _PageRequest(request), view=self)
+        except NotFound:
+            return None
+        data = paginator.get_paginated_response(
+            page, warnings=warnings, searched=searched
+        ).data
+        response = HttpResponse(
+            FastJSONRenderer.dumps(data), content_type="application/json"
+        )
+        for name, value in self.default_response_headers.items():
+            response[name] = value
+        return response
+
+    def list(self, request, *args, **kwargs):
         using = router.db_for_read(Card)
         version = getattr(request, "card_list_version", None)
-        if sort and not sort_warning:
-            rows = SortedCards(queryset, using, version)
-        else:
-            rows = SetOrderedCards(
-                queryset, using, version, self.set_order.get(version, using)
-            )
+        listed = self.listing(request.query_params, request.user, version, using)
+        if listed is None:
+            # The filter backend raises the 400 naming the invalid parameters.
+            self.filter_queryset(Card.objects.none())
+            raise AssertionError("an invalid filter set raises")  # pragma: no cover
+        rows, warnings, searched = listed
         page = self.paginate_queryset(rows)
         return self.paginator.get_paginated_response(
-            page,
-            warnings=parsed.warnings + ([sort_warning] if sort_warning else []),
-            searched=parsed.description,
+            page, warnings=warnings, searched=searched
         )
 
 

@@ -146,6 +146,34 @@ def card_page(client, site):
     return client.get("/api/cards/?page_size=50", HTTP_ACCEPT="application/json")
 
 
+def card_page_filtered(client, site):
+    cache.worker_caches_clear()
+    return client.get(
+        "/api/cards/?page_size=50&q=is%3Aofficial+-colour%3Ared",
+        HTTP_ACCEPT="application/json",
+    )
+
+
+def card_page_sorted(client, site):
+    cache.worker_caches_clear()
+    return client.get("/api/cards/?sort=-number", HTTP_ACCEPT="application/json")
+
+
+ASKED = iter(range(1, 10**9))
+
+
+def card_page_new_filter(client, site):
+    # A value never asked before: nothing kept for the listing applies.
+    return client.get(
+        f"/api/cards/?page_size=50&number_min=-{next(ASKED)}",
+        HTTP_ACCEPT="application/json",
+    )
+
+
+def home_page(client, site):
+    return client.get("/")
+
+
 def collection_page(client, site):
     return client.get("/collection/")
 
@@ -166,6 +194,10 @@ PATHS = [
     deck_import,
     card_search,
     card_page,
+    card_page_filtered,
+    card_page_sorted,
+    card_page_new_filter,
+    home_page,
     collection_page,
     deck_lists,
     deck_api_list,
@@ -199,6 +231,29 @@ def test_a_path_runs_as_many_queries_and_reads_as_many_cards_on_a_large_site(
     small = cost(client, site, path)
     grow(site)
     assert cost(client, site, path) == small
+
+
+@pytest.mark.parametrize("who", ["visitor", "user"])
+def test_the_unfiltered_card_list_counts_sets_not_cards(client, site, who):
+    # Another user's private set: the listing then names the sets it shows.
+    hidden = make_set(C, "custom", slug="secret", owner=site["other"], is_public=False)
+    make_card(C, card_set=hidden, key="1", number=1, title="Hidden")
+    if who == "user":
+        client.force_login(site["user"])
+    grow(site)
+    cache.worker_caches_clear()
+    with CaptureQueriesContext(connection) as captured:
+        page = client.get("/api/cards/?page_size=50", HTTP_ACCEPT="application/json")
+    assert (
+        page.json()["count"]
+        == Card.objects.visible_to(site[who] if who == "user" else None).count()
+    )
+    card_counts = [
+        q["sql"]
+        for q in captured
+        if "COUNT(" in q["sql"] and '"cards_card"' in q["sql"]
+    ]
+    assert card_counts == []
 
 
 @pytest.mark.parametrize("rows", [3, 10])

@@ -8,7 +8,10 @@ gunicorn settings (sync workers, ``--workers``), and the client keeps
 every target in turn, starting one target later each round, so load that comes
 and goes on a shared machine falls on both sides; each target's figure is the
 median over rounds of its requests/s divided by the bare project's in that
-round.
+round. On a machine shared with other work those ratios swing with the load,
+so the servers' CPU time per answer is printed too (read from /proc): bare's
+over the target's is what the throughput ratio would be with the machine to
+themselves.
 """
 
 import itertools
@@ -72,6 +75,28 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def server_cpu(pid: int) -> float:
+    """Return the CPU seconds of a gunicorn master and its workers so far.
+
+    A worker that exits (gunicorn restarts one) takes its time with it; the
+    workers here live for the whole run.
+    """
+    pids = [pid]
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            pids += [int(p) for p in f.read().split()]
+    except OSError:
+        return 0.0
+    total = 0
+    for each in pids:
+        try:
+            with open(f"/proc/{each}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+    return total / 1e9
 
 
 def get(port: int, path: str) -> int:
@@ -146,6 +171,7 @@ class Command(BaseCommand):
             raise CommandError("gunicorn is not installed (requirements.txt).")
         rates = {label: [] for label, _, _ in TARGETS}
         errors = dict.fromkeys(rates, 0)
+        cpu = {label: [] for label in rates}  # server CPU seconds per answer
         with tempfile.TemporaryDirectory(prefix="bench-bare-") as bare_dir:
             ports = {"bare": free_port(), "site": free_port()}
             servers = [
@@ -182,7 +208,9 @@ class Command(BaseCommand):
                     for round_ in range(rounds):
                         shift = round_ % len(TARGETS)
                         for label, side, path in TARGETS[shift:] + TARGETS[:shift]:
-                            rate, bad = self.measure(
+                            server = servers[0 if side == "bare" else 1]
+                            used = server_cpu(server.pid)
+                            rate, bad, done = self.measure(
                                 pool,
                                 ports[side],
                                 path,
@@ -190,7 +218,9 @@ class Command(BaseCommand):
                                 connections,
                                 seed=round_ * 10_000_000,
                             )
+                            used = server_cpu(server.pid) - used
                             rates[label].append(rate)
+                            cpu[label].append(used / done if done else 0.0)
                             errors[label] += bad
             finally:
                 for server in servers:
@@ -218,6 +248,25 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"  {label:47} {statistics.median(values):8.1f} req/s  "
                 f"{ratio:5.2f}x bare  ({errors[label]} not 200){verdict}"
+            )
+        self.stdout.write(
+            "CPU: the server processes' CPU time per answer (gunicorn master and "
+            "workers, /proc schedstat), median of rounds; the ratio is bare's over "
+            "the target's, what the throughput ratio would be on an idle machine"
+        )
+        base = cpu[BARE]
+        for label, values in cpu.items():
+            ratios = [b / c for c, b in zip(values, base, strict=True) if c]
+            ratio = statistics.median(ratios) if ratios else 0.0
+            goal = GOALS.get(label)
+            verdict = (
+                ""
+                if goal is None
+                else (f"  goal {goal:.1f}x {'met' if ratio >= goal else 'NOT MET'}")
+            )
+            self.stdout.write(
+                f"  {label:47} {statistics.median(values) * 1000:8.2f} ms    "
+                f"{ratio:5.2f}x bare{verdict}"
             )
 
     def make_bare(self, directory: str) -> Path:
@@ -274,4 +323,5 @@ class Command(BaseCommand):
         ]
         outcomes = [f.result() for f in futures]
         elapsed = time.monotonic() - start
-        return sum(d for d, _ in outcomes) / elapsed, sum(b for _, b in outcomes)
+        done = sum(d for d, _ in outcomes)
+        return done / elapsed, sum(b for _, b in outcomes), done

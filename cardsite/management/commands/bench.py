@@ -104,6 +104,19 @@ class Command(BaseCommand):
                         f"{m.group(3)}x of bare Django",
                     )
                 )
+            m = re.match(
+                r"\s+(card list.*?|bare Django.*?|site, trivial.*?)\s{2,}([\d.]+) ms"
+                r"\s+([\d.]+)x bare",
+                line,
+            )
+            if m:
+                rows.append(
+                    (
+                        "API CPU " + m.group(1),
+                        f"{m.group(2)} ms server CPU/answer",
+                        f"{m.group(3)}x of bare Django",
+                    )
+                )
         scale = captured("bench_scale", **({"sizes": "1000,10000"} if quick else {}))
         for line in scale.splitlines():
             m = re.match(r"(\S.*?)\s{2,}(.*\d+ q)\s{2,}(.*x)$", line)
