@@ -2,6 +2,7 @@
 types; the deck rules, the deck service, versions, decklists and the playtest
 all keep that value."""
 
+import html
 from pathlib import Path
 
 import pytest
@@ -308,3 +309,44 @@ def test_the_database_keeps_one_entry_per_figure_zone_and_g_power(user, dragonoi
         DeckEntry(
             deck=deck, card=dragonoid, zone="bakugan", quantity=1, g_power=300
         ).full_clean()
+
+
+def test_the_deck_page_sets_a_slot_to_an_owned_copy_or_a_typed_g_power(
+    client, user, dragonoid
+):
+    from django.urls import reverse
+
+    mine = make_entry(user, dragonoid, quantity=1, g_power=420)
+    deck = deck_create(
+        owner=user,
+        game="bakugan",
+        name="Page",
+        entries=[{"card": dragonoid.pk, "zone": "bakugan", "quantity": 2}],
+    )
+    entry = deck.entries.get()
+    client.force_login(user)
+    page = client.get(deck.get_absolute_url()).content.decode()
+    assert "Plays your strongest recorded copy" in page
+    assert (
+        f'<option value="{mine.pk}">420 G — Near Mint, normal, English (you own 1)'
+        in page
+    )
+    url = reverse("decks:slot", args=[deck.pk, entry.pk])
+    panel = client.post(url, {"copy": mine.pk}, HTTP_HX_REQUEST="true").content.decode()
+    assert "Plays 420 G (your copy: Near Mint, normal)" in panel
+    unnamed = deck.entries.get(g_power__isnull=True)
+    url = reverse("decks:slot", args=[deck.pk, unnamed.pk])
+    panel = client.post(
+        url, {"g_power": "355"}, HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert html.escape(BAD.format(355)) in panel
+    assert sorted((e.g_power or 0) for e in deck.entries.all()) == [0, 420]
+    panel = client.post(
+        url, {"g_power": "abc"}, HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert "Choose one of your copies or type a G-Power as a number." in panel
+    panel = client.post(
+        url, {"g_power": "380"}, HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert "Plays 380 G (typed)" in panel
+    assert sorted(e.g_power for e in deck.entries.all()) == [380, 420]
