@@ -338,13 +338,15 @@ def _describe(preview: ImportPreview) -> list[dict]:
     )
     rows = []
     for change in shown:
-        card_id, condition, finish, language, company, grade = change["key"]
+        # A preview stored before G-Power was part of the key has six parts.
+        card_id, condition, finish, language, company, grade, *rest = change["key"]
         entry = CollectionEntry(
             condition=condition,
             finish=finish,
             language=language,
             grading_company=company,
             grade=grade,
+            g_power=rest[0] if rest else None,
         )
         rows.append(
             {**change, "card": cards.get(card_id), "variant": entry.variant_label}
