@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from cards import selectors as card_selectors
 from cards.filtersets import sort_cards as checklist_sort
+from cards.games import GAMES
 from cards.models import Card, CardSet
 
 from . import csv_io, selectors, services
@@ -119,6 +120,7 @@ def home(request):
         "query": query.urlencode(),
         "totals": selectors.collection_totals(user=user),
         "completion": selectors.set_completion(user=user),
+        "species_completion": selectors.species_completion(user=user),
         "q": request.GET.get("q", ""),
     }
     return render(request, "collection/home.html", context)
@@ -254,6 +256,24 @@ def missing(request, game, set):
         request,
         "collection/missing.html",
         {"card_set": card_set, "cards": cards, "total": total},
+    )
+
+
+@owner_required
+@require_http_methods(["GET", "HEAD"])
+def species_missing(request, game, species):
+    """List the release variants of one species that I own no copy of."""
+    if game not in GAMES:
+        raise Http404
+    found = selectors.missing_of_species(user=request.user, game=game, species=species)
+    if found is None:
+        raise Http404
+    name, cards, total = found
+    cards = selectors.annotate_cards(cards, request.user)
+    return render(
+        request,
+        "collection/species_missing.html",
+        {"game": GAMES[game], "species": name, "cards": cards, "total": total},
     )
 
 
