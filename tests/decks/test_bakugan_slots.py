@@ -350,3 +350,35 @@ def test_the_deck_page_sets_a_slot_to_an_owned_copy_or_a_typed_g_power(
     ).content.decode()
     assert "Plays 380 G (typed)" in panel
     assert sorted(e.g_power for e in deck.entries.all()) == [380, 420]
+
+
+def test_the_deck_api_writes_and_reads_a_slots_g_power(user, other_user, dragonoid):
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(user)
+    mine = make_entry(user, dragonoid, quantity=1, g_power=420)
+    theirs = make_entry(other_user, dragonoid, quantity=1, g_power=500)
+    body = {
+        "game": "bakugan",
+        "name": "API",
+        "entries": [
+            {"card": dragonoid.pk, "zone": "bakugan", "quantity": 1, "g_power": 300},
+            {"card": dragonoid.pk, "zone": "bakugan", "quantity": 1, "copy": mine.pk},
+        ],
+    }
+    response = api.post("/api/decks/", body, format="json")
+    assert response.status_code == 201
+    assert sorted(e["g_power"] for e in response.json()["entries"]) == [300, 420]
+    for extra, message in (
+        ({"g_power": 305}, f"Entry 1: {BAD.format(305)}"),
+        (
+            {"copy": theirs.pk},
+            f"Entry 1: there is no copy with id {theirs.pk} in your collection.",
+        ),
+    ):
+        bad = {**body, "entries": [{**body["entries"][0], "g_power": None, **extra}]}
+        response = api.post("/api/decks/", bad, format="json")
+        assert response.status_code == 400
+        assert message in str(response.json())
+    assert user.decks.count() == 1
