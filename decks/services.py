@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from cards.choices import SetKind
 from cards.models import Card, Game
+from cards.safejson import MAX_INT
 from collection.models import CollectionEntry
 from collection.selectors import counts_for_cards
 from collection.services import collection_change_quantity
@@ -101,8 +102,13 @@ def _slot_value(value: Any, where: str) -> tuple[int | None, str | None]:
     return value, None
 
 
-def _copy_id(value: Any) -> Any:
-    return value.pk if isinstance(value, CollectionEntry) else value
+def _copy_id(value: Any) -> int | None:
+    """Return a copy's id given as an entry or a whole number (None otherwise)."""
+    if isinstance(value, CollectionEntry):
+        return value.pk
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_INT:
+        return value
+    return None
 
 
 def _entry_row(entry: DeckEntry, *, keep_copy: bool = True) -> dict:
@@ -146,11 +152,8 @@ def deck_entries_check(*, deck: Deck, entries: Iterable[dict]) -> list[DeckEntry
     cards = Card.objects.visible_to(deck.owner).select_related("card_set__game")
     found = {c.pk: c for c in cards.filter(pk__in=wanted_ids)}
     copy_ids = {
-        _copy_id(item.get("copy"))
-        for item in entries
-        if isinstance(item, dict) and item.get("copy") is not None
-    }
-    copy_ids = {c for c in copy_ids if isinstance(c, int) and not isinstance(c, bool)}
+        _copy_id(item.get("copy")) for item in entries if isinstance(item, dict)
+    } - {None}
     # Only the owner's copies are found: another collector's copy is no copy.
     copies = {
         c.pk: c

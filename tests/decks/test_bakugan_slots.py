@@ -382,3 +382,14 @@ def test_the_deck_api_writes_and_reads_a_slots_g_power(user, other_user, dragono
         assert response.status_code == 400
         assert message in str(response.json())
     assert user.decks.count() == 1
+
+
+@pytest.mark.parametrize("copy", ["abc", {"x": 1}, [1], True, 10**30, -4])
+def test_a_copy_that_is_no_id_is_refused_and_nothing_is_saved(user, dragonoid, copy):
+    slot = {"card": dragonoid.pk, "zone": "bakugan", "quantity": 1, "copy": copy}
+    with pytest.raises(ValidationError) as error:
+        deck_create(owner=user, game="bakugan", name="X", entries=[slot])
+    assert error.value.message_dict["entries"] == [
+        f"Entry 1: there is no copy with id {copy!r} in your collection."
+    ]
+    assert not user.decks.exists()
