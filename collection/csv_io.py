@@ -69,6 +69,12 @@ COLUMNS = [
         "no",
         "How many of the owned copies are for trade (at most quantity); empty means 0.",
     ),
+    (
+        "g_power",
+        "no",
+        "A Bakugan figure's G-Power as printed on this copy: a multiple of 10 from "
+        "10 to 1,000; empty when not recorded (and for every other card).",
+    ),
     ("notes", "no", "Free text."),
 ]
 HEADER = [name for name, _, _ in COLUMNS]
@@ -93,6 +99,8 @@ ALIASES = {
     "for_trade_quantity": "for_trade",
     "note": "notes",
     "lang": "language",
+    "gpower": "g_power",
+    "g": "g_power",
 }
 CONDITION_ABBREVIATIONS = {
     "m": "mint",
@@ -436,13 +444,22 @@ def _row(cells: dict, line: int, index: CardIndex, result: ReadResult) -> dict |
             result.problem(
                 line, f"grade must be a number from 1 to 10, not {grade_text!r}."
             )
+    g_text = cells.get("g_power", "").strip()
+    g_power = None
+    if g_text:
+        if re.fullmatch(r"\d{1,6}", g_text):
+            g_power = int(g_text)
+        else:
+            result.problem(line, f"g_power must be a whole number, not {g_text!r}.")
     notes = cells.get("notes", "").strip()
     if len(result.problems) > before or card is None:
         return None
     if len(notes) > NOTES_MAX:
         result.problem(line, f"notes are longer than {NOTES_MAX:,} characters.")
         return None
-    entry = CollectionEntry(card=card, grade=grade, notes=notes, **variant, **counts)
+    entry = CollectionEntry(
+        card=card, grade=grade, g_power=g_power, notes=notes, **variant, **counts
+    )
     try:
         # Every cell was parsed against its field above; the model's clean()
         # adds the rules between fields (for trade within owned, grading).
@@ -459,6 +476,7 @@ def _row(cells: dict, line: int, index: CardIndex, result: ReadResult) -> dict |
         "label": label(card),
         **variant,
         "grade": grade_key(entry.grade),
+        "g_power": g_power,
         **counts,
         "notes": notes,
     }
@@ -475,6 +493,7 @@ def _merge(rows: list[dict]) -> list[dict]:
             row["language"],
             row["grading_company"],
             row["grade"],
+            row["g_power"],
         )
         if key not in merged:
             merged[key] = dict(row)
@@ -709,6 +728,7 @@ def write_csv(entries, out) -> None:
                 "" if entry.grade is None else entry.grade,
                 entry.wanted_quantity,
                 entry.trade_quantity,
+                "" if entry.g_power is None else entry.g_power,
                 entry.notes,
             )
         )

@@ -13,6 +13,7 @@ from django.db.models import Q, Sum
 from django.db.models.functions import Coalesce
 
 from cards.choices import SetKind
+from cards.games import GAMES
 from cards.models import Card, CardSet
 
 from .choices import CardStatus, GradingCompany, ShareKind
@@ -183,6 +184,72 @@ def set_completion(*, user) -> list[dict]:
             }
         )
     return result
+
+
+def _species_cards(game: str):
+    """Return (species key, name, card id) of every official item of ``game``
+    that belongs to a species."""
+    species_of = GAMES[game].species_of
+    rows = Card.objects.filter(
+        card_set__kind=SetKind.OFFICIAL, card_set__game__slug=game
+    ).values_list("pk", "card_type", "number")
+    for pk, card_type, number in rows:
+        species = species_of(card_type, number)
+        if species is not None:
+            yield species[0], species[1], pk
+
+
+def species_completion(*, user) -> list[dict]:
+    """Return, per game with species and per species, the release variants owned.
+
+    A species' variants are its official items across every release line
+    (attribute, maker, treatment); practice and custom items never count.
+    """
+    owned_ids = set(
+        CollectionEntry.objects.filter(
+            user=user, quantity__gt=0, card__card_set__kind=SetKind.OFFICIAL
+        ).values_list("card_id", flat=True)
+    )
+    result = []
+    for slug, game in GAMES.items():
+        if game.species_of is None:
+            continue
+        rows: dict[str, dict] = {}
+        for key, name, pk in _species_cards(slug):
+            row = rows.setdefault(
+                key, {"game": game, "key": key, "name": name, "total": 0, "owned": 0}
+            )
+            row["total"] += 1
+            row["owned"] += pk in owned_ids
+        ordered = sorted(
+            rows.values(),
+            key=lambda r: (
+                not r["key"].isdigit(),
+                int(r["key"]) if r["key"].isdigit() else 0,
+            ),
+        )
+        for row in ordered:
+            row["missing"] = row["total"] - row["owned"]
+            row["percent"] = _percent(row["owned"], row["total"])
+        if ordered:
+            result.append({"game": game, "species": ordered})
+    return result
+
+
+def missing_of_species(*, user, game: str, species: str):
+    """Return (species name, the species' official variants the user owns no copy of,
+    how many variants it has), or None for a species the game does not have."""
+    found = [(name, pk) for key, name, pk in _species_cards(game) if key == species]
+    if not found:
+        return None
+    owned = CollectionEntry.objects.filter(user=user, quantity__gt=0).values("card_id")
+    cards = (
+        Card.objects.filter(pk__in=[pk for _, pk in found])
+        .exclude(pk__in=owned)
+        .select_related("card_set", "card_set__game")
+        .order_by("card_set__sort_order", "card_set__name", "name", "key")
+    )
+    return found[0][0], cards, len(found)
 
 
 def missing_cards(*, user, card_set):

@@ -205,6 +205,7 @@ def _row_key(row: dict) -> tuple:
         row["language"],
         row["grading_company"],
         grade_key(row.get("grade")),
+        row.get("g_power"),
     )
 
 
@@ -216,6 +217,7 @@ def _entry_key(entry: CollectionEntry) -> tuple:
         entry.language,
         entry.grading_company,
         grade_key(entry.grade),
+        entry.g_power,
     )
 
 
@@ -359,7 +361,7 @@ def _apply_changes(*, user, preview: ImportPreview, changes: list[dict]) -> dict
             to_delete.append(current[key].pk)
             continue
         if change["action"] == "create":
-            card_id, condition, finish, language, company, grade = key
+            card_id, condition, finish, language, company, grade, g_power = key
             entry = CollectionEntry(
                 user=user,
                 card_id=card_id,
@@ -368,6 +370,7 @@ def _apply_changes(*, user, preview: ImportPreview, changes: list[dict]) -> dict
                 language=language,
                 grading_company=company,
                 grade=Decimal(grade) if grade is not None else None,
+                g_power=g_power,
                 **change["after"],
             )
             to_create.append(entry)

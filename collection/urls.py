@@ -11,6 +11,11 @@ urlpatterns = [
     path("entries/<int:pk>/delete/", views.entry_delete, name="entry_delete"),
     path("cards/<int:card_id>/change/", views.widget_change, name="widget_change"),
     path("sets/<slug:game>/<slug:set>/missing/", views.missing, name="missing"),
+    path(
+        "species/<slug:game>/<slug:species>/missing/",
+        views.species_missing,
+        name="species_missing",
+    ),
     path("import/", views.import_start, name="import"),
     path("import/<str:token>/", views.import_preview, name="import_preview"),
     path("export.csv", views.export, name="export"),

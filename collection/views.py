@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from cards import selectors as card_selectors
 from cards.filtersets import sort_cards as checklist_sort
+from cards.games import GAMES
 from cards.models import Card, CardSet
 
 from . import csv_io, selectors, services
@@ -119,6 +120,7 @@ def home(request):
         "query": query.urlencode(),
         "totals": selectors.collection_totals(user=user),
         "completion": selectors.set_completion(user=user),
+        "species_completion": selectors.species_completion(user=user),
         "q": request.GET.get("q", ""),
     }
     return render(request, "collection/home.html", context)
@@ -257,6 +259,24 @@ def missing(request, game, set):
     )
 
 
+@owner_required
+@require_http_methods(["GET", "HEAD"])
+def species_missing(request, game, species):
+    """List the release variants of one species that I own no copy of."""
+    if game not in GAMES:
+        raise Http404
+    found = selectors.missing_of_species(user=request.user, game=game, species=species)
+    if found is None:
+        raise Http404
+    name, cards, total = found
+    cards = selectors.annotate_cards(cards, request.user)
+    return render(
+        request,
+        "collection/species_missing.html",
+        {"game": GAMES[game], "species": name, "cards": cards, "total": total},
+    )
+
+
 def _set_names(user) -> list[tuple]:
     """Return [(game, [sets])]: the sets a bulk-add line may name, game by game."""
     sets = (
@@ -338,13 +358,15 @@ def _describe(preview: ImportPreview) -> list[dict]:
     )
     rows = []
     for change in shown:
-        card_id, condition, finish, language, company, grade = change["key"]
+        # A preview stored before G-Power was part of the key has six parts.
+        card_id, condition, finish, language, company, grade, *rest = change["key"]
         entry = CollectionEntry(
             condition=condition,
             finish=finish,
             language=language,
             grading_company=company,
             grade=grade,
+            g_power=rest[0] if rest else None,
         )
         rows.append(
             {**change, "card": cards.get(card_id), "variant": entry.variant_label}

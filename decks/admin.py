@@ -96,7 +96,7 @@ class DeckEntryFormSet(BaseInlineFormSet):
 class DeckEntryInline(admin.TabularInline):
     model = DeckEntry
     formset = DeckEntryFormSet
-    raw_id_fields = ["card"]
+    raw_id_fields = ["card", "copy"]
     extra = 0
 
 

@@ -29,6 +29,17 @@ class EntryForm(forms.Form):
     card = forms.IntegerField(min_value=1, max_value=MAX_INT)
     zone = forms.ChoiceField(choices=Zone.choices, required=False)
     quantity = forms.IntegerField(min_value=1, max_value=MAX_QUANTITY, initial=1)
+    # The figure slot the copies go to or come from (decks.models.DeckEntry).
+    g_power = forms.IntegerField(required=False, min_value=0, max_value=MAX_INT)
+
+
+class SlotForm(forms.Form):
+    """One copy of a figure: which owned copy plays it, or a typed G-Power."""
+
+    copy = forms.IntegerField(required=False, min_value=1, max_value=MAX_INT)
+    g_power = forms.IntegerField(
+        required=False, min_value=0, max_value=MAX_INT, label="G-Power"
+    )
 
 
 class ImportForm(forms.Form):

@@ -79,19 +79,68 @@ class DeckEntry(models.Model):
     quantity = models.PositiveSmallIntegerField(
         validators=[MinValueValidator(1), MaxValueValidator(MAX_QUANTITY)]
     )
+    # A copy whose value is printed on each copy (a Bakugan figure's G-Power):
+    # the value this slot plays with, typed by the player or taken from ``copy``.
+    g_power = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        verbose_name="G-Power",
+        help_text="The G-Power these copies play with; empty: the strongest "
+        "recorded copy the owner has.",
+    )
+    copy = models.ForeignKey(
+        "collection.CollectionEntry",
+        related_name="deck_slots",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        help_text="The owner's copy this slot names (its G-Power is played).",
+    )
 
     class Meta:
-        ordering = ["zone", "card__number", "card__key"]
+        ordering = ["zone", "card__number", "card__key", "g_power"]
         constraints = [
             models.UniqueConstraint(
                 fields=["deck", "card", "zone"],
+                condition=Q(g_power__isnull=True),
                 name="unique_deck_card_zone",
                 violation_error_message="This card already has an entry in this zone of the deck.",
-            )
+            ),
+            # Slots of one figure differ by the G-Power they play with.
+            models.UniqueConstraint(
+                fields=["deck", "card", "zone", "g_power"],
+                condition=Q(g_power__isnull=False),
+                name="unique_deck_card_zone_g_power",
+                violation_error_message="This figure already has a slot with this "
+                "G-Power in the deck.",
+            ),
         ]
 
     def __str__(self):
-        return f"{self.quantity} × {self.card} ({self.get_zone_display()})"
+        power = f", {self.g_power} G" if self.g_power is not None else ""
+        return f"{self.quantity} × {self.card} ({self.get_zone_display()}{power})"
+
+    def named_copy(self):
+        """Return the owner's copy this slot names, while it still gives a G-Power.
+
+        A copy gone, emptied of its value or no longer the owner's names nothing:
+        the slot then plays the value saved with it.
+        """
+        copy = self.copy if self.copy_id is not None else None
+        if (
+            copy is not None
+            and copy.g_power is not None
+            and copy.card_id == self.card_id
+            and copy.user_id == self.deck.owner_id
+        ):
+            return copy
+        return None
+
+    def play_g_power(self) -> int | None:
+        """Return the G-Power this slot plays with: its named copy's as it is now
+        (a corrected copy plays its corrected value), else its own."""
+        copy = self.named_copy()
+        return copy.g_power if copy is not None else self.g_power
 
     def clean(self):
         if self.deck_id is None or self.card_id is None:
@@ -107,6 +156,53 @@ class DeckEntry(models.Model):
                 {"zone": f"A {game.name} deck's zones are: {allowed}."},
                 code="bad_zone",
             )
+        problem = slot_problem(self)
+        if problem:
+            field, code, message = problem
+            raise ValidationError({field: ValidationError(message, code=code)})
+
+
+def slot_problem(entry: "DeckEntry") -> tuple[str, str, str] | None:
+    """Return (field, code, message) when a slot's G-Power or copy is refused.
+
+    A typed G-Power obeys the rule a collection copy obeys (the game's
+    ``copy_check``, one function for both); a named copy must be the deck
+    owner's, of the same card, with its G-Power recorded, and own as many
+    copies as the slot holds.
+    """
+    check = entry.card.card_set.game.spec.copy_check
+    if entry.g_power is not None:
+        problem = (
+            check(entry.card.card_type, entry.g_power)
+            if check
+            else "Only a Bakugan figure prints a G-Power on each copy."
+        )
+        if problem:
+            return "g_power", "bad_g_power", problem
+    if entry.copy_id is None:
+        return None
+    copy = entry.copy
+    if copy.user_id != entry.deck.owner_id or copy.card_id != entry.card_id:
+        return (
+            "copy",
+            "not_your_copy",
+            f"That copy is not one of your copies of {entry.card.display_name}.",
+        )
+    if copy.g_power is None:
+        return (
+            "copy",
+            "copy_without_g_power",
+            "That copy has no G-Power recorded: record it in your collection, or "
+            "type the G-Power.",
+        )
+    if entry.quantity > copy.quantity:
+        return (
+            "copy",
+            "not_enough_copies",
+            f"You own {copy.quantity} of that copy ({copy.g_power} G), not "
+            f"{entry.quantity}.",
+        )
+    return None
 
 
 class DeckVersion(models.Model):
@@ -119,7 +215,7 @@ class DeckVersion(models.Model):
     entries = models.JSONField(
         default=list,
         blank=True,
-        help_text="[{card, zone, quantity, name}] at the time of the save.",
+        help_text="[{card, zone, quantity, name, g_power}] at the time of the save.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -144,13 +240,20 @@ class DeckVersion(models.Model):
 def diff_snapshots(before: list[dict], after: list[dict]) -> dict:
     """Return the entries added, removed and changed between two snapshots.
 
-    Each item is ``{card, zone, name, before, after}`` keyed by card and zone, so a
-    card moved from one zone to another shows as removed there and added here.
+    Each item is ``{card, zone, name, before, after}`` (and ``g_power`` for a
+    slot that has one) keyed by card,
+    zone and the slot's G-Power, so a card moved from one zone to another shows
+    as removed there and added here, and a figure given another G-Power as that
+    slot removed and the other added.
     """
-    old = {(e["card"], e["zone"]): e for e in before}
-    new = {(e["card"], e["zone"]): e for e in after}
+    old = {(e["card"], e["zone"], e.get("g_power")): e for e in before}
+    new = {(e["card"], e["zone"], e.get("g_power")): e for e in after}
     added, removed, changed = [], [], []
-    for key in sorted(old.keys() | new.keys(), key=lambda k: (k[1], k[0])):
+
+    def order(key):
+        return (key[1], key[0], key[2] is not None, key[2] or 0)
+
+    for key in sorted(old.keys() | new.keys(), key=order):
         a, b = old.get(key), new.get(key)
         qa, qb = (a or {}).get("quantity", 0), (b or {}).get("quantity", 0)
         if qa == qb:
@@ -162,6 +265,8 @@ def diff_snapshots(before: list[dict], after: list[dict]) -> dict:
             "before": qa,
             "after": qb,
         }
+        if key[2] is not None:
+            item["g_power"] = key[2]
         (added if a is None else removed if b is None else changed).append(item)
     return {"added": added, "removed": removed, "changed": changed}
 

@@ -55,8 +55,42 @@ def deck_from_collection(*, user, game: str):
         owner=user,
         game=game,
         name=f"{spec.short_name} deck from my collection",
-        entries=entries,
+        entries=name_copies(user=user, entries=entries),
     )
+
+
+def name_copies(*, user, entries: list[dict]) -> list[dict]:
+    """Return the entries with each G-Power slot naming the owned copy it came from.
+
+    A slot of ``n`` copies at one G-Power names a collection entry holding at
+    least ``n`` copies of that figure at that G-Power; where the copies are
+    spread over entries (two conditions, say), the slot keeps the value typed.
+    """
+    wanted = {e["card"] for e in entries if e.get("g_power") is not None}
+    rows = (
+        CollectionEntry.objects.filter(
+            user=user, card_id__in=wanted, g_power__isnull=False, quantity__gt=0
+        )
+        .order_by("-quantity", "pk")
+        .values_list("pk", "card_id", "g_power", "quantity")
+    )
+    held: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for pk, card_id, g_power, quantity in rows:
+        held.setdefault((card_id, g_power), []).append((pk, quantity))
+    named = []
+    for entry in entries:
+        key = (entry["card"], entry.get("g_power"))
+        copy = next(
+            (pk for pk, quantity in held.get(key, ()) if quantity >= entry["quantity"]),
+            None,
+        )
+        if copy is None:
+            named.append(entry)
+        else:
+            named.append(
+                {k: v for k, v in entry.items() if k != "g_power"} | {"copy": copy}
+            )
+    return named
 
 
 def play_from_collection(*, user, game: str):

@@ -6,6 +6,7 @@ from django.db.models import Sum
 
 from cards.models import Card
 from cards.selectors import PRIVATE_CARD_NAME, hide_private_cards
+from collection.models import CollectionEntry
 from collection.selectors import counts_for_cards, owned_card_ids
 
 from .models import Deck, DeckEntry, DeckVersion
@@ -61,11 +62,24 @@ def with_card_counts(decks) -> list:
     return decks
 
 
+def recorded_copies(owner, card_ids) -> dict[int, list]:
+    """Return card id -> ``owner``'s copies of it with a recorded G-Power, strongest first."""
+    if owner is None or not card_ids:
+        return {}
+    copies: dict[int, list] = {}
+    rows = CollectionEntry.objects.filter(
+        user=owner, card_id__in=card_ids, g_power__isnull=False, quantity__gt=0
+    ).order_by("-g_power", "pk")
+    for copy in rows:
+        copies.setdefault(copy.card_id, []).append(copy)
+    return copies
+
+
 def deck_entries(deck: Deck, *, ordered: bool = True) -> list:
     """Return the deck's entries with their cards, in checklist order."""
-    entries = deck.entries.select_related("card__card_set__game")
+    entries = deck.entries.select_related("card__card_set__game", "copy", "deck")
     if ordered:
-        entries = entries.order_by("card__number", "card__key", "card_id")
+        entries = entries.order_by("card__number", "card__key", "card_id", "g_power")
     return list(entries)
 
 

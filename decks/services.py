@@ -16,11 +16,13 @@ from django.utils import timezone
 
 from cards.choices import SetKind
 from cards.models import Card, Game
+from cards.safejson import MAX_INT
+from collection.models import CollectionEntry
 from collection.selectors import counts_for_cards
 from collection.services import collection_change_quantity
 
 from .choices import MAX_ENTRIES, MAX_QUANTITY, default_zone, zones_for
-from .models import Deck, DeckEntry, DeckVersion
+from .models import Deck, DeckEntry, DeckVersion, slot_problem
 from .text_io import LineError, parse_decklist
 
 
@@ -32,6 +34,9 @@ def _snapshot(deck: Deck) -> list[dict]:
             "zone": e.zone,
             "quantity": e.quantity,
             "name": e.card.display_name,
+            # A slot's G-Power and named copy are kept only where a slot has them.
+            **({"g_power": e.g_power} if e.g_power is not None else {}),
+            **({"copy": e.copy_id} if e.copy_id is not None else {}),
         }
         for e in entries
     ]
@@ -89,8 +94,45 @@ def _quantity(value: Any, where: str) -> tuple[int | None, str | None]:
     return number, None
 
 
+def _slot_value(value: Any, where: str) -> tuple[int | None, str | None]:
+    if value is None or value == "":
+        return None, None
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None, f"{where}: the G-Power must be a whole number."
+    return value, None
+
+
+def _copy_id(value: Any) -> int | None:
+    """Return a copy's id given as an entry or a whole number (None otherwise)."""
+    if isinstance(value, CollectionEntry):
+        return value.pk
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_INT:
+        return value
+    return None
+
+
+def _entry_row(entry: DeckEntry, *, keep_copy: bool = True) -> dict:
+    """Return a saved entry as plain input that saves back the same slot.
+
+    A slot naming a copy that still gives a G-Power names it again (and plays
+    its value as it is now); otherwise the slot keeps the value saved with it.
+    """
+    row = {"card": entry.card_id, "zone": entry.zone, "quantity": entry.quantity}
+    copy = entry.named_copy() if keep_copy else None
+    if copy is not None:
+        row["copy"] = copy.pk
+    else:
+        row["g_power"] = entry.play_g_power()
+    return row
+
+
 def deck_entries_check(*, deck: Deck, entries: Iterable[dict]) -> list[DeckEntry]:
-    """Return unsaved entries for ``deck`` from plain input, or raise every problem."""
+    """Return unsaved entries for ``deck`` from plain input, or raise every problem.
+
+    An entry may give a ``g_power`` (typed) or a ``copy`` (the id of one of the
+    owner's collection entries), for a game whose copies each print a value;
+    entries of one card and zone are merged by that value.
+    """
     entries = list(entries)
     game = deck.game
     zones = zones_for(game.slug)
@@ -109,7 +151,15 @@ def deck_entries_check(*, deck: Deck, entries: Iterable[dict]) -> list[DeckEntry
             wanted_ids.add(card)
     cards = Card.objects.visible_to(deck.owner).select_related("card_set__game")
     found = {c.pk: c for c in cards.filter(pk__in=wanted_ids)}
-    merged: dict[tuple[int, str], DeckEntry] = {}
+    copy_ids = {
+        _copy_id(item.get("copy")) for item in entries if isinstance(item, dict)
+    } - {None}
+    # Only the owner's copies are found: another collector's copy is no copy.
+    copies = {
+        c.pk: c
+        for c in CollectionEntry.objects.filter(user=deck.owner, pk__in=copy_ids)
+    }
+    merged: dict[tuple[int, str, int | None], DeckEntry] = {}
     for index, item in enumerate(entries, start=1):
         where = f"Entry {index}"
         if not isinstance(item, dict):
@@ -138,13 +188,45 @@ def deck_entries_check(*, deck: Deck, entries: Iterable[dict]) -> list[DeckEntry
         if error:
             errors.append(error)
             continue
-        key = (card.pk, zone)
+        g_power, error = _slot_value(item.get("g_power"), where)
+        if error:
+            errors.append(error)
+            continue
+        copy = None
+        if item.get("copy") is not None:
+            copy = copies.get(_copy_id(item.get("copy")))
+            if copy is None:
+                errors.append(
+                    f"{where}: there is no copy with id {item.get('copy')!r} in "
+                    "your collection."
+                )
+                continue
+            if g_power is not None and g_power != copy.g_power:
+                errors.append(
+                    f"{where}: name one of your copies or type a G-Power, not both."
+                )
+                continue
+            g_power = copy.g_power
+        key = (card.pk, zone, g_power)
         if key in merged:
             merged[key].quantity += quantity
+            merged[key].copy = merged[key].copy or copy
             if merged[key].quantity > MAX_QUANTITY:
                 errors.append(f"{where}: at most {MAX_QUANTITY} copies per entry.")
         else:
-            merged[key] = DeckEntry(deck=deck, card=card, zone=zone, quantity=quantity)
+            merged[key] = DeckEntry(
+                deck=deck,
+                card=card,
+                zone=zone,
+                quantity=quantity,
+                g_power=g_power,
+                copy=copy,
+            )
+            merged[key].where = where
+    for entry in merged.values():
+        problem = slot_problem(entry)
+        if problem:
+            errors.append(f"{entry.where}: {problem[2]}")
     if errors:
         raise ValidationError({"entries": errors}, code="bad_entries")
     return list(merged.values())
@@ -262,10 +344,10 @@ def deck_apply_changes(
         locked.save(update_fields=[*fields, "updated_at"])
     changed, deleted = changed or {}, set(deleted)
     entries = []
-    for entry in locked.entries.all():
+    for entry in locked.entries.select_related("copy"):
         if entry.pk in deleted:
             continue
-        row = {"card": entry.card_id, "zone": entry.zone, "quantity": entry.quantity}
+        row = _entry_row(entry)
         row.update(changed.get(entry.pk, {}))
         entries.append(row)
     entries += list(added)
@@ -276,24 +358,90 @@ def deck_apply_changes(
 
 
 @transaction.atomic
+def deck_slot_set(
+    *, entry: DeckEntry, copy: int | None = None, g_power: int | None = None
+) -> Deck:
+    """Give one copy of a deck entry the owner's copy ``copy`` or a typed G-Power.
+
+    With neither, the copy goes back to playing the strongest recorded copy the
+    owner has. The rest of the entry stays as it was; one new version.
+    """
+    locked = _lock(entry.deck)
+    current = locked.entries.filter(pk=entry.pk).first()
+    if current is None:
+        raise ValidationError(
+            "This card left the deck in the meantime.", code="entry_gone"
+        )
+    if copy is not None and g_power is not None:
+        raise ValidationError(
+            {"g_power": "Name one of your copies or type a G-Power, not both."},
+            code="copy_and_g_power",
+        )
+    entries = []
+    for other in locked.entries.select_related("copy"):
+        row = _entry_row(other)
+        if other.pk == current.pk:
+            row["quantity"] -= 1
+            if row["quantity"] == 0:
+                continue
+        entries.append(row)
+    slot = {"card": current.card_id, "zone": current.zone, "quantity": 1}
+    slot.update(copy=copy) if copy is not None else slot.update(g_power=g_power)
+    try:
+        checked = deck_entries_check(deck=locked, entries=[*entries, slot])
+    except ValidationError as error:
+        # The slot is the last entry: say what is wrong with it, not its index.
+        prefix = f"Entry {len(entries) + 1}: "
+        raise ValidationError(
+            {
+                "g_power": [
+                    m.removeprefix(prefix) for m in error.message_dict["entries"]
+                ]
+            },
+            code="bad_slot",
+        ) from None
+    _save_entries(deck=locked, entries=checked)
+    locked.save(update_fields=["updated_at"])
+    deck_version_record(deck=locked, merge=True)
+    return locked
+
+
+@transaction.atomic
 def deck_set_entries(*, deck: Deck, entries: Iterable[dict]) -> Deck:
     """Replace every entry of the deck."""
     return deck_update(deck=deck, entries=entries)
 
 
+def _slot_entries(deck: Deck, card: Card, zone: str, g_power: int | None):
+    entries = deck.entries.filter(card=card, zone=zone)
+    if g_power is None:
+        return entries.filter(g_power__isnull=True)
+    return entries.filter(g_power=g_power)
+
+
 @transaction.atomic
 def deck_add_card(
-    *, deck: Deck, card: Card, zone: str | None = None, quantity: int = 1
+    *,
+    deck: Deck,
+    card: Card,
+    zone: str | None = None,
+    quantity: int = 1,
+    g_power: int | None = None,
 ) -> DeckEntry:
-    """Add copies of a card to a zone of the deck (its usual zone when none)."""
+    """Add copies of a card to a zone of the deck (its usual zone when none).
+
+    With ``g_power``, the copies go to the figure's slot of that G-Power.
+    """
     zone = zone or default_zone(deck.game.slug, card.card_type)
     quantity, error = _quantity(quantity, "Adding")
     if error:
         raise ValidationError({"quantity": error}, code="bad_quantity")
     deck = _lock(deck)
-    entry = deck.entries.filter(card=card, zone=zone).first()
+    entry = _slot_entries(deck, card, zone, g_power).first()
     if entry is None:
-        entry = DeckEntry(deck=deck, card=card, zone=zone, quantity=quantity)
+        entry = DeckEntry(
+            deck=deck, card=card, zone=zone, quantity=quantity, g_power=g_power
+        )
     else:
         entry.quantity += quantity
     return deck_entry_save(entry=entry)
@@ -340,13 +488,23 @@ def deck_entry_delete(*, entry: DeckEntry) -> None:
 
 
 @transaction.atomic
-def deck_remove_card(*, deck: Deck, card: Card, zone: str, quantity: int = 1) -> None:
-    """Take copies of a card out of a zone; the entry goes when none are left."""
+def deck_remove_card(
+    *,
+    deck: Deck,
+    card: Card,
+    zone: str,
+    quantity: int = 1,
+    g_power: int | None = None,
+) -> None:
+    """Take copies of a card out of a zone; the entry goes when none are left.
+
+    With ``g_power``, the copies come out of the figure's slot of that G-Power.
+    """
     quantity, error = _quantity(quantity, "Removing")
     if error:
         raise ValidationError({"quantity": error}, code="bad_quantity")
     deck = _lock(deck)
-    entry = deck.entries.filter(card=card, zone=zone).first()
+    entry = _slot_entries(deck, card, zone, g_power).first()
     if entry is None:
         raise ValidationError(
             {"card": f"{card.display_name} is not in this zone of the deck."},
@@ -372,9 +530,11 @@ def deck_clone(*, deck: Deck, owner, name: str | None = None) -> Deck:
             "be copied.",
             code="private_card",
         )
+    # A named copy is the owner's collection entry: another collector's copy of
+    # the deck keeps each slot's G-Power as a typed one.
     entries = [
-        {"card": e.card_id, "zone": e.zone, "quantity": e.quantity}
-        for e in deck.entries.all()
+        _entry_row(e, keep_copy=owner.pk == deck.owner_id)
+        for e in deck.entries.select_related("deck", "copy")
     ]
     name = name or f"Copy of {deck.name}"[:120]
     return deck_create(

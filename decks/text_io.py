@@ -3,7 +3,10 @@
 A line is a count and a card: ``4 Tyson, Eager Champion``, ``4x Name``,
 ``Name x4``, or a number within the deck's game, ``2 #96`` (the card's key or
 printed number; ``practice#7`` names the set too). A line with no count is one
-copy. Zone headings (``Blade:``, ``Deck:``, ``# Line-up``) put the lines below
+copy. A game whose copies each print a value (a Bakugan figure's G-Power, the
+registry's ``copy_check``) takes it after the card: ``1 Pyrus Dragonoid (B1)
+@ 350 G``; a decklist names values, never whose copy (a collection entry is
+not portable), so it reads back as typed values. Zone headings (``Blade:``, ``Deck:``, ``# Line-up``) put the lines below
 them in that zone; without one, each card goes to its usual zone. Blank lines
 and ``//`` comments are skipped. Export writes names where they are unique in
 the game and ``set#key`` otherwise, so export then import gives the same deck.
@@ -35,6 +38,7 @@ HEADING_RE = re.compile(r"^(?:#+\s*(?P<a>.+?)\s*:?|(?P<b>[^#\d].*?)\s*:)$")
 COUNT_FIRST_RE = re.compile(r"^(?P<n>\d+)\s*[xX×]?\s+(?P<ref>\S.*)$")
 COUNT_PLAIN_RE = re.compile(r"^(?P<n>\d+)\s+(?P<ref>\S.*)$")
 COUNT_LAST_RE = re.compile(r"^(?P<ref>\S.*?)\s+[xX×]\s*(?P<n>\d+)$")
+G_POWER_RE = re.compile(r"^(?P<line>.*\S)\s*@\s*(?P<g>\d{1,6})\s*(?:g)?$", re.I)
 NUMBER_RE = re.compile(r"^(?:(?P<set>[\w-]+))?#(?P<key>\S+)$")
 MAX_LINES = 1000
 
@@ -255,6 +259,10 @@ def parse_decklist(text: str, *, game_slug: str, user=None, index=None) -> Parse
                     )
                 zone = heading_zone
                 continue
+        g_power = None
+        valued = GAMES[game_slug].copy_check and G_POWER_RE.match(line)
+        if valued:
+            line, g_power = valued["line"], int(valued["g"])
         match = COUNT_FIRST_RE.match(line) or COUNT_LAST_RE.match(line)
         quantity, ref = (int(match["n"]), match["ref"].strip()) if match else (1, line)
         if not 1 <= quantity <= MAX_QUANTITY:
@@ -268,7 +276,9 @@ def parse_decklist(text: str, *, game_slug: str, user=None, index=None) -> Parse
         others = []
         if plain and plain["ref"].strip() != ref:
             others.append(plain["ref"].strip())
-        steps.append((number, raw, line, zone, quantity, ref, others, bool(match)))
+        steps.append(
+            (number, raw, line, zone, quantity, ref, others, bool(match), g_power)
+        )
     index.load(
         ref
         for step in steps
@@ -279,7 +289,7 @@ def parse_decklist(text: str, *, game_slug: str, user=None, index=None) -> Parse
         if isinstance(step, LineError):
             parsed.errors.append(step)
             continue
-        number, raw, line, zone, quantity, ref, others, counted = step
+        number, raw, line, zone, quantity, ref, others, counted, g_power = step
         card, problem = index.lookup(ref)
         for other in others:
             if card is None:
@@ -295,6 +305,7 @@ def parse_decklist(text: str, *, game_slug: str, user=None, index=None) -> Parse
                 "card": card.pk,
                 "zone": zone or default_zone(game_slug, card.card_type),
                 "quantity": quantity,
+                **({"g_power": g_power} if g_power is not None else {}),
             }
         )
     return parsed
@@ -313,7 +324,7 @@ def export_decklist(deck, *, reader=None, index=None) -> str:
     A card ``reader`` (the owner when None) may not see is written as a stand-in.
     """
     index = index or CardIndex.for_game(deck.game.slug, deck.owner)
-    entries = list(deck.entries.select_related("card__card_set__game"))
+    entries = list(deck.entries.select_related("card__card_set__game", "copy", "deck"))
     index.load_names(e.card.name for e in entries if e.card.name)
     hidden = hide_private_cards(entries, deck.owner if reader is None else reader)
     labels = dict(Zone.choices)
@@ -323,12 +334,19 @@ def export_decklist(deck, *, reader=None, index=None) -> str:
         if not in_zone:
             continue
         in_zone.sort(
-            key=lambda e: (e.card.number is None, e.card.number or 0, e.card.key)
+            key=lambda e: (
+                e.card.number is None,
+                e.card.number or 0,
+                e.card.key,
+                e.play_g_power() is not None,
+                e.play_g_power() or 0,
+            )
         )
         lines = [f"{labels[zone]}:"]
         lines += [
             f"{e.quantity} "
             + (PRIVATE_CARD_NAME if e.card_id in hidden else index.reference(e.card))
+            + ("" if e.play_g_power() is None else f" @ {e.play_g_power()} G")
             for e in in_zone
         ]
         blocks.append("\n".join(lines))

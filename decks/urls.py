@@ -11,6 +11,7 @@ urlpatterns = [
     path("<int:pk>/search/", views.deck_search, name="search"),
     path("<int:pk>/add/", views.deck_add, name="add"),
     path("<int:pk>/remove/", views.deck_remove, name="remove"),
+    path("<int:pk>/entries/<int:entry>/slot/", views.deck_slot, name="slot"),
     path("<int:pk>/edit/", views.deck_settings, name="settings"),
     path("<int:pk>/delete/", views.deck_delete, name="delete"),
     path("<int:pk>/clone/", views.deck_clone, name="clone"),

@@ -24,7 +24,7 @@ from cards.search import parse_query
 from . import selectors, services
 from .choices import Zone, zones_for
 from .filtersets import DeckFilterSet
-from .forms import DeckForm, DeckSettingsForm, EntryForm, ImportForm
+from .forms import DeckForm, DeckSettingsForm, EntryForm, ImportForm, SlotForm
 from .models import Deck, diff_snapshots
 from .rules import is_legal, validate_deck
 from .text_io import export_decklist
@@ -103,6 +103,8 @@ def deck_state(deck: Deck, user, *, seed: int = 0) -> dict:
     for card_id, count in needed.items():
         if card_id in printed:
             missing_total += max(0, count - counts.get(card_id, (0, 0))[0])
+    is_owner = user.is_authenticated and deck.owner_id == user.pk
+    _slot_choices(deck, entries, user if is_owner else None)
     for entry in entries:
         owned, wanted = counts.get(entry.card_id, (0, 0))
         entry.owned = owned
@@ -138,6 +140,25 @@ def deck_state(deck: Deck, user, *, seed: int = 0) -> dict:
         "next_seed": secrets.randbelow(MAX_SEED),
         "has_practice": any(e.card.card_set.kind != "official" for e in entries),
     }
+
+
+def _slot_choices(deck: Deck, entries: list, owner) -> None:
+    """Mark the entries whose copies each print a value (a figure's G-Power) and,
+    for the owner, list the copies of that card recorded in their collection."""
+    check = GAMES[deck.game.slug].copy_check
+    # A card type whose copies print a value accepts one any copy may print.
+    valued = [
+        e
+        for e in entries
+        if check is not None
+        and not getattr(e.card, "is_private_stand_in", False)
+        and check(e.card.card_type, 10) is None
+    ]
+    copies = selectors.recorded_copies(owner, [e.card_id for e in valued])
+    for entry in entries:
+        entry.takes_g_power = entry in valued
+        entry.plays_g_power = entry.play_g_power() if entry.takes_g_power else None
+        entry.slot_copies = copies.get(entry.card_id, [])
 
 
 def _search(request, deck: Deck) -> dict | None:
@@ -288,7 +309,32 @@ def deck_add(request, pk):
             card=card,
             zone=form.cleaned_data["zone"] or None,
             quantity=form.cleaned_data["quantity"],
+            g_power=form.cleaned_data["g_power"],
         )
+    except ValidationError as error:
+        return _panel_response(request, deck, _error_text(error))
+    return _panel_response(request, deck)
+
+
+@require_POST
+def deck_slot(request, pk, entry):
+    """Say which owned copy plays one copy of a figure, or type its G-Power."""
+    deck = _own_deck(request, pk)
+    found = deck.entries.filter(pk=entry).first()
+    if found is None:
+        return _panel_response(request, deck, "This card is not in the deck.")
+    form = SlotForm(request.POST)
+    if not form.is_valid():
+        return _panel_response(
+            request, deck, "Choose one of your copies or type a G-Power as a number."
+        )
+    copy, g_power = form.cleaned_data["copy"], form.cleaned_data["g_power"]
+    if copy is not None and g_power is not None:
+        return _panel_response(
+            request, deck, "Choose one of your copies or type a G-Power, not both."
+        )
+    try:
+        services.deck_slot_set(entry=found, copy=copy, g_power=g_power)
     except ValidationError as error:
         return _panel_response(request, deck, _error_text(error))
     return _panel_response(request, deck)
@@ -310,6 +356,7 @@ def deck_remove(request, pk):
             card=card,
             zone=form.cleaned_data["zone"],
             quantity=form.cleaned_data["quantity"],
+            g_power=form.cleaned_data["g_power"],
         )
     except ValidationError as error:
         return _panel_response(request, deck, _error_text(error))

@@ -48,6 +48,80 @@ def copy_g_power_problem(card_type, g_power) -> str | None:
     return None
 
 
+# The species of each mould number (fixtures/sources/bakugan/figure_variants.csv;
+# a test checks this table against it). A figure"s number is its mould number.
+SPECIES = {
+    1: "Dragonoid",
+    2: "Delta Dragonoid",
+    3: "Infinity Dragonoid",
+    4: "Preyas",
+    5: "Preyas Diablo",
+    6: "Preyas II Angelo + Diablo",
+    7: "Tigrerra",
+    8: "Blade Tigrerra",
+    9: "Skyress",
+    10: "Storm Skyress",
+    11: "Gorem",
+    12: "Hammer Gorem",
+    13: "Hydranoid",
+    14: "Dual Hydranoid",
+    15: "Alpha Hydranoid",
+    16: "Fourtress",
+    17: "Sirenoid",
+    18: "Tentaclear",
+    19: "Harpus",
+    20: "Cycloid",
+    21: "Reaper",
+    22: "Centipoid",
+    23: "Falconeer",
+    24: "Fear Ripper",
+    25: "Griffon",
+    26: "Juggernoid",
+    27: "Laserman",
+    28: "Robotallion",
+    29: "Saurus",
+    30: "Serpenoid",
+    31: "Stinglash",
+    32: "Gargonoid",
+    33: "Hynoid",
+    34: "Manion",
+    35: "Mantris",
+    36: "Siege",
+    37: "Terrorclaw",
+    38: "Tuskor",
+    39: "Bee Striker",
+    40: "El Condor",
+    41: "Limulus",
+    42: "Monarus",
+    43: "Rattleoid",
+    44: "Ravenoid",
+    45: "Warius",
+    46: "Wormquake",
+    47: "Apollonir",
+    48: "Frosch",
+    49: "Lars Lion",
+    50: "Oberus",
+    51: "Clayf",
+    52: "Exedra",
+    53: "Wavern",
+    54: "Naga",
+}
+UNRELEASED_SPECIES = ("unreleased", "Unreleased figures (no mould number)")
+
+
+def species_of(card_type, number) -> tuple[str, str] | None:
+    """Return (key, name) of a figure's species, found by its mould number.
+
+    Figures the source lists with no mould number (unreleased) form one group.
+    """
+    if card_type != FIGURE:
+        return None
+    if number is None:
+        return UNRELEASED_SPECIES
+    name = SPECIES.get(number)
+    return (str(number), name) if name else (str(number), f"Mould #{number}")
+
+
 def validate(card, errors) -> None:
     kind = card.card_type
     if kind == "gate" and not card.gate_class:
@@ -225,5 +299,6 @@ GAME = Game(
     mats=(PLAYER_MAT, FIELD_2, FIELD_4),
     frame="#282828",
     copy_check=copy_g_power_problem,
+    species_of=species_of,
     deck_from_collection=True,
 )  # fmt: skip

@@ -289,6 +289,10 @@ class Game:
     # name_from(title, subtitle): the name a card prints when it is made of
     # its title and subtitle (Collision); None where the name is its own field.
     name_from: Callable | None = None
+    # species_of(card_type, number) -> (key, name) or None: the species an
+    # official item belongs to, for completion per species (Bakugan figures,
+    # one species per mould); None where a game's items have no species.
+    species_of: Callable | None = None
 
     @property
     def types(self) -> tuple[str, ...]:

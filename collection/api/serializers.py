@@ -17,6 +17,11 @@ class VisibleCardField(serializers.PrimaryKeyRelatedField):
 
 class CollectionEntrySerializer(serializers.ModelSerializer):
     card = VisibleCardField()
+    # Any whole number reaches the model, whose rule (the game's copy_check)
+    # gives the one message a figure's G-Power gets everywhere.
+    g_power = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=32767
+    )
     card_name = serializers.CharField(source="card.display_name", read_only=True)
     game = serializers.CharField(source="card.card_set.game.slug", read_only=True)
     set = serializers.CharField(source="card.card_set.slug", read_only=True)
@@ -39,6 +44,7 @@ class CollectionEntrySerializer(serializers.ModelSerializer):
             "grade",
             "wanted_quantity",
             "trade_quantity",
+            "g_power",
             "notes",
             "created_at",
             "updated_at",

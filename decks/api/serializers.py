@@ -15,16 +15,27 @@ class EntrySerializer(serializers.Serializer):
     card = serializers.IntegerField(min_value=1, max_value=MAX_INT)
     quantity = serializers.IntegerField(min_value=1, max_value=MAX_QUANTITY)
     zone = serializers.ChoiceField(choices=Zone.choices)
+    # A figure slot's typed G-Power, or the id of the owner's copy it names;
+    # the rule is the deck service's (decks.models.slot_problem).
+    g_power = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=MAX_INT
+    )
+    copy = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=MAX_INT
+    )
 
 
 class EntryReadSerializer(serializers.ModelSerializer):
     card = serializers.IntegerField(source="card_id")
     name = serializers.CharField(source="card.display_name")
     set_kind = serializers.CharField(source="card.card_set.kind")
+    # What the slot plays with (its named copy's value as it is now); the copy
+    # itself is the owner's collection entry and is not shown to readers.
+    g_power = serializers.IntegerField(source="play_g_power", allow_null=True)
 
     class Meta:
         model = DeckEntry
-        fields = ["card", "name", "set_kind", "quantity", "zone"]
+        fields = ["card", "name", "set_kind", "quantity", "zone", "g_power"]
 
 
 class ProblemSerializer(serializers.Serializer):
@@ -85,9 +96,9 @@ class DeckSerializer(serializers.ModelSerializer):
         cache = getattr(self, "_shown_cache", {})
         if deck.pk not in cache:
             entries = list(
-                deck.entries.select_related("card__card_set__game").order_by(
-                    "zone", "card_id"
-                )
+                deck.entries.select_related(
+                    "card__card_set__game", "copy", "deck"
+                ).order_by("zone", "card_id")
             )
             problems = validate_deck(deck.game.slug, entries)
             cache[deck.pk] = hide_private(entries, problems, self._reader())

@@ -55,15 +55,23 @@ def entries_to_engine(entries) -> dict:
     zones: dict[str, list[dict]] = {}
     for line in to_lines(entries):
         cached = card_to_engine(line.card)
+        if line.g_power is not None and cached.get("g_power") is None:
+            # The slot's own copy or typed value (decks.rules.bakugan).
+            cached["g_power"] = line.g_power
+            cached["label"] = _with_g_power(cached)
         zones.setdefault(line.zone, []).extend(
             dict(cached) for _ in range(line.quantity)
         )
     return zones
 
 
+def _with_g_power(card: dict) -> str:
+    return f"{card.get('label') or card.get('name')} ({card['g_power']} G)"
+
+
 def deck_entries(deck) -> list:
-    """Return a database deck's entries with their cards, sets and games."""
-    return list(deck.entries.select_related("card__card_set__game"))
+    """Return a database deck's entries with their cards, sets, games and copies."""
+    return list(deck.entries.select_related("card__card_set__game", "copy", "deck"))
 
 
 def blocking_cards(game_slug: str, engine_deck: dict) -> list[dict]:
@@ -100,9 +108,9 @@ def blocked_cards(game_slug: str, engine_decks: Sequence[dict]) -> list[dict]:
     return blocked
 
 
-def _copy_values(owner, engine_deck: dict) -> None:
-    """Give each copy in the deck whose G-Power is not printed on the card
-    the G-Power recorded on one of the owner's copies (strongest first)."""
+def _copy_values(owner, entries, engine_deck: dict) -> None:
+    """Give each copy in the deck whose slot names no G-Power the G-Power
+    recorded on one of the owner's other copies (strongest first)."""
     from decks.owned import owned_copies
 
     cards = [c for zone in engine_deck.values() for c in zone]
@@ -110,13 +118,18 @@ def _copy_values(owner, engine_deck: dict) -> None:
     if not open_ids:
         return
     copies = owned_copies(user=owner, card_ids=open_ids)
+    # A copy a slot names plays in that slot, not a second time in another.
+    for entry in entries:
+        copy = entry.named_copy() if hasattr(entry, "named_copy") else None
+        held = copies.get(entry.card_id, [])
+        for _ in range(entry.quantity if copy is not None else 0):
+            if copy.g_power in held:
+                held.remove(copy.g_power)
     for card in cards:
         held = copies.get(card["id"])
         if card.get("g_power") is None and held:
             card["g_power"] = held.pop(0)
-            card["label"] = (
-                f"{card.get('label') or card.get('name')} ({card['g_power']} G)"
-            )
+            card["label"] = _with_g_power(card)
 
 
 def engine_decks(
@@ -167,9 +180,9 @@ def engine_decks(
                 + " ".join(p.message for p in problems if p.level == ERROR),
             )
     built = [entries_to_engine(entries) for _, entries in named]
-    for deck, engine_deck in zip(decks, built, strict=True):
+    for deck, (_, entries), engine_deck in zip(decks, named, built, strict=True):
         if not isinstance(deck, tuple):
-            _copy_values(deck.owner, engine_deck)
+            _copy_values(deck.owner, entries, engine_deck)
     blocked = blocked_cards(game_slug, built)
     if blocked:
         names = "; ".join(f"{b['name']}: {', '.join(b['problems'])}" for b in blocked)

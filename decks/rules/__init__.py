@@ -53,12 +53,15 @@ def card_field(card: Any, name: str) -> Any:
 
 
 class Line(NamedTuple):
-    """One entry of a deck, normalised: the card, its id, how many, which zone."""
+    """One entry of a deck, normalised: the card, its id, how many, which zone,
+    and the value its copies play with when each copy prints one (a figure's
+    G-Power), or None."""
 
     card: Any
     card_id: int | None
     quantity: int
     zone: str
+    g_power: int | None = None
 
     def get(self, name: str) -> Any:
         return card_field(self.card, name)
@@ -81,12 +84,15 @@ def to_lines(entries: Iterable[Any]) -> list[Line]:
             continue
         if isinstance(entry, dict):
             card, quantity, zone = entry["card"], entry["quantity"], entry["zone"]
+            g_power = entry.get("g_power")
         else:
             card, quantity, zone = entry.card, entry.quantity, entry.zone
+            play = getattr(entry, "play_g_power", None)
+            g_power = play() if play is not None else getattr(entry, "g_power", None)
         card_id = card_field(card, "id")
         if card_id is None and not isinstance(card, dict):
             card_id = getattr(card, "pk", None)
-        lines.append(Line(card, card_id, int(quantity), str(zone)))
+        lines.append(Line(card, card_id, int(quantity), str(zone), g_power))
     return lines
 
 

@@ -4,9 +4,20 @@ Exactly three Bakugan; three Gate cards, one gold, one silver and one copper;
 three Ability cards, one red, one blue and one green. Each card sits in the zone
 of its own type. The requirements are data (``REQUIREMENTS``), checked by one
 loop.
+
+A Bakugan slot may play with a G-Power: one of the owner's recorded copies or
+a value the player types. A typed value obeys the rule a collection copy obeys
+(``cards.games.bakugan.copy_g_power_problem``, the one function for both); a
+slot with none plays the strongest recorded copy the owner has (the playtest
+adapter), and a figure with no value at all cannot be played.
 """
 
-from cards.games.bakugan import ABILITY_COLOURS, GAME, GATE_CLASSES
+from cards.games.bakugan import (
+    ABILITY_COLOURS,
+    GAME,
+    GATE_CLASSES,
+    copy_g_power_problem,
+)
 
 from . import WARNING, Line, Problem, count_phrase, ids, rotated, total
 
@@ -34,7 +45,7 @@ RULE_TEXT = (
 
 def validate(lines: list[Line], **options) -> list[Problem]:
     """Return the problems of a Bakugan deck."""
-    problems = []
+    problems = _g_power_problems(lines)
     for zone, (card_type, needed, field, values) in REQUIREMENTS.items():
         one, many = NOUNS[zone]
         in_zone = [line for line in lines if line.zone == zone]
@@ -62,6 +73,19 @@ def validate(lines: list[Line], **options) -> list[Problem]:
         if field is None:
             continue
         problems.extend(_spread_problems(zone, in_zone, field, values, many, card_type))
+    return problems
+
+
+def _g_power_problems(lines: list[Line]) -> list[Problem]:
+    problems = []
+    for line in lines:
+        if line.g_power is None:
+            continue
+        message = copy_g_power_problem(line.get("card_type"), line.g_power)
+        if message:
+            problems.append(
+                Problem("bad_g_power", f"{line.label}: {message}", ids([line]))
+            )
     return problems
 
 
@@ -140,7 +164,7 @@ def from_collection(owned: list, copies: dict[int, list[int]]) -> list[dict]:
 
     ``owned`` holds the cards the collector owns; ``copies`` maps a figure's
     card id to the G-Power recorded on each owned copy. The deck takes the
-    three strongest recorded copies whose attribute is known, one gate of each
+    three strongest recorded copies (each slot with its copy's G-Power) whose attribute is known, one gate of each
     class with a known bonus grid and one ability of each colour (an encoded
     one first, then the lowest number). Raise ValueError saying what is missing.
     """
@@ -160,10 +184,12 @@ def from_collection(owned: list, copies: dict[int, list[int]]) -> list[dict]:
             f"(you have {len(figures)})"
         )
     entries, counts = [], {}
-    for _g, pk in figures:
-        counts[pk] = counts.get(pk, 0) + 1
+    for g_power, pk in figures:
+        counts[pk, g_power] = counts.get((pk, g_power), 0) + 1
+    # Each slot plays the G-Power of the copies chosen for it.
     entries += [
-        {"card": pk, "quantity": n, "zone": "bakugan"} for pk, n in counts.items()
+        {"card": pk, "quantity": n, "zone": "bakugan", "g_power": g_power}
+        for (pk, g_power), n in counts.items()
     ]
     for zone, field, values, check in (
         ("gate", "gate_class", GATE_CLASSES, _playable_gate),

@@ -36,18 +36,20 @@ def own_a_deck(user):
         (card("figures-spin-master", "aquos-preyas-b1"), 320),
         (card("figures-spin-master", "haos-tigrerra-b1"), 300),
     ]
-    for figure, g_power in figures:
+    copies = [
         make_entry(user, figure, quantity=1, g_power=g_power)
+        for figure, g_power in figures
+    ]
     make_entry(user, figures[0][0], quantity=2)  # copies without a G-Power
     for key in ("1/48", "9/48", "17/48", "25/48", "33/48", "41/48"):
         make_entry(user, card("1-48", key), quantity=1)
-    return figures
+    return figures, copies
 
 
 def test_one_click_builds_a_legal_deck_of_what_i_own_and_starts_a_game(
     client, user, official
 ):
-    figures = own_a_deck(user)
+    figures, copies = own_a_deck(user)
     client.force_login(user)
     response = client.post(URL)
     playtest = Playtest.objects.get(owner=user)
@@ -55,6 +57,10 @@ def test_one_click_builds_a_legal_deck_of_what_i_own_and_starts_a_game(
     deck = Deck.objects.get(owner=user)
     zones = sorted((e.zone, e.card.key) for e in deck.entries.all())
     assert [z for z, _ in zones] == ["ability"] * 3 + ["bakugan"] * 3 + ["gate"] * 3
+    # Each Bakugan slot names the owned copy chosen, with its G-Power.
+    assert sorted(
+        (e.copy_id, e.g_power) for e in deck.entries.filter(zone="bakugan")
+    ) == sorted((c.pk, c.g_power) for c in copies)
     seat = playtest.decks[0]
     assert sorted(c["g_power"] for c in seat["bakugan"]) == [300, 320, 340]
     assert {c["id"] for c in seat["bakugan"]} == {f.pk for f, _ in figures}
