@@ -391,6 +391,11 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         queryset = filterset.qs
         unfiltered = queryset.query.where == base.query.where
         parsed = filterset.search
+        raw = params.get("q", "")
+        if raw != raw.strip():
+            # The form strips the query; the warnings count characters of what
+            # was typed, so they are read from the query as it came.
+            parsed = search.parse_query(raw)
         # The sort parameter wins; else the query's order: and direction:.
         sort = params.get("sort") or parsed.order
         sort_warning = None

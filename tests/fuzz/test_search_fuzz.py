@@ -192,6 +192,7 @@ def test_parse_query_never_raises(text):
 @example(q="", where="api", game="bakugan", extra=[("page", "abc")])
 @example(q="\x00\ud800", where="game", game="collide-o", extra=[("page", "-1")])
 @example(q="name:%", where="search", game="collision", extra=[("per_page", "0")])
+@example(q=" -game>=collision -", where="api", game="collision", extra=[])
 def test_a_fuzzed_query_never_makes_a_server_error(
     client, cards, q, where, game, extra
 ):
