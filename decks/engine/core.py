@@ -14,6 +14,9 @@ this package offers the same module-level interface (see ``GameModule``):
     view(state, player) -> View         what that player may see (``envelope``)
     to_json(state) -> dict, from_json(data) -> state
     score(state, player) -> float       heuristic for the greedy bot
+    scores_after(state, actions, player) -> [float]   optional: the score after
+                                        each action, as ``search.
+                                        scores_after_reference`` defines it
     chance_outcomes(state) -> [(action, probability)] when to_act is CHANCE
     determinize(state, player, rng) -> state   a copy as ``player`` may believe
                                         it (optional: see ``search``)

@@ -143,3 +143,35 @@ def digests() -> dict:
 
 def test_random_games_play_as_recorded_before_the_speed_work():
     assert digests() == json.loads(DIGESTS.read_text())
+
+
+@pytest.mark.parametrize(("slug", "players", "options"), SETUPS)
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**31))
+def test_a_games_scores_after_equals_the_plain_definition(slug, players, options, seed):
+    """Along greedy games, a game's ``scores_after`` gives the plain scores, unchanged state."""
+    from decks.engine.search import scores_after_reference
+
+    case = CASES[slug]
+    game = case.game
+    if getattr(game, "scores_after", None) is None:
+        pytest.skip(f"{slug} has no scores_after: greedy uses the plain definition")
+    state = game.new_game(case.decks(players, seed), options, seed)
+    bot = make_bot("greedy", seed)
+    chance = Rng(seed_state(seed, 7))
+    from decks.engine.core import CHANCE, resolve_chance
+
+    while not game.is_over(state):
+        seat = game.to_act(state)
+        if seat == CHANCE:
+            action = resolve_chance(game, state, chance)
+        else:
+            actions = game.legal_actions(state)
+            before = json.dumps(game.to_json(state), sort_keys=True)
+            for player in range(players):
+                assert game.scores_after(
+                    state, actions, player
+                ) == scores_after_reference(game, state, actions, player)
+            assert json.dumps(game.to_json(state), sort_keys=True) == before
+            action = bot.choose(game, state)
+        state = game.apply(state, action, inplace=True)
