@@ -21,6 +21,14 @@ class RandomBot:
     def choose(self, game, state):
         return self.rng.choice(game.legal_actions(state))
 
+    def skip(self, moves: int) -> None:
+        """Account for ``moves`` moves that had one legal action, as ``choose`` would.
+
+        ``choose`` draws once per move, and a draw among one action changes
+        nothing but the generator's state (``Rng.choice``, ``Rng.skip``).
+        """
+        self.rng.skip(moves)
+
 
 class GreedyBot:
     """Pick the action whose resulting state scores best for the acting player."""
@@ -35,6 +43,9 @@ class GreedyBot:
         if len(actions) == 1:
             return actions[0]
         return greedy_choice(game, state, actions, self.rng)
+
+    def skip(self, moves: int) -> None:
+        """Account for ``moves`` moves that had one legal action: ``choose`` draws nothing."""
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}
@@ -66,7 +77,64 @@ def make_bot(kind: str, seed: int):
 
 
 def play_out(game, state, bots, chance_rng: Rng, max_actions: int = 1_000_000):
-    """Play ``state`` to the end in place, each seat moved by its bot; return the state."""
+    """Play ``state`` to the end in place, each seat moved by its bot; return the state.
+
+    Exactly ``play_out_reference``, faster where the game offers
+    ``play_forced(state) -> [moves per seat]``: it plays in place, in one
+    call, the moves that are the only legal one (a Metal Fusion game is
+    mostly reveals), and each bot is told how many of them were its own
+    (``skip``), so its generator ends where ``choose`` would have left it.
+    Bots without ``skip`` (the search bot) are played the plain way.
+    """
+    forced = getattr(game, "play_forced", None)
+    if forced is None or not all(hasattr(bot, "skip") for bot in bots):
+        return play_out_reference(game, state, bots, chance_rng, max_actions)
+    is_over, to_act, apply = game.is_over, game.to_act, game.apply
+    count = 0
+    while True:
+        for seat, moves in enumerate(forced(state)):
+            if moves:
+                bots[seat].skip(moves)
+                count += moves
+        if is_over(state):
+            return state
+        seat = to_act(state)
+        if seat == CHANCE:
+            action = resolve_chance(game, state, chance_rng)
+        else:
+            action = bots[seat].choose(game, state)
+        state = apply(state, action, inplace=True)
+        count += 1
+        if count > max_actions:
+            raise RuntimeError(
+                "play_out exceeded its action bound; the turn cap should end every game"
+            )
+
+
+def play_forced_reference(game, state) -> list[int]:
+    """Apply in place the moves that are the only legal one, while there are any.
+
+    Return how many each seat made. It stops at the end of the game, at a
+    chance step and at a move with a choice: the plain definition of a game's
+    ``play_forced`` hook (see ``play_out``).
+    """
+    made = [0] * game.player_count(state)
+    while not game.is_over(state):
+        seat = game.to_act(state)
+        if seat == CHANCE:
+            break
+        actions = game.legal_actions(state)
+        if len(actions) != 1:
+            break
+        state = game.apply(state, actions[0], inplace=True)
+        made[seat] += 1
+    return made
+
+
+def play_out_reference(
+    game, state, bots, chance_rng: Rng, max_actions: int = 1_000_000
+):
+    """Play ``state`` to the end in place, one bot move at a time: ``play_out`` plainly."""
     count = 0
     while not game.is_over(state):
         seat = game.to_act(state)

@@ -43,7 +43,7 @@ are actions of the pseudo-player ``CHANCE``: a person enters the outcome, or
 from __future__ import annotations
 
 import json
-import sys
+import struct
 from collections.abc import Callable, Iterable, Sequence
 from copy import deepcopy
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass
@@ -79,7 +79,7 @@ class EngineError(Exception):
 
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
-_LANES: dict[int, tuple[int, int, int]] = {}
+_LANES: dict[int, tuple[int, int, int, Callable[[bytes], tuple]]] = {}
 
 
 class Rng:
@@ -139,6 +139,13 @@ class Rng:
     def choice_reference(self, items: Sequence[Any]) -> Any:
         return items[self.below_reference(len(items))]
 
+    def skip(self, draws: int) -> None:
+        """Step the state as ``draws`` calls of ``next64`` would, drawing nothing.
+
+        Each draw adds one ``_GAMMA`` to the state, so this is one sum.
+        """
+        self.state = (self.state + draws * _GAMMA) & _MASK
+
     def shuffle_reference(self, items: list) -> None:
         """Shuffle ``items`` in place (Fisher-Yates): the plain definition of ``shuffle``."""
         for i in range(len(items) - 1, 0, -1):
@@ -157,15 +164,14 @@ class Rng:
         m = len(items) - 1
         if m < 1:
             return
-        if sys.byteorder != "little":  # the lanes are read as native words
-            self.shuffle_reference(items)
-            return
         lanes = _LANES.get(m)
         if lanes is None:
             ones = sum(1 << (128 * k) for k in range(m))
             steps = sum(((k + 1) * _GAMMA) << (128 * k) for k in range(m))
-            lanes = _LANES[m] = (ones, steps, ones * _MASK)
-        ones, steps, low = lanes
+            # Each lane's low 8 bytes, read as one little-endian word per lane.
+            words = struct.Struct("<" + "Q8x" * m).unpack
+            lanes = _LANES[m] = (ones, steps, ones * _MASK, words)
+        ones, steps, low, words = lanes
         start = self.state
         z = (start * ones + steps) & low
         z = (z ^ z >> 30) & low
@@ -173,9 +179,8 @@ class Rng:
         z = (z ^ z >> 27) & low
         z = z * 0x94D049BB133111EB & low
         z = (z ^ z >> 31) & low
-        draws = memoryview(z.to_bytes(16 * m, "little")).cast("Q")[::2].tolist()
         i = m
-        for draw in draws:
+        for draw in words(z.to_bytes(16 * m, "little")):
             j = draw % (i + 1)
             items[i], items[j] = items[j], items[i]
             i -= 1

@@ -104,6 +104,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 
 from cards.games import GAMES
 
@@ -891,78 +892,120 @@ _POWER_SAID = [
     ]
     for colour in COLOURS
 ]
-
-
-def _plain_battle(s: State) -> bool:
-    """Fight the commonest battle in one go; return False to take the long way.
-
-    That battle reveals a card that is no Effect, between seats whose line-ups
-    carry no text and who own no hand effect: no step, no window, no choice
-    but the winner's. The result, the log and the events are exactly those of
-    ``_reveal``, ``_settle`` and ``_compare``; a simulation fights most of its
-    battles this way.
-    """
-    a, n, seats = s.attacker, s.players, s.seats
-    deck = s.deck[a]
-    if not deck:
-        _new_deck(s, a)  # _reveal, should it take over, finds the deck full
-        deck = s.deck[a]
-    info = seats[a]
-    c = info.cards[deck[-1]]
-    if c.slot == EFFECT or not info.plain:
-        return False
-    if s.variant == "left":
-        d = a + 1 if a + 1 < n else 0
-        if not seats[d].plain:
-            return False
-        defenders = [d]
-    else:
-        defenders = [(a + k) % n for k in range(1, n)]
-        for d in defenders:
-            if not seats[d].plain:
-                return False
-    card = deck.pop()
-    colour = c.launcher
-    s.turn += 1
-    events = s.events
-    events.append(c.said_reveal[a])
-    k = len(defenders) + 1
-    s.resume, s.window_turn, s.passes = "window", 0, k
-    boosts, bonus = s.boosts, s.bonus
-    attack = info.base[colour] + boosts[a][colour] + bonus[a]
-    if k == 2:
-        d = defenders[0]
-        best = seats[d].base[colour] + boosts[d][colour] + bonus[d]
-        head, middle = _POWER_SAID[colour][a][d]
-        events.append(f"{head}{attack}{middle}{best}.")
-    else:
-        powers = [
-            seats[d].base[colour] + boosts[d][colour] + bonus[d] for d in defenders
-        ]
-        best = max(powers)
-        said = ", ".join(
-            f"{_PLAYERS[seat]} {p}"
-            for seat, p in zip([a, *defenders], [attack, *powers], strict=True)
-        )
-        events.append(f"Battle power on {COLOURS[colour]}: {said}.")
-    if attack > best:
-        s.card, s.colour, s.defenders = card, colour, defenders
-        s.phase = "choose"
-        events.append(c.said_takes[a])
-        return True
-    events.append(
-        "A tie goes to the defender."
-        if attack == best
-        else f"{_PLAYERS[a]} loses the battle."
+# The same events written out, by (colour, attacker, defender, powers): a dict
+# look-up takes half the time of the f-string, and a simulation writes one
+# at every battle. Powers are small, so it stays small; it is emptied should
+# odd cards make it grow past _SAID_MAX.
+_SAID_POWERS: dict[tuple[int, int, int, int, int], str] = {}
+_SAID_MAX = 100_000
+_SAID_LOSES = tuple(f"{who} loses the battle." for who in _PLAYERS)
+_SAID_TIE = "A tie goes to the defender."
+# Who defends against each attacker, by (variant is "left", players).
+_DEFENDERS = {
+    (left, n): tuple(
+        (a + 1 if a + 1 < n else 0,)
+        if left
+        else tuple((a + k) % n for k in range(1, n))
+        for a in range(n)
     )
-    s.discard[a].append(card)
-    events.append(c.said_discarded)
-    s.attacker = a = a + 1 if a + 1 < n else 0
-    # The turn's fields still hold what _start_turn set (this battle changed
-    # none of them), so only its endings are left to check.
-    if s.turn >= TURN_CAP or not (s.deck[a] or s.discard[a]):
-        _start_turn(s)
-    return True
+    for left in (True, False)
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+}
+
+
+def _said_powers(colour: int, a: int, d: int, attack: int, best: int) -> str:
+    """Return the two-player battle's power event (kept in ``_SAID_POWERS``)."""
+    if len(_SAID_POWERS) >= _SAID_MAX:
+        _SAID_POWERS.clear()
+    head, middle = _POWER_SAID[colour][a][d]
+    said = _SAID_POWERS[colour, a, d, attack, best] = f"{head}{attack}{middle}{best}."
+    return said
+
+
+def _plain_battles(s: State, made: list[int] | None = None) -> int:
+    """Fight the commonest battles in one go; return how many were fought.
+
+    A plain battle reveals a card that is no Effect, between seats whose
+    line-ups carry no text and who own no hand effect: no step, no window, no
+    choice but the winner's. Each is logged as a ``reveal`` and its result,
+    log and events are exactly those of ``_reveal``, ``_settle`` and
+    ``_compare``; a simulation fights most of its battles this way.
+
+    Without ``made`` (``apply``) it fights one battle at most. With it
+    (``play_forced``) it goes on while the battles stay plain and the
+    attacker loses them (the next attacker's move is again the only legal
+    one), counting each battle's reveal in ``made`` for the attacker. It
+    stops before a battle that is not plain (0 when the first is not; the
+    caller takes the long way), after a battle the attacker wins (the choice
+    of ruling M4 is theirs) and at the end of the game.
+    """
+    seats, decks, discards = s.seats, s.deck, s.discard
+    boosts, bonus, events = s.boosts, s.bonus, s.events
+    n = s.players
+    defending = _DEFENDERS[s.variant == "left", n]
+    everyone = all(info.plain for info in seats)  # else each battle is checked
+    a = first = s.attacker
+    turn = start = s.turn
+    while True:
+        deck = decks[a]
+        if not deck:
+            _new_deck(s, a)  # _reveal, should it take over, finds the deck full
+            deck = decks[a]
+        info = seats[a]
+        c = info.cards[deck[-1]]
+        defenders = defending[a]
+        if c.slot == EFFECT:
+            break
+        if not everyone and not (info.plain and all(seats[d].plain for d in defenders)):
+            break
+        card = deck.pop()
+        turn += 1
+        colour = c.launcher
+        events.append(c.said_reveal[a])
+        attack = info.base[colour] + boosts[a][colour] + bonus[a]
+        if len(defenders) == 1:
+            d = defenders[0]
+            best = seats[d].base[colour] + boosts[d][colour] + bonus[d]
+            said = _SAID_POWERS.get((colour, a, d, attack, best))
+            events.append(said or _said_powers(colour, a, d, attack, best))
+        else:
+            powers = [
+                seats[d].base[colour] + boosts[d][colour] + bonus[d] for d in defenders
+            ]
+            best = max(powers)
+            said = ", ".join(
+                f"{_PLAYERS[seat]} {p}"
+                for seat, p in zip([a, *defenders], [attack, *powers], strict=True)
+            )
+            events.append(f"Battle power on {COLOURS[colour]}: {said}.")
+        if attack > best:
+            s.card, s.colour, s.defenders = card, colour, list(defenders)
+            s.phase = "choose"
+            events.append(c.said_takes[a])
+            break
+        events.append(_SAID_TIE if attack == best else _SAID_LOSES[a])
+        discards[a].append(card)
+        events.append(c.said_discarded)
+        a = a + 1 if a + 1 < n else 0
+        # The turn's fields still hold what _start_turn set (these battles
+        # changed none of them), so only its endings are left to check.
+        if turn >= TURN_CAP or not (decks[a] or discards[a]):
+            s.attacker, s.turn = a, turn
+            _start_turn(s)
+            break
+        if made is None:
+            break
+    fought = turn - start
+    if fought:
+        # Only reveals were made, by the seats in turn from the first attacker.
+        s.attacker, s.turn = a, turn
+        s.resume, s.window_turn, s.passes = "window", 0, len(defenders) + 1
+        s.log.extend(repeat("reveal", fought))
+        if made is not None:
+            rounds, extra = divmod(fought, n)
+            for k in range(n):
+                made[(first + k) % n] += rounds + (k < extra)
+    return fought
 
 
 def _usable(s: State, seat: int) -> list[int]:
@@ -1192,8 +1235,8 @@ def apply(state: State, action: Action | str, *, inplace: bool = False) -> State
     s = state
     if action is REVEAL and inplace and s.phase == "reveal":
         # A simulation's commonest move: legal, nothing to copy.
-        s.log.append("reveal")
-        if not _plain_battle(s):
+        if not _plain_battles(s):
+            s.log.append("reveal")
             _reveal(s)
         return s
     if isinstance(action, str):
@@ -1229,11 +1272,13 @@ def apply(state: State, action: Action | str, *, inplace: bool = False) -> State
         _refuse(s, action)
     if not inplace:
         s = copy_state(s)
-    s.log.append(action.text)
     if phase == "reveal":
-        if not _plain_battle(s):
+        if not _plain_battles(s):  # logs its reveal itself
+            s.log.append(action.text)
             _reveal(s)
-    elif phase == "choose":
+        return s
+    s.log.append(action.text)
+    if phase == "choose":
         a = s.attacker
         card = s.seats[a].cards[s.card]
         if kind == "hand":
@@ -1279,6 +1324,33 @@ def apply(state: State, action: Action | str, *, inplace: bool = False) -> State
         s.pending[0][1] -= 1
         _settle(s)
     return s
+
+
+def play_forced(state: State) -> list[int]:
+    """Apply in place the moves that are the only legal one; return how many per seat.
+
+    Exactly ``bots.play_forced_reference`` (a test holds them equal), which
+    the bots' loop ``bots.play_out`` takes to skip its per-move work: a
+    reveal is always the only move, and a random game is mostly reveals.
+    Runs of plain battles are fought in one call (``_plain_battles``).
+    """
+    s = state
+    made = [0] * s.players
+    while True:
+        phase = s.phase
+        if phase == "reveal":
+            if not _plain_battles(s, made):
+                made[s.attacker] += 1
+                s.log.append("reveal")
+                _reveal(s)
+            continue
+        if phase == "over":
+            return made
+        actions = legal_actions(s)
+        if len(actions) != 1:
+            return made
+        made[to_act(s)] += 1
+        apply(s, actions[0], inplace=True)
 
 
 def describe(state: State, action: Action) -> str:

@@ -2,9 +2,10 @@
 
 Each fast path keeps the plain definition beside it; these tests hold the two
 equal: the written-out draws of ``Rng`` against ``next64``, and whole games
-through ``run_games`` (pinned decks, one deck read) against games started one
-by one from the caller's decks and played by ``play_out``: the same actions,
-the same saved form at the end and the same event text, over many seeds.
+through ``run_games`` (pinned decks, one deck read, ``play_out``) against
+games started one by one from the caller's decks and played by
+``play_out_reference``: the same actions, the same saved form at the end and
+the same event text, over many seeds.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from decks.engine.bots import make_bot, play_out
+from decks.engine.bots import make_bot, play_out_reference
 from decks.engine.core import DeckReads, PinnedDecks, Rng, pinned, seed_state
 from decks.engine.simulate import run_games
 
@@ -59,7 +60,9 @@ def _plain_games(game, decks, options, games, seed, bots):
             make_bot(bots[min(s, len(bots) - 1)], game_seed * 31 + s)
             for s in range(seats)
         ]
-        state = play_out(game, state, seat_bots, Rng(seed_state(game_seed, 7)))
+        state = play_out_reference(
+            game, state, seat_bots, Rng(seed_state(game_seed, 7))
+        )
         played.append(_record(game, state))
     return played
 
