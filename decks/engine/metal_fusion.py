@@ -116,6 +116,7 @@ from .core import (
     View,
     checked_options,
     copy_state,
+    derived,
     envelope,
     marked,
     parse_effects,
@@ -617,6 +618,9 @@ class State:
     # What happened, in words: not saved, a replay of the log reproduces it.
     events: list = marked("list", factory=list, derived=True)
     seats: list = marked(factory=list, derived=True)
+    # Plain battles' results by attacker and colour while no booster is added
+    # (``_plain_battles``); a copy or a loaded game starts without.
+    plain_results: list | None = derived(None, "fresh")
 
 
 def _player(seat: int) -> str:
@@ -892,12 +896,6 @@ _POWER_SAID = [
     ]
     for colour in COLOURS
 ]
-# The same events written out, by (colour, attacker, defender, powers): a dict
-# look-up takes half the time of the f-string, and a simulation writes one
-# at every battle. Powers are small, so it stays small; it is emptied should
-# odd cards make it grow past _SAID_MAX.
-_SAID_POWERS: dict[tuple[int, int, int, int, int], str] = {}
-_SAID_MAX = 100_000
 _SAID_LOSES = tuple(f"{who} loses the battle." for who in _PLAYERS)
 _SAID_TIE = "A tie goes to the defender."
 # Who defends against each attacker, by (variant is "left", players).
@@ -913,13 +911,29 @@ _DEFENDERS = {
 }
 
 
-def _said_powers(colour: int, a: int, d: int, attack: int, best: int) -> str:
-    """Return the two-player battle's power event (kept in ``_SAID_POWERS``)."""
-    if len(_SAID_POWERS) >= _SAID_MAX:
-        _SAID_POWERS.clear()
-    head, middle = _POWER_SAID[colour][a][d]
-    said = _SAID_POWERS[colour, a, d, attack, best] = f"{head}{attack}{middle}{best}."
-    return said
+def _plain_result(
+    s: State, a: int, colour: int, defenders: tuple[int, ...]
+) -> tuple[bool, str, str]:
+    """Return a plain battle's result: (the attacker wins, power event, losing event).
+
+    The powers are ``_battle_power``'s for a battle with no text; the events
+    are ``_compare``'s.
+    """
+    seats, boosts, bonus = s.seats, s.boosts, s.bonus
+    attack = seats[a].base[colour] + boosts[a][colour] + bonus[a]
+    powers = [seats[d].base[colour] + boosts[d][colour] + bonus[d] for d in defenders]
+    best = max(powers)
+    if len(defenders) == 1:
+        head, middle = _POWER_SAID[colour][a][defenders[0]]
+        said = f"{head}{attack}{middle}{best}."
+    else:
+        said = ", ".join(
+            f"{_PLAYERS[seat]} {p}"
+            for seat, p in zip([a, *defenders], [attack, *powers], strict=True)
+        )
+        said = f"Battle power on {COLOURS[colour]}: {said}."
+    lost = _SAID_TIE if attack == best else _SAID_LOSES[a]
+    return attack > best, said, lost
 
 
 def _plain_battles(s: State, made: list[int] | None = None) -> int:
@@ -939,9 +953,13 @@ def _plain_battles(s: State, made: list[int] | None = None) -> int:
     caller takes the long way), after a battle the attacker wins (the choice
     of ruling M4 is theirs) and at the end of the game.
     """
-    seats, decks, discards = s.seats, s.deck, s.discard
-    boosts, bonus, events = s.boosts, s.bonus, s.events
+    seats, decks, discards, events = s.seats, s.deck, s.discard, s.events
     n = s.players
+    # The powers stay as they are until a booster is added, so each attacker
+    # and colour has one result until then: worked out once (``_plain_result``).
+    results = s.plain_results
+    if results is None:
+        results = s.plain_results = [None] * (4 * n)
     defending = _DEFENDERS[s.variant == "left", n]
     everyone = all(info.plain for info in seats)  # else each battle is checked
     a = first = s.attacker
@@ -961,29 +979,19 @@ def _plain_battles(s: State, made: list[int] | None = None) -> int:
         card = deck.pop()
         turn += 1
         colour = c.launcher
+        key = a * 4 + colour
+        result = results[key]
+        if result is None:
+            result = results[key] = _plain_result(s, a, colour, defenders)
+        wins, said, lost = result
         events.append(c.said_reveal[a])
-        attack = info.base[colour] + boosts[a][colour] + bonus[a]
-        if len(defenders) == 1:
-            d = defenders[0]
-            best = seats[d].base[colour] + boosts[d][colour] + bonus[d]
-            said = _SAID_POWERS.get((colour, a, d, attack, best))
-            events.append(said or _said_powers(colour, a, d, attack, best))
-        else:
-            powers = [
-                seats[d].base[colour] + boosts[d][colour] + bonus[d] for d in defenders
-            ]
-            best = max(powers)
-            said = ", ".join(
-                f"{_PLAYERS[seat]} {p}"
-                for seat, p in zip([a, *defenders], [attack, *powers], strict=True)
-            )
-            events.append(f"Battle power on {COLOURS[colour]}: {said}.")
-        if attack > best:
+        events.append(said)
+        if wins:
             s.card, s.colour, s.defenders = card, colour, list(defenders)
             s.phase = "choose"
             events.append(c.said_takes[a])
             break
-        events.append(_SAID_TIE if attack == best else _SAID_LOSES[a])
+        events.append(lost)
         discards[a].append(card)
         events.append(c.said_discarded)
         a = a + 1 if a + 1 < n else 0
@@ -1291,6 +1299,7 @@ def apply(state: State, action: Action | str, *, inplace: bool = False) -> State
             counts = s.boosts[a]
             for c in range(4):
                 counts[c] += card.boost[c]
+            s.plain_results = None  # the powers change: the plain results with them
             s.events.append(
                 f"{_player(a)} slides {card.name} under their {action.arg} as a booster."
             )

@@ -139,6 +139,50 @@ def test_metal_fusion_plays_forced_moves_as_the_plain_loop(
     assert checked > 0
 
 
+def _random_game(decks, players, options, seed, loop) -> tuple:
+    """Play a game of random moves, ``loop`` making them; return what it shows."""
+    state = mf.new_game(DECKS[decks](players), options, seed)
+    rng = Rng(seed_state(seed, 5))
+    loop(state, rng)
+    return _seen(state), state.log
+
+
+def _move_by_move(state, rng):
+    while not mf.is_over(state):
+        mf.apply(state, rng.choice(mf.legal_actions(state)), inplace=True)
+
+
+def _forced_in_runs(state, rng):
+    while True:
+        rng.skip(sum(mf.play_forced(state)))
+        if mf.is_over(state):
+            return
+        mf.apply(state, rng.choice(mf.legal_actions(state)), inplace=True)
+
+
+@pytest.mark.parametrize("decks", DECKS)
+@pytest.mark.parametrize(("players", "options"), SETUPS)
+@settings(max_examples=4, deadline=None)
+@given(seed=SEEDS)
+def test_plain_battles_are_fought_as_the_long_way_fights_them(
+    decks, players, options, seed
+):
+    """The plain-battle path (kept results included) against ``_reveal``'s long way.
+
+    With ``_plain_battles`` switched off every battle takes the long way
+    (``_reveal``, ``_settle``, ``_compare``): the plain definition. Whole
+    games, so the results kept between boosters are tested as a game keeps
+    them; one generator draws for every seat, its forced draws skipped.
+    """
+    fast = _random_game(decks, players, options, seed, _move_by_move)
+    runs = _random_game(decks, players, options, seed, _forced_in_runs)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mf, "_plain_battles", lambda s, made=None: 0)
+        plain = _random_game(decks, players, options, seed, _move_by_move)
+    assert fast == plain
+    assert runs == plain
+
+
 @pytest.mark.parametrize("decks", DECKS)
 @pytest.mark.parametrize(("players", "options"), SETUPS)
 @settings(max_examples=3, deadline=None)
