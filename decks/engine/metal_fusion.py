@@ -970,13 +970,14 @@ def _plain_battles(s: State, made: list[int] | None = None) -> int:
             _new_deck(s, a)  # _reveal, should it take over, finds the deck full
             deck = decks[a]
         info = seats[a]
-        c = info.cards[deck[-1]]
-        defenders = defending[a]
-        if c.slot == EFFECT:
-            break
-        if not everyone and not (info.plain and all(seats[d].plain for d in defenders)):
-            break
         card = deck.pop()
+        c = info.cards[card]
+        defenders = defending[a]
+        if c.slot == EFFECT or not (
+            everyone or (info.plain and all(seats[d].plain for d in defenders))
+        ):
+            deck.append(card)  # not a plain battle: left to the long way
+            break
         turn += 1
         colour = c.launcher
         key = a * 4 + colour
@@ -984,16 +985,13 @@ def _plain_battles(s: State, made: list[int] | None = None) -> int:
         if result is None:
             result = results[key] = _plain_result(s, a, colour, defenders)
         wins, said, lost = result
-        events.append(c.said_reveal[a])
-        events.append(said)
         if wins:
+            events += (c.said_reveal[a], said, c.said_takes[a])
             s.card, s.colour, s.defenders = card, colour, list(defenders)
             s.phase = "choose"
-            events.append(c.said_takes[a])
             break
-        events.append(lost)
+        events += (c.said_reveal[a], said, lost, c.said_discarded)
         discards[a].append(card)
-        events.append(c.said_discarded)
         a = a + 1 if a + 1 < n else 0
         # The turn's fields still hold what _start_turn set (these battles
         # changed none of them), so only its endings are left to check.
