@@ -355,7 +355,7 @@ class _Card:
     __slots__ = (
         "name", "number", "slot", "launcher", "boost", "reveal", "from_hand",
         "lineup", "as_booster", "basic", "said_reveal", "said_takes",
-        "said_discarded",
+        "said_discarded", "said_hand", "said_boost",
     )  # fmt: skip
 
     def __init__(self, card: dict):
@@ -390,6 +390,16 @@ class _Card:
             f"{who} wins the battle and takes {self.name}." for who in _PLAYERS
         )
         self.said_discarded = f"{self.name} is discarded."
+        self.said_hand = tuple(
+            f"{who} puts {self.name} into their hand." for who in _PLAYERS
+        )
+        self.said_boost = tuple(
+            {
+                slot: f"{who} slides {self.name} under their {slot} as a booster."
+                for slot in SLOTS
+            }
+            for who in _PLAYERS
+        )
 
 
 class _Seat:
@@ -842,6 +852,12 @@ def _apply_steps(s: State, owner: int, card: _Card, steps: tuple) -> None:
             return
 
 
+_SAID_NEW_DECK = tuple(
+    f"{who}'s deck is empty: the discard pile is shuffled into a new deck (ruling M6)."
+    for who in _PLAYERS
+)
+
+
 def _new_deck(s: State, a: int) -> None:
     """Shuffle the attacker's discard pile into a new deck (ruling M6)."""
     pile = s.discard[a]
@@ -850,9 +866,7 @@ def _new_deck(s: State, a: int) -> None:
     s.rng = rng.state
     s.deck[a] = pile
     s.discard[a] = []
-    s.events.append(
-        f"{_player(a)}'s deck is empty: the discard pile is shuffled into a new deck (ruling M6)."
-    )
+    s.events.append(_SAID_NEW_DECK[a])
 
 
 def _reveal(s: State) -> None:
@@ -936,6 +950,11 @@ def _plain_result(
     return attack > best, said, lost
 
 
+def _all_plain(seats: list[_Seat], a: int, defenders: tuple[int, ...]) -> bool:
+    """Return whether attacker ``a`` and ``defenders`` all fight plain battles."""
+    return seats[a].plain and all(seats[d].plain for d in defenders)
+
+
 def _plain_battles(s: State, made: list[int] | None = None) -> int:
     """Fight the commonest battles in one go; return how many were fought.
 
@@ -962,6 +981,7 @@ def _plain_battles(s: State, made: list[int] | None = None) -> int:
         results = s.plain_results = [None] * (4 * n)
     defending = _DEFENDERS[s.variant == "left", n]
     everyone = all(info.plain for info in seats)  # else each battle is checked
+    cards_of = [info.cards for info in seats]
     a = first = s.attacker
     turn = start = s.turn
     while True:
@@ -969,13 +989,9 @@ def _plain_battles(s: State, made: list[int] | None = None) -> int:
         if not deck:
             _new_deck(s, a)  # _reveal, should it take over, finds the deck full
             deck = decks[a]
-        info = seats[a]
         card = deck.pop()
-        c = info.cards[card]
-        defenders = defending[a]
-        if c.slot == EFFECT or not (
-            everyone or (info.plain and all(seats[d].plain for d in defenders))
-        ):
+        c = cards_of[a][card]
+        if c.slot == EFFECT or not (everyone or _all_plain(seats, a, defending[a])):
             deck.append(card)  # not a plain battle: left to the long way
             break
         turn += 1
@@ -983,11 +999,11 @@ def _plain_battles(s: State, made: list[int] | None = None) -> int:
         key = a * 4 + colour
         result = results[key]
         if result is None:
-            result = results[key] = _plain_result(s, a, colour, defenders)
+            result = results[key] = _plain_result(s, a, colour, defending[a])
         wins, said, lost = result
         if wins:
             events += (c.said_reveal[a], said, c.said_takes[a])
-            s.card, s.colour, s.defenders = card, colour, list(defenders)
+            s.card, s.colour, s.defenders = card, colour, list(defending[a])
             s.phase = "choose"
             break
         events += (c.said_reveal[a], said, lost, c.said_discarded)
@@ -1005,7 +1021,7 @@ def _plain_battles(s: State, made: list[int] | None = None) -> int:
     if fought:
         # Only reveals were made, by the seats in turn from the first attacker.
         s.attacker, s.turn = a, turn
-        s.resume, s.window_turn, s.passes = "window", 0, len(defenders) + 1
+        s.resume, s.window_turn, s.passes = "window", 0, len(defending[a]) + 1
         s.log.extend(repeat("reveal", fought))
         if made is not None:
             rounds, extra = divmod(fought, n)
@@ -1288,7 +1304,7 @@ def apply(state: State, action: Action | str, *, inplace: bool = False) -> State
         a = s.attacker
         card = s.seats[a].cards[s.card]
         if kind == "hand":
-            s.events.append(f"{_player(a)} puts {card.name} into their hand.")
+            s.events.append(card.said_hand[a])
             index, s.card = s.card, -1
             _gain(s, a, index)
         else:
@@ -1298,9 +1314,7 @@ def apply(state: State, action: Action | str, *, inplace: bool = False) -> State
             for c in range(4):
                 counts[c] += card.boost[c]
             s.plain_results = None  # the powers change: the plain results with them
-            s.events.append(
-                f"{_player(a)} slides {card.name} under their {action.arg} as a booster."
-            )
+            s.events.append(card.said_boost[a][action.arg])
         if s.phase != "over":
             _next_turn(s)
     elif phase == "window":
@@ -1351,8 +1365,10 @@ def play_forced(state: State) -> list[int]:
                 s.log.append("reveal")
                 _reveal(s)
             continue
-        if phase == "over":
-            return made
+        if phase == "over" or (
+            phase == "choose" and s.seats[s.attacker].cards[s.card].slot != EFFECT
+        ):
+            return made  # a won card that is no Effect: hand or boost, a choice
         actions = legal_actions(s)
         if len(actions) != 1:
             return made
