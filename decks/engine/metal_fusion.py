@@ -521,8 +521,19 @@ def _build_seat(deck: dict, seat: int) -> _Seat:
     return _Seat(lineup, list(cards))
 
 
+class _Seats(list):
+    """Every seat's ``_Seat``, with what each run of plain battles asks of them."""
+
+    __slots__ = ("plain", "cards")
+
+    def __init__(self, seats: Iterable[_Seat]):
+        super().__init__(seats)
+        self.plain = all(info.plain for info in self)  # no battle needs a check
+        self.cards = [info.cards for info in self]
+
+
 _seats = DeckReads(
-    lambda decks: [_build_seat(deck, seat) for seat, deck in enumerate(decks)]
+    lambda decks: _Seats(_build_seat(deck, seat) for seat, deck in enumerate(decks))
 )
 
 
@@ -925,6 +936,19 @@ _DEFENDERS = {
 }
 
 
+def _forget_results(s: State, colours: tuple[int, ...]) -> None:
+    """Forget the kept plain results (``_plain_battles``) of battles in ``colours``.
+
+    A booster changes its owner's power in the colours it fires on, and only
+    there; every battle in such a colour is worked out again.
+    """
+    results = s.plain_results
+    if results is not None:
+        for colour in range(4):
+            if colours[colour]:
+                results[colour::4] = [None] * s.players
+
+
 def _plain_result(
     s: State, a: int, colour: int, defenders: tuple[int, ...]
 ) -> tuple[bool, str, str]:
@@ -935,12 +959,16 @@ def _plain_result(
     """
     seats, boosts, bonus = s.seats, s.boosts, s.bonus
     attack = seats[a].base[colour] + boosts[a][colour] + bonus[a]
-    powers = [seats[d].base[colour] + boosts[d][colour] + bonus[d] for d in defenders]
-    best = max(powers)
     if len(defenders) == 1:
-        head, middle = _POWER_SAID[colour][a][defenders[0]]
+        d = defenders[0]
+        best = seats[d].base[colour] + boosts[d][colour] + bonus[d]
+        head, middle = _POWER_SAID[colour][a][d]
         said = f"{head}{attack}{middle}{best}."
     else:
+        powers = [
+            seats[d].base[colour] + boosts[d][colour] + bonus[d] for d in defenders
+        ]
+        best = max(powers)
         said = ", ".join(
             f"{_PLAYERS[seat]} {p}"
             for seat, p in zip([a, *defenders], [attack, *powers], strict=True)
@@ -980,8 +1008,7 @@ def _plain_battles(s: State, made: list[int] | None = None) -> int:
     if results is None:
         results = s.plain_results = [None] * (4 * n)
     defending = _DEFENDERS[s.variant == "left", n]
-    everyone = all(info.plain for info in seats)  # else each battle is checked
-    cards_of = [info.cards for info in seats]
+    everyone, cards_of = seats.plain, seats.cards
     a = first = s.attacker
     turn = start = s.turn
     while True:
@@ -1313,7 +1340,7 @@ def apply(state: State, action: Action | str, *, inplace: bool = False) -> State
             counts = s.boosts[a]
             for c in range(4):
                 counts[c] += card.boost[c]
-            s.plain_results = None  # the powers change: the plain results with them
+            _forget_results(s, card.boost)
             s.events.append(card.said_boost[a][action.arg])
         if s.phase != "over":
             _next_turn(s)
