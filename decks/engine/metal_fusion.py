@@ -1237,6 +1237,9 @@ def legal_actions(state: State) -> list[Action]:
     if phase == "reveal":
         return [REVEAL]
     if phase == "choose":
+        slot = s.seats[s.attacker].cards[s.card].slot
+        if slot != EFFECT:  # _boost_slots: the line-up card of its own type
+            return [HAND, BOOST[SLOTS[slot]]]
         return [HAND] + [BOOST[slot] for slot in _boost_slots(s)]
     if phase == "window":
         seat = _involved(s)[s.window_turn]
