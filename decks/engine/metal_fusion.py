@@ -354,11 +354,12 @@ class _Card:
 
     __slots__ = (
         "name", "number", "slot", "launcher", "boost", "reveal", "from_hand",
-        "lineup", "as_booster", "basic", "said_reveal", "said_takes",
-        "said_discarded", "said_hand", "said_boost",
+        "lineup", "as_booster", "basic", "plain_key", "said_reveal",
+        "said_takes", "said_discarded", "said_hand", "said_boost",
     )  # fmt: skip
 
-    def __init__(self, card: dict):
+    def __init__(self, card: dict, seat: int = 0):
+        """Read ``card`` for the seat that owns it (its events name the owner)."""
         self.name = _name(card)
         self.number = card.get("number")
         self.slot = _TYPES[card["card_type"]]
@@ -381,25 +382,19 @@ class _Card:
         self.as_booster = self.slot == EFFECT and any(
             s.op == "as_booster" for s in steps
         )
-        # Every battle logs these; written once per card and seat.
+        # Where a plain battle's result is kept (``_plain_battles``).
+        self.plain_key = 4 * seat + self.launcher
+        # Every battle logs these; written once per card.
+        who = _PLAYERS[seat]
         colour = COLOURS[self.launcher] if self.launcher >= 0 else ""
-        self.said_reveal = tuple(
-            f"{who} reveals {self.name}: a {colour} launcher." for who in _PLAYERS
-        )
-        self.said_takes = tuple(
-            f"{who} wins the battle and takes {self.name}." for who in _PLAYERS
-        )
+        self.said_reveal = f"{who} reveals {self.name}: a {colour} launcher."
+        self.said_takes = f"{who} wins the battle and takes {self.name}."
         self.said_discarded = f"{self.name} is discarded."
-        self.said_hand = tuple(
-            f"{who} puts {self.name} into their hand." for who in _PLAYERS
-        )
-        self.said_boost = tuple(
-            {
-                slot: f"{who} slides {self.name} under their {slot} as a booster."
-                for slot in SLOTS
-            }
-            for who in _PLAYERS
-        )
+        self.said_hand = f"{who} puts {self.name} into their hand."
+        self.said_boost = {
+            slot: f"{who} slides {self.name} under their {slot} as a booster."
+            for slot in SLOTS
+        }
 
 
 class _Seat:
@@ -418,9 +413,9 @@ class _Seat:
         "plain",
     )
 
-    def __init__(self, lineup: list[dict], deck: list[dict]):
+    def __init__(self, lineup: list[dict], deck: list[dict], seat: int = 0):
         self.dicts = lineup + deck
-        self.cards = [_Card(card) for card in self.dicts]
+        self.cards = [_Card(card, seat) for card in self.dicts]
         self.by_number = {self.cards[i].number: i for i in range(3, len(self.cards))}
         self.stats, self.emblem, self.move = _lineup_static(lineup)
         self.base = tuple(
@@ -518,7 +513,7 @@ def _build_seat(deck: dict, seat: int) -> _Seat:
             f"{who}'s deck holds two cards numbered {number} ({_name(first)} "
             f"and {_name(second)}); a deck may not repeat a card number (ruling M1).",
         )
-    return _Seat(lineup, list(cards))
+    return _Seat(lineup, list(cards), seat)
 
 
 class _Seats(list):
@@ -895,7 +890,7 @@ def _reveal(s: State) -> None:
         s.defenders = [(a + 1) % n]
     else:
         s.defenders = [(a + k) % n for k in range(1, n)]
-    s.events.append(c.said_reveal[a])
+    s.events.append(c.said_reveal)
     if c.slot == EFFECT:
         if c.reveal:
             _apply_steps(s, a, c, c.reveal)
@@ -1022,18 +1017,17 @@ def _plain_battles(s: State, made: list[int] | None = None) -> int:
             deck.append(card)  # not a plain battle: left to the long way
             break
         turn += 1
-        colour = c.launcher
-        key = a * 4 + colour
-        result = results[key]
+        result = results[c.plain_key]
         if result is None:
-            result = results[key] = _plain_result(s, a, colour, defending[a])
+            result = _plain_result(s, a, c.launcher, defending[a])
+            results[c.plain_key] = result
         wins, said, lost = result
         if wins:
-            events += (c.said_reveal[a], said, c.said_takes[a])
-            s.card, s.colour, s.defenders = card, colour, list(defending[a])
+            events += (c.said_reveal, said, c.said_takes)
+            s.card, s.colour, s.defenders = card, c.launcher, list(defending[a])
             s.phase = "choose"
             break
-        events += (c.said_reveal[a], said, lost, c.said_discarded)
+        events += (c.said_reveal, said, lost, c.said_discarded)
         discards[a].append(card)
         a = a + 1 if a + 1 < n else 0
         # The turn's fields still hold what _start_turn set (these battles
@@ -1189,7 +1183,7 @@ def _compare(s: State, involved: list[int]) -> None:
     attack, best = powers[0], max(powers[1:])
     if attack > best:
         s.phase = "choose"
-        events.append(card.said_takes[a])
+        events.append(card.said_takes)
         return
     if attack == best:
         events.append("A tie goes to the defender.")
@@ -1334,7 +1328,7 @@ def apply(state: State, action: Action | str, *, inplace: bool = False) -> State
         a = s.attacker
         card = s.seats[a].cards[s.card]
         if kind == "hand":
-            s.events.append(card.said_hand[a])
+            s.events.append(card.said_hand)
             index, s.card = s.card, -1
             _gain(s, a, index)
         else:
@@ -1344,7 +1338,7 @@ def apply(state: State, action: Action | str, *, inplace: bool = False) -> State
             for c in range(4):
                 counts[c] += card.boost[c]
             _forget_results(s, card.boost)
-            s.events.append(card.said_boost[a][action.arg])
+            s.events.append(card.said_boost[action.arg])
         if s.phase != "over":
             _next_turn(s)
     elif phase == "window":
