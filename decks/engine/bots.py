@@ -45,7 +45,10 @@ class GreedyBot:
         return greedy_choice(game, state, actions, self.rng)
 
     def skip(self, moves: int) -> None:
-        """Account for ``moves`` moves that had one legal action: ``choose`` draws nothing."""
+        """Account for ``moves`` moves that had one legal action.
+
+        ``choose`` draws nothing for them, so nothing changes.
+        """
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}

@@ -950,7 +950,10 @@ def _plain_result(
     """Return a plain battle's result: (the attacker wins, power event, losing event).
 
     The powers are ``_battle_power``'s for a battle with no text; the events
-    are ``_compare``'s.
+    are ``_compare``'s. It can be kept: the seats, their defenders and line-ups
+    stay for the whole game, ``bonus`` is zero at every reveal (``_start_turn``
+    clears it, and only card text changes it), so only a booster changes the
+    result (``_forget_results``).
     """
     seats, boosts, bonus = s.seats, s.boosts, s.bonus
     attack = seats[a].base[colour] + boosts[a][colour] + bonus[a]
