@@ -1,0 +1,136 @@
+"""Bakugan's speed work holds to the play recorded before it (issue 21, item 4).
+
+``digests`` plays whole games and hashes each one (its log, saved form and event
+text): random games driven by the plain draws of one generator per game, and
+greedy games played by the greedy bot (so the greedy lookahead, ``scores_after``
+where the engine has it, must choose exactly as before). Chance steps are
+resolved with the game's own ``resolve_chance``. The golden file was recorded
+with the engine as it was before the speed work.
+
+The decks: the contract's decks (``test_contract.CASES``), the practice sample
+decks the benchmark plays (``bakugan-speed-decks.json``, as the playtest adapter
+builds them), and decks of official gate and ability cards with their encoded
+effects (``fixtures/bakugan.json``), so the effect families are played too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+
+from decks.engine import bakugan as bk
+from decks.engine.bots import make_bot
+from decks.engine.core import CHANCE, Rng, resolve_chance, seed_state
+
+from .test_bakugan import FIGURES, figure
+from .test_contract import CASES
+
+GOLDEN = Path(__file__).parent / "golden"
+DIGESTS = GOLDEN / "bakugan-speed-digests.json"
+SAMPLE_DECKS = GOLDEN / "bakugan-speed-decks.json"
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "bakugan.json"
+RANDOM_GAMES = 40
+GREEDY_GAMES = 8
+
+
+@cache
+def _official() -> tuple[list, list]:
+    """Return the official gates (every bonus printed) and abilities with effects."""
+    data = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    cards = [c for s in data["sets"] for c in s["cards"] if c.get("effects")]
+    gates = [
+        c
+        for c in cards
+        if c["card_type"] == "gate"
+        and all(c[f"bonus_{a}"] is not None for a in bk.ATTRIBUTES)
+    ]
+    abilities = [c for c in cards if c["card_type"] == "ability"]
+    return gates, abilities
+
+
+def effect_decks(players: int) -> list[dict]:
+    """Return one deck per seat of official effect cards, a different pick per seat."""
+    gates, abilities = _official()
+    decks = []
+    for seat in range(players):
+        base = seat * 100
+        decks.append(
+            {
+                "bakugan": [
+                    figure(*f, ident=base + i) for i, f in enumerate(FIGURES[seat])
+                ],
+                "gate": [
+                    {**gates[(seat * 29 + k * 11) % len(gates)], "id": base + 10 + k}
+                    for k in range(3)
+                ],
+                "ability": [
+                    {
+                        **abilities[(seat * 23 + k * 13) % len(abilities)],
+                        "id": base + 20 + k,
+                    }
+                    for k in range(3)
+                ],
+            }
+        )
+    return decks
+
+
+def deck_sets() -> dict:
+    """Return {name: (players, decks)} for every deck set the digests play."""
+    samples = json.loads(SAMPLE_DECKS.read_text(encoding="utf-8"))
+    sets = {}
+    for players in (2, 4):
+        sets[f"contract {players}"] = (players, CASES["bakugan"].decks(players, 0))
+        sets[f"sample {players}"] = (players, samples[str(players)])
+        sets[f"effects {players}"] = (players, effect_decks(players))
+    return sets
+
+
+def _play(state, choose, chance):
+    while not bk.is_over(state):
+        if bk.to_act(state) == CHANCE:
+            action = resolve_chance(bk, state, chance)
+        else:
+            action = choose(state)
+        state = bk.apply(state, action, inplace=True)
+    return state
+
+
+def digests() -> dict:
+    """Return the digest of each deck set's random and greedy games per seed."""
+    found = {}
+    for name, (players, decks) in deck_sets().items():
+        options = {"players": players}
+        for seed in (11, 12):
+            for bots, games in (("random", RANDOM_GAMES), ("greedy", GREEDY_GAMES)):
+                digest = hashlib.sha256()
+                for i in range(games):
+                    state = bk.new_game(decks, options, seed + i)
+                    chance = Rng(seed_state(seed + i, 7))
+                    if bots == "random":
+                        rng = Rng(seed_state(seed + i, 5))
+                        choose = lambda s, rng=rng: rng.choice_reference(  # noqa: E731
+                            bk.legal_actions(s)
+                        )
+                    else:
+                        seats = [
+                            make_bot("greedy", seed * 31 + p) for p in range(players)
+                        ]
+                        choose = lambda s, seats=seats: seats[  # noqa: E731
+                            bk.to_act(s)
+                        ].choose(bk, s)
+                    state = _play(state, choose, chance)
+                    played = [state.log, bk.to_json(state), state.events]
+                    digest.update(json.dumps(played, sort_keys=True).encode())
+                found[f"{name} {bots} {seed}"] = digest.hexdigest()
+    return found
+
+
+def test_bakugan_games_play_as_recorded_before_the_speed_work():
+    assert digests() == json.loads(DIGESTS.read_text(encoding="utf-8"))
+
+
+if __name__ == "__main__":  # record: python -m tests.engine.test_bakugan_speed
+    DIGESTS.write_text(json.dumps(digests(), indent=1, sort_keys=True) + "\n")
