@@ -492,6 +492,8 @@ class _Static:
         "ab_pile",
         "any_pile",
         "ab_arm",
+        "field_bonus",
+        "on_gate",
     )
 
     def __init__(self, decks):
@@ -608,6 +610,20 @@ class _Static:
             for code, name in enumerate(self.bak_name)
         ]
         self.bak_lname = [name.lower() for name in self.bak_name]
+        # The greedy score reads, for every gate on the field and every Bakugan,
+        # the gate's bonus for its attribute (0 when unknown) and its G-Power on
+        # the gate: looked up here once, [gate card][Bakugan code].
+        field_bonus = [
+            [bonus[attribute] or 0 for attribute in self.bak_attr]
+            for bonus in self.gate_bonus
+        ]
+        self.field_bonus = [  # [card][seat][Bakugan index]
+            [row[seat * 3 : seat * 3 + 3] for seat in range(len(decks))]
+            for row in field_bonus
+        ]
+        self.on_gate = [
+            [g + b for g, b in zip(self.bak_g, row, strict=True)] for row in field_bonus
+        ]
 
 
 # --- state -----------------------------------------------------------------
@@ -863,6 +879,8 @@ def legal_actions(state: State) -> list[Action]:
     if phase == "window":
         seat = state.window_seats[state.window_turn]
         kind = state.window_kind
+        if not state.static.ab_by_window[seat][kind]:
+            return [_PASS[seat]]  # no card of the seat's plays here: pass alone
         if _barred(state, seat, kind):
             return [_PASS[seat]]  # "no abilities": asked all the same, may only pass
         windows = state.static.ab_window[seat]
@@ -924,7 +942,30 @@ def chance_outcomes(state: State) -> list:
 
 
 def apply(state: State, action: Action, *, inplace: bool = False) -> State:
-    """Return the state after ``action``; refuse it with EngineError if illegal."""
+    """Return the state after ``action``; refuse it with EngineError if illegal.
+
+    A pass by the seat a window asks is two moves in three of a game (B10: every
+    seat that may play is asked, a card held or not), so it goes straight to
+    the window: it is always legal there, and ``apply_reference``, the plain
+    definition, checks and does exactly that (a test holds the two equal).
+    """
+    if (
+        action.__class__ is Action
+        and action.kind == "pass"
+        and state.phase == "window"
+        and state.window_seats[state.window_turn] == action.seat
+    ):
+        if not inplace:
+            state = copy_state(state)
+        state.log.append(action.text)
+        state.window_passes += 1
+        _advance_window(state)
+        return state
+    return apply_reference(state, action, inplace=inplace)
+
+
+def apply_reference(state: State, action: Action, *, inplace: bool = False) -> State:
+    """Return the state after ``action``: ``apply`` written plainly, every check made."""
     if state.over:
         raise EngineError("game_over", "The game is over.")
     if type(action) is not Action and not isinstance(action, Action):
@@ -2779,14 +2820,96 @@ def score(state: State, player: int) -> float:
         if state.winner_seat is None:
             return 0.0
         return 1000.0 if state.winner_seat == player else -1000.0
-    mine = len(state.won[player])
-    best_other = max(len(state.won[s]) for s in range(state.n) if s != player)
+    won = state.won
+    mine = len(won[player])
+    best_other = max(map(len, won[:player] + won[player + 1 :]))
     value = 100.0 * mine - 60.0 * best_other
     value += 5.0 * len(state.ability_hand[player]) - 40.0 * len(state.removed[player])
     battle = state.battle
     if battle is not None and battle.decided and battle.winner >= 0:
         value += 20.0 if battle.winner // 3 == player else -20.0
     return value + _prospects(state, player)
+
+
+def scores_after(state: State, actions, player: int) -> list[float]:
+    """Return ``player``'s score after each action: ``search.scores_after_reference``.
+
+    The greedy bot's lookahead (``search.greedy_choice``), made cheaper two ways
+    that change no score: a pass that leaves the window open changes only who
+    the window asks next (and the log), which ``score`` never reads, so it
+    scores as the state itself; any other action is applied to a copy made
+    without the log and the event text, which ``score`` never reads either
+    (and which grow all game). A test holds it to the plain definition.
+    """
+    values = []
+    here = None
+    for action in actions:
+        if _keeps_window_open(state, action):
+            if here is None:
+                here = score(state, player)
+            values.append(here)
+        elif action.kind == "roll" and _rolls_plainly(state, action):
+            values.append(_score_after_roll(state, action, player))
+        else:
+            values.append(
+                score(apply(_scratch_copy(state), action, inplace=True), player)
+            )
+    return values
+
+
+def _keeps_window_open(state: State, action: Action) -> bool:
+    """Return whether ``action`` is a legal pass after which the window stays open."""
+    return (
+        action.kind == "pass"
+        and state.phase == "window"
+        and state.window_seats[state.window_turn] == action.seat
+        and state.window_passes + 1 < len(state.window_seats)
+    )
+
+
+def _rolls_plainly(state: State, action: Action) -> bool:
+    """Return whether ``action`` is a legal roll that only opens the before-roll window.
+
+    So it is unless a card in a used pile grants re-rolls (``_pile_rerolls``).
+    """
+    return (
+        state.phase == "choose"
+        and state.battle is None
+        and not state.static.any_pile
+        and action.seat == state.turn_player
+        and action.arg in state.unused[action.seat]
+    )
+
+
+def _score_after_roll(state: State, action: Action, player: int) -> float:
+    """Return ``score`` after a plain roll, the state changed for it and restored.
+
+    Of what ``_do_roll`` changes, ``score`` reads the Bakugan ready to roll, the
+    one rolled, the phase and the window kind: only those are set, then put back.
+    """
+    seat = action.seat
+    unused = state.unused[seat]
+    kept = state.rolling, state.phase, state.window_kind
+    ready = unused[:]
+    ready.remove(action.arg)
+    state.unused[seat] = ready
+    state.rolling, state.phase = seat * 3 + action.arg, "window"
+    state.window_kind = "before_roll"
+    try:
+        return score(state, player)
+    finally:
+        state.unused[seat] = unused
+        state.rolling, state.phase, state.window_kind = kept
+
+
+def _scratch_copy(state: State) -> State:
+    """Return ``copy_state(state)`` with an empty log and event text (for a lookahead)."""
+    log, events = state.log, state.events
+    state.log, state.events = [], []
+    try:
+        return copy_state(state)
+    finally:
+        state.log, state.events = log, events
 
 
 # What the greedy bot (and the search bot's leaf values) see coming: a battle
@@ -2808,6 +2931,68 @@ def _on_gate(state: State, code: int, gate: int) -> int:
 
 
 def _prospects(state: State, player: int) -> float:
+    """Return ``_prospects_reference(state, player)``, the same sums in the same order.
+
+    The greedy bot scores every move it weighs, and the field terms are most
+    of a score: here each gate's bonuses and G-Powers come from the tables of
+    ``_Static`` (``field_bonus``, ``on_gate``) and each seat's Bakugan left are
+    listed once, not once per gate. A test holds it to the reference.
+    """
+    value = 0.0
+    battle = state.battle
+    if battle is not None and not battle.decided:
+        power, lower = _powers(state, battle)
+        ahead = battle.attacker if power[0] > power[1] else battle.defender
+        if lower and power[0] != power[1]:
+            ahead = battle.defender if ahead == battle.attacker else battle.attacker
+        side = ahead // 3
+        if side == player:
+            value += PROSPECT_BATTLE
+        elif player in (battle.attacker // 3, battle.defender // 3):
+            value -= PROSPECT_BATTLE
+    gates, standing = state.field_gates, state.field_bakugan
+    if not gates:
+        return value
+    static = state.static
+    cards = state.gate_card
+    if state.rolling >= 0 and battle is None:
+        code, seat = state.rolling, state.turn_player
+        sign = 1.0 if seat == player else -1.0 if state.n == 2 else 0.0
+        if state.phase == "roll" or state.window_kind == "before_roll":
+            land, places = state.land_odds / len(gates), enumerate(gates)
+        elif state.landed >= 0:  # landed: where it is, moving on from one's own
+            land, places = 1.0, [(gates.index(state.landed), state.landed)]
+        else:
+            land, places = 0.0, []
+        for pos, gate in places:
+            other = standing[pos]
+            if other < 0:
+                value += sign * land * PROSPECT_STAND
+            elif other // 3 != seat:
+                on_gate = static.on_gate[gate - gate % 3 + cards[gate]]
+                wins = on_gate[code] > on_gate[other]
+                value += sign * land * (PROSPECT_ROLL if wins else -PROSPECT_ROLL)
+    lefts = [
+        (seat, left, PROSPECT_FIELD / len(left))
+        for seat, left in enumerate(map(list.__add__, state.unused, state.used))
+        if left
+    ]
+    others = state.n - 1
+    for pos, gate in enumerate(gates):
+        card = gate - gate % 3 + cards[gate]
+        bonus = static.field_bonus[card]
+        for seat, left, scale in lefts:
+            edge = sum(map(bonus[seat].__getitem__, left)) * scale
+            value += edge if seat == player else -edge / others
+        mine = standing[pos]
+        if mine >= 0 and mine // 3 == player:
+            value += PROSPECT_STAND + PROSPECT_GUARD * (
+                static.on_gate[card][mine] - 350
+            )
+    return value
+
+
+def _prospects_reference(state: State, player: int) -> float:
     """Return the score of what is under way for ``player`` (see above)."""
     value = 0.0
     battle = state.battle

@@ -20,11 +20,13 @@ import json
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 from decks.engine import bakugan as bk
 from decks.engine.bots import make_bot
-from decks.engine.core import CHANCE, Rng, resolve_chance, seed_state
+from decks.engine.core import CHANCE, EngineError, Rng, resolve_chance, seed_state
 
-from .test_bakugan import FIGURES, figure
+from .test_bakugan import ALL_ACTIONS, FIGURES, figure
 from .test_contract import CASES
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -134,3 +136,67 @@ def test_bakugan_games_play_as_recorded_before_the_speed_work():
 
 if __name__ == "__main__":  # record: python -m tests.engine.test_bakugan_speed
     DIGESTS.write_text(json.dumps(digests(), indent=1, sort_keys=True) + "\n")
+
+
+# --- the fast paths against their plain references ---------------------------
+
+
+def _positions(players: int, seed: int, games: int = 2):
+    """Yield the positions of random games (chance resolved by the odds) of each deck set."""
+    for name, (seats, decks) in deck_sets().items():
+        if seats != players:
+            continue
+        for i in range(games):
+            state = bk.new_game(decks, {"players": players}, seed + i)
+            rng, chance = Rng(seed_state(seed + i, 5)), Rng(seed_state(seed + i, 7))
+            while not bk.is_over(state):
+                yield name, state
+                if bk.to_act(state) == CHANCE:
+                    action = resolve_chance(bk, state, chance)
+                else:
+                    action = rng.choice(bk.legal_actions(state))
+                state = bk.apply(state, action, inplace=True)
+            yield name, state
+
+
+def _outcome(move, state, action):
+    """Return what ``move`` makes of ``action``: the saved form and event text, or the refusal."""
+    try:
+        after = move(state, action)
+    except EngineError as error:
+        return ("refused", error.code, error.message)
+    return (json.dumps(bk.to_json(after), sort_keys=True), after.events)
+
+
+@pytest.mark.parametrize("players", (2, 4))
+def test_apply_does_exactly_what_apply_reference_does(players):
+    """Every legal action and a sample of others: the same state, events or refusal."""
+    junk = Rng(99)
+    for _name, state in _positions(players, 31, 2 if players == 2 else 1):
+        before = json.dumps(bk.to_json(state), sort_keys=True)
+        actions = bk.legal_actions(state) if not bk.is_over(state) else []
+        actions += [junk.choice(ALL_ACTIONS) for _ in range(3)]
+        actions.append(bk.Action("pass", junk.below(players)))
+        for action in actions:
+            assert _outcome(bk.apply, state, action) == _outcome(
+                bk.apply_reference, state, action
+            )
+        assert json.dumps(bk.to_json(state), sort_keys=True) == before
+
+
+@pytest.mark.parametrize("players", (2, 4))
+def test_prospects_equal_the_reference_and_scores_after_the_plain_lookahead(players):
+    from decks.engine.search import scores_after_reference
+
+    for _name, state in _positions(players, 57):
+        for seat in range(players):
+            assert bk._prospects(state, seat) == bk._prospects_reference(state, seat)
+        if bk.is_over(state) or bk.to_act(state) == CHANCE:
+            continue
+        actions = bk.legal_actions(state)
+        before = json.dumps(bk.to_json(state), sort_keys=True), list(state.events)
+        for seat in range(players):
+            assert bk.scores_after(state, actions, seat) == scores_after_reference(
+                bk, state, actions, seat
+            )
+        assert (json.dumps(bk.to_json(state), sort_keys=True), state.events) == before
