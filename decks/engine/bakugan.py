@@ -2834,22 +2834,28 @@ def score(state: State, player: int) -> float:
 def scores_after(state: State, actions, player: int) -> list[float]:
     """Return ``player``'s score after each action: ``search.scores_after_reference``.
 
-    The greedy bot's lookahead (``search.greedy_choice``), made cheaper two ways
-    that change no score: a pass that leaves the window open changes only who
-    the window asks next (and the log), which ``score`` never reads, so it
-    scores as the state itself; any other action is applied to a copy made
-    without the log and the event text, which ``score`` never reads either
-    (and which grow all game). A test holds it to the plain definition.
+    The greedy bot's lookahead (``search.greedy_choice``), made cheaper in ways
+    that change no score. ``score`` reads neither the log, nor the event text,
+    nor who a window asks next: so a pass that leaves the window open, or closes
+    the before-roll window (the roll is then in the air, which scores as the
+    window did), scores as the state itself; a plain roll or gate placement is
+    scored on the state changed in place for it and restored
+    (``_score_after_roll``, ``_score_after_place``); any other action is applied
+    to a copy made without the log and the event text (which grow all game). A
+    test holds it to the plain definition.
     """
     values = []
     here = None
     for action in actions:
-        if _keeps_window_open(state, action):
+        kind = action.kind
+        if kind == "pass" and _scores_as_it_stands(state, action):
             if here is None:
                 here = score(state, player)
             values.append(here)
-        elif action.kind == "roll" and _rolls_plainly(state, action):
+        elif kind == "roll" and _rolls_plainly(state, action):
             values.append(_score_after_roll(state, action, player))
+        elif kind == "place" and _places_plainly(state, action):
+            values.append(_score_after_place(state, action, player))
         else:
             values.append(
                 score(apply(_scratch_copy(state), action, inplace=True), player)
@@ -2857,14 +2863,51 @@ def scores_after(state: State, actions, player: int) -> list[float]:
     return values
 
 
-def _keeps_window_open(state: State, action: Action) -> bool:
-    """Return whether ``action`` is a legal pass after which the window stays open."""
-    return (
+def _scores_as_it_stands(state: State, action: Action) -> bool:
+    """Return whether ``action`` is a legal pass that leaves the window open, or
+    closes the before-roll window (``_continue`` then only puts the roll in the air)."""
+    if not (
         action.kind == "pass"
         and state.phase == "window"
         and state.window_seats[state.window_turn] == action.seat
-        and state.window_passes + 1 < len(state.window_seats)
+    ):
+        return False
+    if state.window_passes + 1 < len(state.window_seats):
+        return True
+    return state.window_kind == "before_roll" and state.window_then == "roll"
+
+
+def _places_plainly(state: State, action: Action) -> bool:
+    """Return whether ``action`` is a legal placement with no Bakugan rolled or battling."""
+    return (
+        state.phase == "place"
+        and state.rolling < 0
+        and state.battle is None
+        and state.queue[0] == action.seat
+        and action.arg in state.gate_hand[action.seat]
     )
+
+
+def _score_after_place(state: State, action: Action, player: int) -> float:
+    """Return ``score`` after a legal placement, the state changed for it and restored.
+
+    Of what ``_do_place`` changes, ``score`` reads the gates on the field, the
+    card lying at each and the Bakugan on them (the new gate empty); the turn it
+    may start (``_start_turn``) moves a player's used Bakugan back to unused,
+    which changes no sum ``score`` makes, and with no Bakugan rolled the phase
+    counts for nothing. Only those fields are set, then put back.
+    """
+    seat = action.seat
+    code = seat * 3 + state.gate_card[seat * 3 : seat * 3 + 3].index(-1)
+    state.gate_card[code] = action.arg
+    state.field_gates.append(code)
+    state.field_bakugan.append(-1)
+    try:
+        return score(state, player)
+    finally:
+        state.field_bakugan.pop()
+        state.field_gates.pop()
+        state.gate_card[code] = -1
 
 
 def _rolls_plainly(state: State, action: Action) -> bool:
