@@ -173,6 +173,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import permutations
 
 from cards.effects import (
     EFFECT_COUNTS,
@@ -494,6 +495,7 @@ class _Static:
         "ab_arm",
         "field_bonus",
         "on_gate",
+        "field_terms",
     )
 
     def __init__(self, decks):
@@ -624,6 +626,22 @@ class _Static:
         self.on_gate = [
             [g + b for g, b in zip(self.bak_g, row, strict=True)] for row in field_bonus
         ]
+        # And what each seat's Bakugan left (unused and used, as a set of bits)
+        # make of each gate: the term ``_prospects_reference`` adds, computed as
+        # it computes it, (for the seat scored, for another seat), [card][seat][bits].
+        others = len(decks) - 1
+        self.field_terms = []
+        for row in self.field_bonus:
+            per_seat = []
+            for bonuses in row:
+                terms = [None]
+                for bits in range(1, 8):
+                    left = [i for i in range(3) if bits >> i & 1]
+                    edge = sum(bonuses[i] for i in left)
+                    edge *= PROSPECT_FIELD / len(left)
+                    terms.append((edge, -edge / others))
+                per_seat.append(terms)
+            self.field_terms.append(per_seat)
 
 
 # --- state -----------------------------------------------------------------
@@ -2964,6 +2982,12 @@ PROSPECT_ROLL = 30.0  # a rolled Bakugan that would beat the one standing there
 PROSPECT_STAND = 4.0  # an empty gate taken
 PROSPECT_GUARD = 0.05  # per G of a standing Bakugan's margin over the field
 PROSPECT_FIELD = 0.05  # per G of gate bonus the field gives a seat's Bakugan
+# Every list of distinct Bakugan indices (0-2), in any order, as a set of bits.
+_BITS = {
+    tuple(order): sum(1 << i for i in order)
+    for size in range(4)
+    for order in permutations(range(3), size)
+}
 
 
 def _on_gate(state: State, code: int, gate: int) -> int:
@@ -3015,18 +3039,18 @@ def _prospects(state: State, player: int) -> float:
                 on_gate = static.on_gate[gate - gate % 3 + cards[gate]]
                 wins = on_gate[code] > on_gate[other]
                 value += sign * land * (PROSPECT_ROLL if wins else -PROSPECT_ROLL)
-    lefts = [
-        (seat, left, PROSPECT_FIELD / len(left))
-        for seat, left in enumerate(map(list.__add__, state.unused, state.used))
-        if left
-    ]
-    others = state.n - 1
+    lefts = []  # (seat, its Bakugan left as bits, 0 for the seat scored else 1)
+    for seat in range(state.n):
+        bits = _BITS.get(tuple(state.unused[seat])), _BITS.get(tuple(state.used[seat]))
+        if None in bits or bits[0] & bits[1]:  # never in play: a Bakugan in one place
+            return _prospects_reference(state, player)
+        if bits[0] | bits[1]:
+            lefts.append((seat, bits[0] | bits[1], 0 if seat == player else 1))
     for pos, gate in enumerate(gates):
         card = gate - gate % 3 + cards[gate]
-        bonus = static.field_bonus[card]
-        for seat, left, scale in lefts:
-            edge = sum(map(bonus[seat].__getitem__, left)) * scale
-            value += edge if seat == player else -edge / others
+        terms = static.field_terms[card]
+        for seat, bits, theirs in lefts:
+            value += terms[seat][bits][theirs]
         mine = standing[pos]
         if mine >= 0 and mine // 3 == player:
             value += PROSPECT_STAND + PROSPECT_GUARD * (
