@@ -892,8 +892,6 @@ def _roll_outcomes(state: State) -> list[Action]:
 def legal_actions(state: State) -> list[Action]:
     """Return every legal action of whoever acts, in a fixed order."""
     phase = state.phase
-    if phase == "roll":
-        return _roll_outcomes(state)
     if phase == "window":
         seat = state.window_seats[state.window_turn]
         kind = state.window_kind
@@ -907,6 +905,8 @@ def legal_actions(state: State) -> list[Action]:
             acts = [a for a in acts if not _banned(state, seat, a.arg)]
         acts.append(_PASS[seat])
         return acts
+    if phase == "roll":
+        return _roll_outcomes(state)
     if phase == "place":
         seat = state.queue[0]
         return [_PLACE[seat][i] for i in state.gate_hand[seat]]
@@ -949,6 +949,24 @@ def chance_outcomes(state: State) -> list:
     """Return the roll's outcomes with their odds (ruling B2), when CHANCE acts."""
     if state.phase != "roll" or state.table or state.over:
         return []
+    key = (state.land_odds, *state.field_gates)
+    known = _OUTCOMES.get(key)
+    if known is None:
+        if len(_OUTCOMES) >= 4096:  # the odds are an option: keep the cache small
+            _OUTCOMES.clear()
+        known = _OUTCOMES[key] = tuple(_chance_outcomes_reference(state))
+    return list(known)
+
+
+# Each roll asks for its outcomes: the same few lists all game, so they are
+# made once per odds and field (``_chance_outcomes_reference`` makes them).
+_OUTCOMES: dict[tuple, tuple] = {}
+
+
+def _chance_outcomes_reference(state: State) -> list:
+    """Return the roll's outcomes with their odds: ``chance_outcomes`` written plainly."""
+    if state.phase != "roll" or state.table or state.over:
+        return []
     gates = len(state.field_gates)
     land = state.land_odds if gates else 0.0
     outcomes = [(MISS, 1.0 - land)]
@@ -976,8 +994,12 @@ def apply(state: State, action: Action, *, inplace: bool = False) -> State:
         if not inplace:
             state = copy_state(state)
         state.log.append(action.text)
-        state.window_passes += 1
-        _advance_window(state)
+        passes = state.window_passes = state.window_passes + 1
+        seats = len(state.window_seats)
+        if passes < seats:  # the window asks the next seat (``_advance_window``)
+            state.window_turn = (state.window_turn + 1) % seats
+        else:
+            _advance_window(state)
         return state
     return apply_reference(state, action, inplace=inplace)
 

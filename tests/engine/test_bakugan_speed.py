@@ -200,3 +200,16 @@ def test_prospects_equal_the_reference_and_scores_after_the_plain_lookahead(play
                 bk, state, actions, seat
             )
         assert (json.dumps(bk.to_json(state), sort_keys=True), state.events) == before
+
+
+@pytest.mark.parametrize("players", (2, 4))
+def test_the_remembered_roll_outcomes_equal_the_plain_list(players):
+    for _name, state in _positions(players, 83):
+        assert bk.chance_outcomes(state) == bk._chance_outcomes_reference(state)
+    state = bk.new_game(CASES["bakugan"].decks(2, 0), {"land_probability": 0.25}, 3)
+    state.phase, state.field_gates = "roll", [0, 3]
+    assert bk.chance_outcomes(state) == [
+        (bk.MISS, 0.75),
+        (bk.Action("land", -1, 0), 0.125),
+        (bk.Action("land", -1, 3), 0.125),
+    ]
