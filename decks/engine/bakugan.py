@@ -980,27 +980,46 @@ def _chance_outcomes_reference(state: State) -> list:
 def apply(state: State, action: Action, *, inplace: bool = False) -> State:
     """Return the state after ``action``; refuse it with EngineError if illegal.
 
-    A pass by the seat a window asks is two moves in three of a game (B10: every
-    seat that may play is asked, a card held or not), so it goes straight to
-    the window: it is always legal there, and ``apply_reference``, the plain
-    definition, checks and does exactly that (a test holds the two equal).
+    The moves of nearly every turn are checked here in a few tests and done at
+    once: a pass by the seat a window asks (two moves in three of a game, B10:
+    every seat that may play is asked, a card held or not), a roll's outcome
+    and the roll itself. Any other move, and any move that fails these tests,
+    goes to ``apply_reference``, the plain definition, which checks and does
+    exactly the same (a test holds the two equal, refusals included).
     """
-    if (
-        action.__class__ is Action
-        and action.kind == "pass"
-        and state.phase == "window"
-        and state.window_seats[state.window_turn] == action.seat
-    ):
-        if not inplace:
-            state = copy_state(state)
-        state.log.append(action.text)
-        passes = state.window_passes = state.window_passes + 1
-        seats = len(state.window_seats)
-        if passes < seats:  # the window asks the next seat (``_advance_window``)
-            state.window_turn = (state.window_turn + 1) % seats
-        else:
-            _advance_window(state)
-        return state
+    if action.__class__ is Action and not state.over:
+        kind, phase = action.kind, state.phase
+        if phase == "window":
+            if kind == "pass" and state.window_seats[state.window_turn] == action.seat:
+                if not inplace:
+                    state = copy_state(state)
+                state.log.append(action.text)
+                passes = state.window_passes = state.window_passes + 1
+                seats = len(state.window_seats)
+                if passes < seats:  # the window asks the next seat
+                    state.window_turn = (state.window_turn + 1) % seats
+                else:
+                    _advance_window(state)
+                return state
+        elif phase == "roll":
+            if kind == "miss" or (kind == "land" and action.arg in state.field_gates):
+                if not inplace:
+                    state = copy_state(state)
+                state.log.append(action.text)
+                _do_outcome(state, action)
+                return state
+        elif phase == "choose":
+            seat = action.seat
+            if (
+                kind == "roll"
+                and seat == state.turn_player
+                and action.arg in state.unused[seat]
+            ):
+                if not inplace:
+                    state = copy_state(state)
+                state.log.append(action.text)
+                _do_roll(state, action)
+                return state
     return apply_reference(state, action, inplace=inplace)
 
 
@@ -2888,6 +2907,8 @@ def scores_after(state: State, actions, player: int) -> list[float]:
     here = None
     for action in actions:
         kind = action.kind
+        if state.over:  # nothing is legal: apply refuses it as the reference's does
+            apply(state, action)
         if kind == "pass" and _scores_as_it_stands(state, action):
             if here is None:
                 here = score(state, player)

@@ -213,3 +213,16 @@ def test_the_remembered_roll_outcomes_equal_the_plain_list(players):
         (bk.Action("land", -1, 0), 0.125),
         (bk.Action("land", -1, 3), 0.125),
     ]
+
+
+def test_scores_after_a_finished_game_refuses_as_the_plain_lookahead_does():
+    from decks.engine.search import scores_after_reference
+
+    *_, (_name, over) = _positions(2, 5, 1)
+    assert bk.is_over(over)
+    refusals = []
+    for scores in (bk.scores_after, lambda *a: scores_after_reference(bk, *a)):
+        with pytest.raises(EngineError) as error:
+            scores(over, [bk.Action("pass", 0)], 0)
+        refusals.append((error.value.code, error.value.message))
+    assert refusals[0] == refusals[1] == ("game_over", "The game is over.")
