@@ -496,6 +496,7 @@ class _Static:
         "field_bonus",
         "on_gate",
         "field_terms",
+        "gate_full",
     )
 
     def __init__(self, decks):
@@ -612,6 +613,13 @@ class _Static:
             for code, name in enumerate(self.bak_name)
         ]
         self.bak_lname = [name.lower() for name in self.bak_name]
+        self.gate_full = [
+            [
+                f"{_LABELS[code]} ({self.gate_name[code - code % 3 + k]})"
+                for k in (0, 1, 2, -1)
+            ]
+            for code in range(len(self.gate_name))
+        ]
         # The greedy score reads, for every gate on the field and every Bakugan,
         # the gate's bonus for its attribute (0 when unknown) and its G-Power on
         # the gate: looked up here once, [gate card][Bakugan code].
@@ -1108,6 +1116,16 @@ def _card_of(state: State, code: int) -> int:
 
 
 def _gname(state: State, code: int) -> str:
+    """Return ``_gname_reference(state, code)``, written once per gate and card.
+
+    Events name gates on most moves. ``gate_full[code][k]`` is the gate placed
+    as ``code`` holding its owner's card ``k``; entry 3 is what the reference
+    makes of an unfilled place (-1), so an index of -1 reads it.
+    """
+    return state.static.gate_full[code][state.gate_card[code]]
+
+
+def _gname_reference(state: State, code: int) -> str:
     return f"{_LABELS[code]} ({state.static.gate_name[_card_of(state, code)]})"
 
 
@@ -1290,11 +1308,17 @@ def _window_order(state: State) -> list[int]:
     return _ORDERS[state.n][(state.turn_player + 1) % state.n]
 
 
+# ``_window_order`` for each seat count and player whose turn it is.
+_WINDOW_ORDERS = {
+    n: [_ORDERS[n][t if n == 2 else (t + 1) % n] for t in range(n)] for n in (2, 4)
+}
+
+
 def _open_window(state: State, kind: str, then: str) -> None:
     # Every window opens and goes round every seat that may play in it, whether
     # or not it holds a card for it: skipping a seat would tell the others what
     # kinds of ability card it still holds.
-    order = _window_order(state)
+    order = _WINDOW_ORDERS[state.n][state.turn_player]  # ``_window_order``
     if kind in BATTLE_WINDOWS:
         battlers = (state.battle.attacker // 3, state.battle.defender // 3)
         order = [s for s in order if s in battlers]

@@ -226,3 +226,18 @@ def test_scores_after_a_finished_game_refuses_as_the_plain_lookahead_does():
             scores(over, [bk.Action("pass", 0)], 0)
         refusals.append((error.value.code, error.value.message))
     assert refusals[0] == refusals[1] == ("game_over", "The game is over.")
+
+
+@pytest.mark.parametrize("players", (2, 4))
+def test_the_written_gate_names_and_window_orders_equal_the_plain_ones(players):
+    for _name, (seats, decks) in deck_sets().items():
+        if seats != players:
+            continue
+        state = bk.new_game(decks, {"players": players}, 1)
+        for code in range(3 * players):
+            for card in (-1, 0, 1, 2):  # -1: a place not filled yet
+                state.gate_card[code] = card
+                assert bk._gname(state, code) == bk._gname_reference(state, code)
+        for turn in range(players):
+            state.turn_player = turn
+            assert bk._WINDOW_ORDERS[players][turn] == bk._window_order(state)
