@@ -3107,12 +3107,12 @@ def _prospects(state: State, player: int) -> float:
                 wins = on_gate[code] > on_gate[other]
                 value += sign * land * (PROSPECT_ROLL if wins else -PROSPECT_ROLL)
     lefts = []  # (seat, its Bakugan left as bits, 0 for the seat scored else 1)
-    for seat in range(state.n):
-        bits = _BITS.get(tuple(state.unused[seat])), _BITS.get(tuple(state.used[seat]))
-        if None in bits or bits[0] & bits[1]:  # never in play: a Bakugan in one place
+    for seat, left in enumerate(map(list.__add__, state.unused, state.used)):
+        bits = _BITS.get(tuple(left))
+        if bits is None:  # never in play: each Bakugan lies in one place
             return _prospects_reference(state, player)
-        if bits[0] | bits[1]:
-            lefts.append((seat, bits[0] | bits[1], 0 if seat == player else 1))
+        if bits:
+            lefts.append((seat, bits, seat != player))
     for pos, gate in enumerate(gates):
         card = gate - gate % 3 + cards[gate]
         terms = static.field_terms[card]

@@ -241,3 +241,12 @@ def test_the_written_gate_names_and_window_orders_equal_the_plain_ones(players):
         for turn in range(players):
             state.turn_player = turn
             assert bk._WINDOW_ORDERS[players][turn] == bk._window_order(state)
+
+
+def test_prospects_of_a_state_no_game_reaches_fall_back_to_the_reference():
+    state = bk.new_game(CASES["bakugan"].decks(2, 0), {"first": 0}, 3)
+    for _ in range(2):
+        state = bk.apply(state, bk.Action("place", state.queue[0], 0))
+    state.used[0] = [0]  # Bakugan 1 both ready to roll and used: never in play
+    for player in (0, 1):
+        assert bk._prospects(state, player) == bk._prospects_reference(state, player)
