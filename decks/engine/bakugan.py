@@ -173,6 +173,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import permutations
 
 from cards.effects import (
     EFFECT_COUNTS,
@@ -492,6 +493,10 @@ class _Static:
         "ab_pile",
         "any_pile",
         "ab_arm",
+        "field_bonus",
+        "on_gate",
+        "field_terms",
+        "gate_full",
     )
 
     def __init__(self, decks):
@@ -608,6 +613,43 @@ class _Static:
             for code, name in enumerate(self.bak_name)
         ]
         self.bak_lname = [name.lower() for name in self.bak_name]
+        self.gate_full = [
+            [
+                f"{_LABELS[code]} ({self.gate_name[code - code % 3 + k]})"
+                for k in (0, 1, 2, -1)
+            ]
+            for code in range(len(self.gate_name))
+        ]
+        # The greedy score reads, for every gate on the field and every Bakugan,
+        # the gate's bonus for its attribute (0 when unknown) and its G-Power on
+        # the gate: looked up here once, [gate card][Bakugan code].
+        field_bonus = [
+            [bonus[attribute] or 0 for attribute in self.bak_attr]
+            for bonus in self.gate_bonus
+        ]
+        self.field_bonus = [  # [card][seat][Bakugan index]
+            [row[seat * 3 : seat * 3 + 3] for seat in range(len(decks))]
+            for row in field_bonus
+        ]
+        self.on_gate = [
+            [g + b for g, b in zip(self.bak_g, row, strict=True)] for row in field_bonus
+        ]
+        # And what each seat's Bakugan left (unused and used, as a set of bits)
+        # make of each gate: the term ``_prospects_reference`` adds, computed as
+        # it computes it, (for the seat scored, for another seat), [card][seat][bits].
+        others = len(decks) - 1
+        self.field_terms = []
+        for row in self.field_bonus:
+            per_seat = []
+            for bonuses in row:
+                terms = [None]
+                for bits in range(1, 8):
+                    left = [i for i in range(3) if bits >> i & 1]
+                    edge = sum(bonuses[i] for i in left)
+                    edge *= PROSPECT_FIELD / len(left)
+                    terms.append((edge, -edge / others))
+                per_seat.append(terms)
+            self.field_terms.append(per_seat)
 
 
 # --- state -----------------------------------------------------------------
@@ -858,11 +900,11 @@ def _roll_outcomes(state: State) -> list[Action]:
 def legal_actions(state: State) -> list[Action]:
     """Return every legal action of whoever acts, in a fixed order."""
     phase = state.phase
-    if phase == "roll":
-        return _roll_outcomes(state)
     if phase == "window":
         seat = state.window_seats[state.window_turn]
         kind = state.window_kind
+        if not state.static.ab_by_window[seat][kind]:
+            return [_PASS[seat]]  # no card of the seat's plays here: pass alone
         if _barred(state, seat, kind):
             return [_PASS[seat]]  # "no abilities": asked all the same, may only pass
         windows = state.static.ab_window[seat]
@@ -871,6 +913,8 @@ def legal_actions(state: State) -> list[Action]:
             acts = [a for a in acts if not _banned(state, seat, a.arg)]
         acts.append(_PASS[seat])
         return acts
+    if phase == "roll":
+        return _roll_outcomes(state)
     if phase == "place":
         seat = state.queue[0]
         return [_PLACE[seat][i] for i in state.gate_hand[seat]]
@@ -913,6 +957,24 @@ def chance_outcomes(state: State) -> list:
     """Return the roll's outcomes with their odds (ruling B2), when CHANCE acts."""
     if state.phase != "roll" or state.table or state.over:
         return []
+    key = (state.land_odds, *state.field_gates)
+    known = _OUTCOMES.get(key)
+    if known is None:
+        if len(_OUTCOMES) >= 4096:  # the odds are an option: keep the cache small
+            _OUTCOMES.clear()
+        known = _OUTCOMES[key] = tuple(_chance_outcomes_reference(state))
+    return list(known)
+
+
+# Each roll asks for its outcomes: the same few lists all game, so they are
+# made once per odds and field (``_chance_outcomes_reference`` makes them).
+_OUTCOMES: dict[tuple, tuple] = {}
+
+
+def _chance_outcomes_reference(state: State) -> list:
+    """Return the roll's outcomes with their odds: ``chance_outcomes`` written plainly."""
+    if state.phase != "roll" or state.table or state.over:
+        return []
     gates = len(state.field_gates)
     land = state.land_odds if gates else 0.0
     outcomes = [(MISS, 1.0 - land)]
@@ -924,7 +986,53 @@ def chance_outcomes(state: State) -> list:
 
 
 def apply(state: State, action: Action, *, inplace: bool = False) -> State:
-    """Return the state after ``action``; refuse it with EngineError if illegal."""
+    """Return the state after ``action``; refuse it with EngineError if illegal.
+
+    The moves of nearly every turn are checked here in a few tests and done at
+    once: a pass by the seat a window asks (two moves in three of a game, B10:
+    every seat that may play is asked, a card held or not), a roll's outcome
+    and the roll itself. Any other move, and any move that fails these tests,
+    goes to ``apply_reference``, the plain definition, which checks and does
+    exactly the same (a test holds the two equal, refusals included).
+    """
+    if action.__class__ is Action and not state.over:
+        kind, phase = action.kind, state.phase
+        if phase == "window":
+            if kind == "pass" and state.window_seats[state.window_turn] == action.seat:
+                if not inplace:
+                    state = copy_state(state)
+                state.log.append(action.text)
+                passes = state.window_passes = state.window_passes + 1
+                seats = len(state.window_seats)
+                if passes < seats:  # the window asks the next seat
+                    state.window_turn = (state.window_turn + 1) % seats
+                else:
+                    _advance_window(state)
+                return state
+        elif phase == "roll":
+            if kind == "miss" or (kind == "land" and action.arg in state.field_gates):
+                if not inplace:
+                    state = copy_state(state)
+                state.log.append(action.text)
+                _do_outcome(state, action)
+                return state
+        elif phase == "choose":
+            seat = action.seat
+            if (
+                kind == "roll"
+                and seat == state.turn_player
+                and action.arg in state.unused[seat]
+            ):
+                if not inplace:
+                    state = copy_state(state)
+                state.log.append(action.text)
+                _do_roll(state, action)
+                return state
+    return apply_reference(state, action, inplace=inplace)
+
+
+def apply_reference(state: State, action: Action, *, inplace: bool = False) -> State:
+    """Return the state after ``action``: ``apply`` written plainly, every check made."""
     if state.over:
         raise EngineError("game_over", "The game is over.")
     if type(action) is not Action and not isinstance(action, Action):
@@ -1008,6 +1116,16 @@ def _card_of(state: State, code: int) -> int:
 
 
 def _gname(state: State, code: int) -> str:
+    """Return ``_gname_reference(state, code)``, written once per gate and card.
+
+    Events name gates on most moves. ``gate_full[code][k]`` is the gate placed
+    as ``code`` holding its owner's card ``k``; entry 3 is what the reference
+    makes of an unfilled place (-1), so an index of -1 reads it.
+    """
+    return state.static.gate_full[code][state.gate_card[code]]
+
+
+def _gname_reference(state: State, code: int) -> str:
     return f"{_LABELS[code]} ({state.static.gate_name[_card_of(state, code)]})"
 
 
@@ -1190,11 +1308,17 @@ def _window_order(state: State) -> list[int]:
     return _ORDERS[state.n][(state.turn_player + 1) % state.n]
 
 
+# ``_window_order`` for each seat count and player whose turn it is.
+_WINDOW_ORDERS = {
+    n: [_ORDERS[n][t if n == 2 else (t + 1) % n] for t in range(n)] for n in (2, 4)
+}
+
+
 def _open_window(state: State, kind: str, then: str) -> None:
     # Every window opens and goes round every seat that may play in it, whether
     # or not it holds a card for it: skipping a seat would tell the others what
     # kinds of ability card it still holds.
-    order = _window_order(state)
+    order = _WINDOW_ORDERS[state.n][state.turn_player]  # ``_window_order``
     if kind in BATTLE_WINDOWS:
         battlers = (state.battle.attacker // 3, state.battle.defender // 3)
         order = [s for s in order if s in battlers]
@@ -2779,14 +2903,141 @@ def score(state: State, player: int) -> float:
         if state.winner_seat is None:
             return 0.0
         return 1000.0 if state.winner_seat == player else -1000.0
-    mine = len(state.won[player])
-    best_other = max(len(state.won[s]) for s in range(state.n) if s != player)
+    won = state.won
+    mine = len(won[player])
+    best_other = max(map(len, won[:player] + won[player + 1 :]))
     value = 100.0 * mine - 60.0 * best_other
     value += 5.0 * len(state.ability_hand[player]) - 40.0 * len(state.removed[player])
     battle = state.battle
     if battle is not None and battle.decided and battle.winner >= 0:
         value += 20.0 if battle.winner // 3 == player else -20.0
     return value + _prospects(state, player)
+
+
+def scores_after(state: State, actions, player: int) -> list[float]:
+    """Return ``player``'s score after each action: ``search.scores_after_reference``.
+
+    The greedy bot's lookahead (``search.greedy_choice``), made cheaper in ways
+    that change no score. ``score`` reads neither the log, nor the event text,
+    nor who a window asks next: so a pass that leaves the window open, or closes
+    the before-roll window (the roll is then in the air, which scores as the
+    window did), scores as the state itself; a plain roll or gate placement is
+    scored on the state changed in place for it and restored
+    (``_score_after_roll``, ``_score_after_place``); any other action is applied
+    to a copy made without the log and the event text (which grow all game). A
+    test holds it to the plain definition.
+    """
+    values = []
+    here = None
+    for action in actions:
+        kind = action.kind
+        if state.over:  # nothing is legal: apply refuses it as the reference's does
+            apply(state, action)
+        if kind == "pass" and _scores_as_it_stands(state, action):
+            if here is None:
+                here = score(state, player)
+            values.append(here)
+        elif kind == "roll" and _rolls_plainly(state, action):
+            values.append(_score_after_roll(state, action, player))
+        elif kind == "place" and _places_plainly(state, action):
+            values.append(_score_after_place(state, action, player))
+        else:
+            values.append(
+                score(apply(_scratch_copy(state), action, inplace=True), player)
+            )
+    return values
+
+
+def _scores_as_it_stands(state: State, action: Action) -> bool:
+    """Return whether ``action`` is a legal pass that leaves the window open, or
+    closes the before-roll window (``_continue`` then only puts the roll in the air)."""
+    if not (
+        action.kind == "pass"
+        and state.phase == "window"
+        and state.window_seats[state.window_turn] == action.seat
+    ):
+        return False
+    if state.window_passes + 1 < len(state.window_seats):
+        return True
+    return state.window_kind == "before_roll" and state.window_then == "roll"
+
+
+def _places_plainly(state: State, action: Action) -> bool:
+    """Return whether ``action`` is a legal placement with no Bakugan rolled or battling."""
+    return (
+        state.phase == "place"
+        and state.rolling < 0
+        and state.battle is None
+        and state.queue[0] == action.seat
+        and action.arg in state.gate_hand[action.seat]
+    )
+
+
+def _score_after_place(state: State, action: Action, player: int) -> float:
+    """Return ``score`` after a legal placement, the state changed for it and restored.
+
+    Of what ``_do_place`` changes, ``score`` reads the gates on the field, the
+    card lying at each and the Bakugan on them (the new gate empty); the turn it
+    may start (``_start_turn``) moves a player's used Bakugan back to unused,
+    which changes no sum ``score`` makes, and with no Bakugan rolled the phase
+    counts for nothing. Only those fields are set, then put back.
+    """
+    seat = action.seat
+    code = seat * 3 + state.gate_card[seat * 3 : seat * 3 + 3].index(-1)
+    state.gate_card[code] = action.arg
+    state.field_gates.append(code)
+    state.field_bakugan.append(-1)
+    try:
+        return score(state, player)
+    finally:
+        state.field_bakugan.pop()
+        state.field_gates.pop()
+        state.gate_card[code] = -1
+
+
+def _rolls_plainly(state: State, action: Action) -> bool:
+    """Return whether ``action`` is a legal roll that only opens the before-roll window.
+
+    So it is unless a card in a used pile grants re-rolls (``_pile_rerolls``).
+    """
+    return (
+        state.phase == "choose"
+        and state.battle is None
+        and not state.static.any_pile
+        and action.seat == state.turn_player
+        and action.arg in state.unused[action.seat]
+    )
+
+
+def _score_after_roll(state: State, action: Action, player: int) -> float:
+    """Return ``score`` after a plain roll, the state changed for it and restored.
+
+    Of what ``_do_roll`` changes, ``score`` reads the Bakugan ready to roll, the
+    one rolled, the phase and the window kind: only those are set, then put back.
+    """
+    seat = action.seat
+    unused = state.unused[seat]
+    kept = state.rolling, state.phase, state.window_kind
+    ready = unused[:]
+    ready.remove(action.arg)
+    state.unused[seat] = ready
+    state.rolling, state.phase = seat * 3 + action.arg, "window"
+    state.window_kind = "before_roll"
+    try:
+        return score(state, player)
+    finally:
+        state.unused[seat] = unused
+        state.rolling, state.phase, state.window_kind = kept
+
+
+def _scratch_copy(state: State) -> State:
+    """Return ``copy_state(state)`` with an empty log and event text (for a lookahead)."""
+    log, events = state.log, state.events
+    state.log, state.events = [], []
+    try:
+        return copy_state(state)
+    finally:
+        state.log, state.events = log, events
 
 
 # What the greedy bot (and the search bot's leaf values) see coming: a battle
@@ -2798,6 +3049,12 @@ PROSPECT_ROLL = 30.0  # a rolled Bakugan that would beat the one standing there
 PROSPECT_STAND = 4.0  # an empty gate taken
 PROSPECT_GUARD = 0.05  # per G of a standing Bakugan's margin over the field
 PROSPECT_FIELD = 0.05  # per G of gate bonus the field gives a seat's Bakugan
+# Every list of distinct Bakugan indices (0-2), in any order, as a set of bits.
+_BITS = {
+    tuple(order): sum(1 << i for i in order)
+    for size in range(4)
+    for order in permutations(range(3), size)
+}
 
 
 def _on_gate(state: State, code: int, gate: int) -> int:
@@ -2808,6 +3065,68 @@ def _on_gate(state: State, code: int, gate: int) -> int:
 
 
 def _prospects(state: State, player: int) -> float:
+    """Return ``_prospects_reference(state, player)``, the same sums in the same order.
+
+    The greedy bot scores every move it weighs, and the field terms are most
+    of a score: here each gate's bonuses and G-Powers come from the tables of
+    ``_Static`` (``field_bonus``, ``on_gate``) and each seat's Bakugan left are
+    listed once, not once per gate. A test holds it to the reference.
+    """
+    value = 0.0
+    battle = state.battle
+    if battle is not None and not battle.decided:
+        power, lower = _powers(state, battle)
+        ahead = battle.attacker if power[0] > power[1] else battle.defender
+        if lower and power[0] != power[1]:
+            ahead = battle.defender if ahead == battle.attacker else battle.attacker
+        side = ahead // 3
+        if side == player:
+            value += PROSPECT_BATTLE
+        elif player in (battle.attacker // 3, battle.defender // 3):
+            value -= PROSPECT_BATTLE
+    gates, standing = state.field_gates, state.field_bakugan
+    if not gates:
+        return value
+    static = state.static
+    cards = state.gate_card
+    if state.rolling >= 0 and battle is None:
+        code, seat = state.rolling, state.turn_player
+        sign = 1.0 if seat == player else -1.0 if state.n == 2 else 0.0
+        if state.phase == "roll" or state.window_kind == "before_roll":
+            land, places = state.land_odds / len(gates), enumerate(gates)
+        elif state.landed >= 0:  # landed: where it is, moving on from one's own
+            land, places = 1.0, [(gates.index(state.landed), state.landed)]
+        else:
+            land, places = 0.0, []
+        for pos, gate in places:
+            other = standing[pos]
+            if other < 0:
+                value += sign * land * PROSPECT_STAND
+            elif other // 3 != seat:
+                on_gate = static.on_gate[gate - gate % 3 + cards[gate]]
+                wins = on_gate[code] > on_gate[other]
+                value += sign * land * (PROSPECT_ROLL if wins else -PROSPECT_ROLL)
+    lefts = []  # (seat, its Bakugan left as bits, 0 for the seat scored else 1)
+    for seat, left in enumerate(map(list.__add__, state.unused, state.used)):
+        bits = _BITS.get(tuple(left))
+        if bits is None:  # never in play: each Bakugan lies in one place
+            return _prospects_reference(state, player)
+        if bits:
+            lefts.append((seat, bits, seat != player))
+    for pos, gate in enumerate(gates):
+        card = gate - gate % 3 + cards[gate]
+        terms = static.field_terms[card]
+        for seat, bits, theirs in lefts:
+            value += terms[seat][bits][theirs]
+        mine = standing[pos]
+        if mine >= 0 and mine // 3 == player:
+            value += PROSPECT_STAND + PROSPECT_GUARD * (
+                static.on_gate[card][mine] - 350
+            )
+    return value
+
+
+def _prospects_reference(state: State, player: int) -> float:
     """Return the score of what is under way for ``player`` (see above)."""
     value = 0.0
     battle = state.battle
