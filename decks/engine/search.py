@@ -16,6 +16,9 @@ How it chooses (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012):
   only hidden part is its generator (Bakugan: the log names each gate placed,
   and a seat's unused abilities are its deck's less those shown) has no
   ``determinize``; a copy with the generator reseeded serves.
+- Dealing a world costs ten copies of one, so ``worlds`` of them (32) are
+  dealt per choice and the playouts cycle through them, each on a copy whose
+  game generator is reseeded (so chance still differs between them).
 - One tree is shared by all determinizations; a node's children are keyed by
   the action's text, and only those legal in the playout's world are weighed
   (UCB1 over visits). A chance step (where a rolled Bakugan lands) is a chance
@@ -65,6 +68,9 @@ class Settings:
     rollout: str = "random"  # below the tree: "random" or "greedy" moves
     forced: bool = True  # a forced move does not use up a playout's expansion
     bias: float = 2.0  # progressive bias towards the greedy choice at each node
+    worlds: int = (
+        32  # determinizations dealt per choice; the playouts cycle through them
+    )
 
 
 def greedy_choice(game, state, actions, rng: Rng):
@@ -195,8 +201,15 @@ class SearchBot:
         bias = settings.bias
         legal_actions, apply, to_act = game.legal_actions, game.apply, game.to_act
         is_over = game.is_over
-        for _ in range(settings.playouts):
-            s = determinized(game, state, me, rng)
+        worlds = []
+        for i in range(settings.playouts):
+            if i < settings.worlds:
+                world = determinized(game, state, me, rng)
+                worlds.append(world)
+                s = copy_state(world)
+            else:
+                s = copy_state(worlds[i % settings.worlds])
+                s.rng = Rng(rng.next64()) if isinstance(s.rng, Rng) else rng.next64()
             node = root
             path = [root]
             # Selection and expansion: down the tree until a new node is made.

@@ -238,7 +238,9 @@ def playtest_create(
             if match
             else None
         )
-        return Playtest.objects.create(
+        return _stored(
+            game,
+            state,
             owner=owner,
             deck=deck,
             game=game_slug,
@@ -250,13 +252,24 @@ def playtest_create(
             decks=built,
             log=log,
             steps=steps,
-            state=game.to_json(state),
-            version=1,
-            over=game.is_over(state),
-            winner=game.winner(state),
             match=held,
             match_game=1 if held else None,
         )
+
+
+def _stored(engine, state, **fields) -> Playtest:
+    """Create a playtest at ``state``: the caller's fields and what the state says.
+
+    The one place a playtest row is made (a new game, a branch, a match's next
+    game): the saved state, version 1, and whether and by whom it was won.
+    """
+    return Playtest.objects.create(
+        state=engine.to_json(state),
+        version=1,
+        over=engine.is_over(state),
+        winner=engine.winner(state),
+        **fields,
+    )
 
 
 def load_state(pt: Playtest):
@@ -426,7 +439,9 @@ def playtest_branch(*, playtest: Playtest, user, step: int | None = None) -> Pla
                 )
             else:
                 held = None
-        return Playtest.objects.create(
+        return _stored(
+            game,
+            state,
             owner=user,
             deck=playtest.deck,
             game=playtest.game,
@@ -438,10 +453,6 @@ def playtest_branch(*, playtest: Playtest, user, step: int | None = None) -> Pla
             decks=playtest.decks,
             log=log,
             steps=steps,
-            state=game.to_json(state),
-            version=1,
-            over=game.is_over(state),
-            winner=game.winner(state),
             parent=playtest,
             match=held,
             match_game=place,
@@ -626,7 +637,9 @@ def match_next_game(*, playtest_id: int, user, version: int) -> Playtest:
         state = _advance(game, state, seed, pt.seats, pt.chance, log, steps)
         held.games = number
         held.save(update_fields=["games", "updated_at"])
-        return Playtest.objects.create(
+        return _stored(
+            game,
+            state,
             owner=user,
             deck_id=pt.deck_id,
             game=pt.game,
@@ -638,10 +651,6 @@ def match_next_game(*, playtest_id: int, user, version: int) -> Playtest:
             decks=pt.decks,
             log=log,
             steps=steps,
-            state=game.to_json(state),
-            version=1,
-            over=game.is_over(state),
-            winner=game.winner(state),
             match=held,
             match_game=number,
         )

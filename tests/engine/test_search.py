@@ -275,3 +275,39 @@ def test_collide_o_hand_prospects_equal_their_plain_reading():
             action = bots[game.to_act(state)].choose(game, state)
             state = game.apply(state, action, inplace=True)
     assert checked > 300
+
+
+class _CountedDeals:
+    """A game module whose ``determinize`` counts its calls (the rest is the game's)."""
+
+    def __init__(self, game):
+        self._game = game
+        self.deals = 0
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def determinize(self, state, player, rng):
+        self.deals += 1
+        return self._game.determinize(state, player, rng)
+
+
+@pytest.mark.parametrize("slug", ["collision", "metal-fusion", "collide-o"])
+def test_the_playouts_cycle_through_the_worlds_dealt_for_the_choice(slug):
+    from decks.engine.search import Settings
+
+    for seed in range(11, 100):  # a game with a choice left in it
+        game, decks, options = _setup(slug, seed)
+        state = _walk(game, game.new_game(decks, options, seed), 3, seed)
+        if not game.is_over(state):
+            break
+    counted = _CountedDeals(game)
+    visits = SearchBot(3, settings=Settings(playouts=40, worlds=8)).visit_counts(
+        counted, state
+    )
+    assert counted.deals == 8
+    assert sum(visits.values()) == 40
+    # With a world per playout, as many worlds are dealt as there are playouts.
+    counted.deals = 0
+    SearchBot(3, settings=Settings(playouts=40, worlds=40)).visit_counts(counted, state)
+    assert counted.deals == 40
