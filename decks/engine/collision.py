@@ -1071,15 +1071,24 @@ def apply(state: State, action: Action, *, inplace: bool = False) -> State:
     """Return the state after ``action``; raise EngineError if it is not legal."""
     if state.phase == "over":
         raise EngineError("game_over", "The game is over.")
-    cached = state.cached
-    if cached is not None and cached[0] == len(state.log):
-        legal = cached[1]
-    else:
-        legal = _legal(state)
-    if action not in legal:
+    if action not in _legal_now(state):
         raise _refusal(state, action)
     s = state if inplace else copy_state(state)
     s.log.append(action.text)
+    _move(s, action)
+    return s
+
+
+def _legal_now(state: State):
+    """Return the legal actions, from ``legal_actions``' cache while the log stands."""
+    cached = state.cached
+    if cached is not None and cached[0] == len(state.log):
+        return cached[1]
+    return _legal(state)
+
+
+def _move(s: State, action: Action) -> None:
+    """Make a legal ``action`` on ``s`` and run on to the next decision (apply's body)."""
     kind = action.kind
     if kind == "stop":
         _stop(s, action.card)
@@ -1098,7 +1107,6 @@ def apply(state: State, action: Action, *, inplace: bool = False) -> State:
     else:
         _choose(s, action)
     _advance(s)
-    return s
 
 
 def _play(s: State, uid: int, target: int) -> None:
@@ -1308,21 +1316,203 @@ def score(state: State, player: int) -> float:
         return 1000.0 if s.winner == player else -1000.0
     if s.out[player]:
         return -500.0
-    cards = s.cards
-    rivals = [len(s.spin[q]) for q in range(s.n) if q != player and not s.out[q]]
-    value = 10.0 * len(s.spin[player]) - 10.0 * (sum(rivals) / len(rivals))
-    hand = s.hand[player]
+    return _heuristic(
+        s.cards,
+        _spin_term(s, player, [len(spin) for spin in s.spin]),
+        s.hand[player],
+        len(s.characters[player]),
+        _threat(player, s.battle, s.attacker, s.defender),
+    )
+
+
+def _spin_term(s: State, player: int, spins: list) -> float:
+    """Return the first term of ``score``: ten a spin card above the rivals' mean.
+
+    ``spins`` gives each seat's spin count, so that ``scores_after`` can
+    value hits without making them; who is out is read from ``s``.
+    """
+    out = s.out
+    rivals = [spins[q] for q in range(s.n) if q != player and not out[q]]
+    return 10.0 * spins[player] - 10.0 * (sum(rivals) / len(rivals))
+
+
+def _heuristic(
+    cards: list, spin_term: float, hand, characters: int, threat: float
+) -> float:
+    """Return ``score`` of a game going on for a player still in it.
+
+    The parts a move changes are given (the ``_spin_term``, the player's hand
+    and number of Characters in play, the battle's ``_threat``) so that
+    ``scores_after`` can value a move without making it.
+    """
+    value = spin_term
     value += 0.5 * len({cards[uid].colour for uid in hand}) + 0.2 * len(hand)
-    value += 1.5 * len(s.characters[player])
-    # A battle under way is a threat to the defender: without this term a
-    # one-ply bot sees nothing in attacking (the hits come later) and two such
-    # bots can pass to the turn cap.
-    if s.battle == 1:
-        if s.attacker == player:
-            value += 4.0
-        elif s.defender == player:
-            value -= 4.0
+    value += 1.5 * characters
+    if threat:
+        value += threat
     return value
+
+
+def _threat(player: int, battle: int, attacker: int, defender: int) -> float:
+    """Return the score term of a battle under way: +4 to the attacker, -4 to the defender.
+
+    Without it a one-ply bot sees nothing in attacking (the hits come later)
+    and two such bots can pass to the turn cap.
+    """
+    if battle == 1:
+        if attacker == player:
+            return 4.0
+        if defender == player:
+            return -4.0
+    return 0.0
+
+
+def scores_after(state: State, actions, player: int) -> list[float]:
+    """Return ``player``'s score after each action, as ``search.scores_after_reference``.
+
+    The greedy bot asks this at every decision, and the plain definition
+    copies the whole state and makes the move once per action. Most moves
+    are valued here without making them: a card played or stopped with that
+    fires no text (``_score_of_card``) and a pass or an unstopped battle that
+    ends the turn quietly (``_score_of_turn_end``). Any other action is made
+    on a copy without the log and the events (``_lookahead``), which no rule
+    and no score reads. A test holds this to the plain definition along
+    whole games, basic and advanced, for every seat.
+    """
+    s = state
+    if s.phase == "over":
+        raise EngineError("game_over", "The game is over.")
+    legal = _legal_now(s)
+    spins = [len(spin) for spin in s.spin]
+    # The spin term of every card move: they change no spin.
+    spin_term = None if s.out[player] else _spin_term(s, player, spins)
+    values = []
+    for action in actions:
+        if action not in legal:
+            raise _refusal(s, action)
+        kind = action.kind
+        if kind == "play" or kind == "stop":
+            value = _score_of_card(s, action, player, spin_term)
+        elif kind == "pass" or kind == "nostop":
+            value = _score_of_turn_end(s, action, player, spins)
+        else:
+            value = None
+        if value is None:
+            after = _lookahead(s)
+            _move(after, action)
+            value = score(after, player)
+        values.append(value)
+    return values
+
+
+def _score_of_card(
+    s: State, action: Action, player: int, spin_term: float | None
+) -> float | None:
+    """Return ``player``'s score after a quiet play or stop; None if text fires.
+
+    A play or a stop that fires no text (any card in the basic game; in the
+    advanced game an Action without play-symbol text, or any Character)
+    takes the card from its owner's hand or table to the battle pile and
+    leaves the game in the stop step (``_play``, ``_stop``): only the
+    mover's hand or Characters and the battle change.
+    """
+    uid = action.card
+    card = s.cards[uid]
+    if s.advanced and card.play and card.kind == "action":
+        return None  # its play-symbol text fires: made on a copy
+    if spin_term is None:
+        return -500.0  # the player is out
+    if action.kind == "play":
+        mover = s.turn_player
+        threat = _threat(player, 1, mover, action.target)
+    else:
+        mover = s.responder
+        threat = _threat(player, s.battle, s.attacker, s.defender)
+    hand, characters = s.hand[player], len(s.characters[player])
+    if player == mover:
+        if uid in hand:
+            hand = [other for other in hand if other != uid]
+        else:
+            characters -= 1  # a Character stops from the table
+    return _heuristic(s.cards, spin_term, hand, characters, threat)
+
+
+def _score_of_turn_end(
+    s: State, action: Action, player: int, spins: list
+) -> float | None:
+    """Return ``player``'s score after a quiet pass or no-stop; None otherwise.
+
+    Quiet means: no text fires (the basic game, or no win-symbol text on the
+    battle's winner and no passive text in play), nobody goes out, no hand
+    is over five, every refill comes from a deck that does not run out (so
+    no reshuffle draws on the generator, as in ``_refill``'s fast path), and
+    the turn cap is not reached. The only changes a score then reads are
+    the defender's spin after the hits (rulings C4-C6, ``_no_stop``), the
+    hands refilled from the tops of their decks (ruling C7) and no battle.
+    """
+    if s.turn >= TURN_CAP or (s.advanced and _passive_text_in_play(s)):
+        return None
+    cards, out = s.cards, s.out
+    emptied = -1  # the seat whose hand a pass discards
+    if action.kind == "pass":
+        emptied = s.turn_player
+    else:
+        attacker, defender = s.attacker, s.defender
+        winner = attacker if s.responder == defender else defender
+        if winner == attacker:
+            top = cards[s.pile[attacker][-1]]
+            pile = s.pile[defender]
+            against = cards[pile[-1] if pile else s.blade[defender]]  # ruling C5
+            paid = min(hits(top, against), spins[defender])
+            if paid == spins[defender]:
+                return None  # the defender goes out
+            spins = spins[:]
+            spins[defender] -= paid
+        top = cards[s.pile[winner][-1]]
+        if s.advanced and top.kind == "action" and top.win:
+            return None  # its win-symbol text fires
+    hands, decks = s.hand, s.deck
+    for p in range(s.n):
+        if out[p]:
+            continue
+        held = 0 if p == emptied else len(hands[p])
+        need = HAND_SIZE - held
+        if not spins[p] or need < 0 or (need > 0 and len(decks[p]) <= need):
+            return None
+    if out[player]:
+        return -500.0
+    hand = [] if player == emptied else hands[player]
+    need = HAND_SIZE - len(hand)
+    if need:
+        deck = decks[player]
+        hand = hand + deck[len(deck) - need :]
+    spin_term = _spin_term(s, player, spins)
+    return _heuristic(cards, spin_term, hand, len(s.characters[player]), 0.0)
+
+
+def _passive_text_in_play(s: State) -> bool:
+    """Return whether a Blade or Character of a player still in has passive text."""
+    cards = s.cards
+    for p in range(s.n):
+        if s.out[p]:
+            continue
+        if cards[s.blade[p]].passive:
+            return True
+        for uid in s.characters[p]:
+            if cards[uid].passive:
+                return True
+    return False
+
+
+def _lookahead(state: State) -> State:
+    """Return a copy of ``state`` to try a move on: ``copy_state`` less the log and events.
+
+    Only the saved form, the view and ``apply``'s legal-action cache read the
+    log and the events, and the copy is only scored, so it starts both empty.
+    """
+    shell = object.__new__(State)
+    shell.__dict__ = {**state.__dict__, "log": [], "events": []}
+    return copy_state(shell)
 
 
 def view(state: State, player: int) -> View:

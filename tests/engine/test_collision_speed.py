@@ -1,0 +1,154 @@
+"""Collision's fast paths hold to their plain definitions (issue 21, item 4).
+
+``collision.scores_after`` values most moves without making them; these tests
+hold it to ``search.scores_after_reference`` (make each move on a copy, then
+``score``) at every decision of whole games, for every seat, in the basic and
+the advanced game, with two to four players, with short decks (refills that
+run a deck out and reshuffle), small spin piles (players going out) and games
+near the turn cap, and check that valuing leaves the state as it was.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from decks.engine import collision as game
+from decks.engine.bots import make_bot
+from decks.engine.core import EngineError, Rng, seed_state
+from decks.engine.search import scores_after_reference
+
+from .test_collision import blade, practice_deck
+
+
+def deck_of(tag, text, cards, spin, blade_text):
+    """Return a practice deck of ``cards`` cards behind a Blade of ``spin``.
+
+    Without ``blade_text`` the Blade has no passive text, so that a turn can
+    end with no text in play (the practice Blade draws at every turn).
+    """
+    deck = practice_deck(tag, text=text)
+    effects = deck["blade"][0]["effects"] if blade_text else []
+    return {
+        "blade": [blade(f"{tag}-blade", spin=spin, effects=effects)],
+        "deck": deck["deck"][:cards],
+    }
+
+
+def decks_for(players, text, short, blade_text=True):
+    return [
+        deck_of(
+            tag,
+            text,
+            12 + 3 * seat if short else 59,
+            2 + seat if short else 6,
+            blade_text,
+        )
+        for seat, tag in enumerate("ABCD"[:players])
+    ]
+
+
+def snapshot(state):
+    return (
+        json.dumps(game.to_json(state), sort_keys=True),
+        list(state.events),
+        list(state.log),
+    )
+
+
+def check_every_seat(state, actions):
+    """Assert scores_after equals the plain definition for each seat, state unchanged."""
+    before = snapshot(state)
+    for player in range(game.player_count(state)):
+        fast = game.scores_after(state, actions, player)
+        assert fast == scores_after_reference(game, state, actions, player)
+    assert snapshot(state) == before
+
+
+SETUPS = [
+    pytest.param(players, advanced, text, short, blade_text, id=f"{players}p-{name}")
+    for players, advanced, text, short, blade_text, name in (
+        (2, False, False, False, False, "basic"),
+        (2, False, True, True, True, "basic-short"),
+        (3, False, False, True, False, "basic-short"),
+        (2, True, True, False, True, "advanced"),
+        (2, True, True, True, True, "advanced-short"),
+        (3, True, True, False, True, "advanced"),
+        (4, True, True, True, True, "advanced-short"),
+        (2, True, False, False, False, "advanced-no-text"),
+        (2, True, True, False, False, "advanced-quiet-blades"),
+        (3, True, True, True, False, "advanced-quiet-blades-short"),
+    )
+]
+
+
+@pytest.mark.parametrize(("players", "advanced", "text", "short", "blade_text"), SETUPS)
+@settings(max_examples=6, deadline=None)
+@given(
+    seed=st.integers(0, 2**31),
+    bots=st.sampled_from(("greedy", "random", "mixed")),
+    near_cap=st.booleans(),
+)
+def test_scores_after_equals_the_plain_definition_at_every_decision(
+    players, advanced, text, short, blade_text, seed, bots, near_cap
+):
+    state = game.new_game(
+        decks_for(players, text, short, blade_text), {"advanced": advanced}, seed
+    )
+    if near_cap:
+        state.turn = game.TURN_CAP - 4  # the cap draws the game during the lookahead
+    kinds = {"greedy": "greedy", "random": "random"}
+    seat_bots = [
+        make_bot(kinds.get(bots, ("greedy", "random")[seat % 2]), seed * 7 + seat)
+        for seat in range(players)
+    ]
+    while not game.is_over(state):
+        actions = game.legal_actions(state)
+        check_every_seat(state, actions)
+        action = seat_bots[game.to_act(state)].choose(game, state)
+        state = game.apply(state, action, inplace=True)
+
+
+def test_scores_after_works_without_the_legal_action_cache():
+    state = game.new_game(decks_for(2, False, False), {}, 5)
+    actions = game.legal_actions(state)
+    state.cached = None
+    check_every_seat(state, actions)
+
+
+def test_scores_after_refuses_what_apply_refuses():
+    state = game.new_game(decks_for(2, False, False), {}, 3)
+    rng = Rng(seed_state(3, 1))
+    refused = 0
+    for _ in range(40):
+        action = game.Action(
+            ("play", "stop", "nostop", "discard")[rng.below(4)],
+            rng.below(len(state.cards)),
+            rng.below(2),
+        )
+        if action in game.legal_actions(state):
+            continue
+        with pytest.raises(EngineError) as fast:
+            game.scores_after(state, [action], 0)
+        with pytest.raises(EngineError) as plain:
+            scores_after_reference(game, state, [action], 0)
+        assert (fast.value.code, fast.value.message) == (
+            plain.value.code,
+            plain.value.message,
+        )
+        refused += 1
+    assert refused > 0
+
+
+def test_scores_after_refuses_a_finished_game_as_apply_does():
+    state = game.new_game(decks_for(2, False, False), {}, 3)
+    actions = game.legal_actions(state)
+    state.phase = "over"
+    with pytest.raises(EngineError) as fast:
+        game.scores_after(state, actions, 0)
+    with pytest.raises(EngineError) as plain:
+        scores_after_reference(game, state, actions, 0)
+    assert fast.value.code == plain.value.code == "game_over"
