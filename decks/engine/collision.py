@@ -1316,10 +1316,11 @@ def score(state: State, player: int) -> float:
         return 1000.0 if s.winner == player else -1000.0
     if s.out[player]:
         return -500.0
-    return _heuristic(
-        s.cards,
+    cards, hand = s.cards, s.hand[player]
+    return _value(
         _spin_term(s, player, [len(spin) for spin in s.spin]),
-        s.hand[player],
+        len({cards[uid].colour for uid in hand}),
+        len(hand),
         len(s.characters[player]),
         _threat(player, s.battle, s.attacker, s.defender),
     )
@@ -1336,17 +1337,17 @@ def _spin_term(s: State, player: int, spins: list) -> float:
     return 10.0 * spins[player] - 10.0 * (sum(rivals) / len(rivals))
 
 
-def _heuristic(
-    cards: list, spin_term: float, hand, characters: int, threat: float
+def _value(
+    spin_term: float, colours: int, held: int, characters: int, threat: float
 ) -> float:
-    """Return ``score`` of a game going on for a player still in it.
+    """Return ``score`` of a game going on for a player still in it, from its parts.
 
-    The parts a move changes are given (the ``_spin_term``, the player's hand
-    and number of Characters in play, the battle's ``_threat``) so that
-    ``scores_after`` can value a move without making it.
+    The parts: the ``_spin_term``, the number of colours in the player's hand
+    and of cards in it, the player's Characters in play and the battle's
+    ``_threat``; ``scores_after`` works them out for a move without making it.
     """
     value = spin_term
-    value += 0.5 * len({cards[uid].colour for uid in hand}) + 0.2 * len(hand)
+    value += 0.5 * colours + 0.2 * held
     value += 1.5 * characters
     if threat:
         value += threat
@@ -1384,17 +1385,22 @@ def scores_after(state: State, actions, player: int) -> list[float]:
         raise EngineError("game_over", "The game is over.")
     legal = _legal_now(s)
     spins = [len(spin) for spin in s.spin]
-    # The spin term of every card move: they change no spin.
-    spin_term = None if s.out[player] else _spin_term(s, player, spins)
+    # What every card move leaves as it is: the spin piles, the player's hand
+    # less the card moved (counted by colour, index -1 last).
+    hand = None
+    if not s.out[player]:
+        hand = _Hand(s, player, spins)
     values = []
     for action in actions:
         if action not in legal:
             raise _refusal(s, action)
         kind = action.kind
         if kind == "play" or kind == "stop":
-            value = _score_of_card(s, action, player, spin_term)
+            value = _score_of_card(s, action, player, hand)
         elif kind == "pass" or kind == "nostop":
             value = _score_of_turn_end(s, action, player, spins)
+        elif kind == "discard":
+            value = _score_of_discard(s, action, player, hand)
         else:
             value = None
         if value is None:
@@ -1405,8 +1411,24 @@ def scores_after(state: State, actions, player: int) -> list[float]:
     return values
 
 
+class _Hand:
+    """What a card move leaves of a player's score parts, worked out once a decision."""
+
+    __slots__ = ("spin_term", "uids", "counts", "colours", "characters")
+
+    def __init__(self, s: State, player: int, spins: list):
+        self.spin_term = _spin_term(s, player, spins)
+        self.uids = s.hand[player]
+        self.counts = counts = [0] * 5  # cards of each colour, -1 (none) last
+        cards = s.cards
+        for uid in self.uids:
+            counts[cards[uid].colour] += 1
+        self.colours = 5 - counts.count(0)
+        self.characters = len(s.characters[player])
+
+
 def _score_of_card(
-    s: State, action: Action, player: int, spin_term: float | None
+    s: State, action: Action, player: int, hand: _Hand | None
 ) -> float | None:
     """Return ``player``'s score after a quiet play or stop; None if text fires.
 
@@ -1414,27 +1436,64 @@ def _score_of_card(
     advanced game an Action without play-symbol text, or any Character)
     takes the card from its owner's hand or table to the battle pile and
     leaves the game in the stop step (``_play``, ``_stop``): only the
-    mover's hand or Characters and the battle change.
+    mover's hand or Characters and the battle change. ``hand`` is None for
+    a player who is out.
     """
     uid = action.card
     card = s.cards[uid]
     if s.advanced and card.play and card.kind == "action":
         return None  # its play-symbol text fires: made on a copy
-    if spin_term is None:
-        return -500.0  # the player is out
+    if hand is None:
+        return -500.0
     if action.kind == "play":
         mover = s.turn_player
         threat = _threat(player, 1, mover, action.target)
     else:
         mover = s.responder
         threat = _threat(player, s.battle, s.attacker, s.defender)
-    hand, characters = s.hand[player], len(s.characters[player])
+    return _value_without(s, player, hand, mover, uid, threat)
+
+
+def _value_without(
+    s: State, player: int, hand: _Hand, mover: int, uid: int, threat: float
+) -> float:
+    """Return ``player``'s score once ``mover``'s card ``uid`` has left hand or table."""
+    colours, held, characters = hand.colours, len(hand.uids), hand.characters
     if player == mover:
-        if uid in hand:
-            hand = [other for other in hand if other != uid]
+        if uid in hand.uids:
+            held -= 1
+            if hand.counts[s.cards[uid].colour] == 1:
+                colours -= 1
         else:
             characters -= 1  # a Character stops from the table
-    return _heuristic(s.cards, spin_term, hand, characters, threat)
+    return _value(hand.spin_term, colours, held, characters, threat)
+
+
+def _score_of_discard(s: State, action: Action, player: int, hand: _Hand | None):
+    """Return ``player``'s score after a chosen discard; None if more than it follows.
+
+    A discard chosen for text or for the refill (rulings C12, C15 aside:
+    ``pick`` is not valued here) moves one card from hand to discard pile
+    (``_choose``). When the choice goes on, or when it ends and the game
+    simply resumes, that is all: after text, resuming means no more text
+    queued and the battle's stop step or the turn's main step next; after
+    the refill's discard down to five the turn ends, which is quiet unless
+    the cap is reached or passive text fires at the next turn's start. Any
+    other case is made on a copy. The battle term is read as it stands.
+    """
+    kind, _, subject, remaining, _, _ = s.choice
+    if remaining == 1 or len(s.hand[subject]) == 1:  # the choice ends
+        if kind == "refill":
+            if s.turn >= TURN_CAP or (s.advanced and _passive_text_in_play(s)):
+                return None
+        elif s.queue or not (
+            s.then == "stop" or (s.then == "main" and not s.out[s.turn_player])
+        ):
+            return None
+    if hand is None:
+        return -500.0
+    threat = _threat(player, s.battle, s.attacker, s.defender)
+    return _value_without(s, player, hand, subject, action.card, threat)
 
 
 def _score_of_turn_end(
@@ -1486,8 +1545,13 @@ def _score_of_turn_end(
     if need:
         deck = decks[player]
         hand = hand + deck[len(deck) - need :]
-    spin_term = _spin_term(s, player, spins)
-    return _heuristic(cards, spin_term, hand, len(s.characters[player]), 0.0)
+    return _value(
+        _spin_term(s, player, spins),
+        len({cards[uid].colour for uid in hand}),
+        len(hand),
+        len(s.characters[player]),
+        0.0,
+    )
 
 
 def _passive_text_in_play(s: State) -> bool:

@@ -21,7 +21,20 @@ from decks.engine.bots import make_bot
 from decks.engine.core import EngineError, Rng, seed_state
 from decks.engine.search import scores_after_reference
 
-from .test_collision import blade, practice_deck
+from .test_collision import COLOURS, EDGES, blade, card, practice_deck
+
+# Text that asks for choices at every point of a turn: an Event's discard with
+# more text queued behind it and the turn's end after it, a win-symbol discard
+# before the sweep, a Character's passive discard at the turn's start.
+DISCARD = {"op": "discard", "timing": "play", "target": "opponent"}
+CHOOSY = (
+    ("event", [DISCARD, {"op": "draw", "timing": "play", "amount": 2}]),
+    ("event", [{**DISCARD, "amount": 2}]),
+    ("action", [{**DISCARD, "timing": "win"}]),
+    ("action", [{"op": "draw", "timing": "play", "amount": 3}, DISCARD]),
+    ("character", [{**DISCARD, "timing": "passive", "turn": "your"}]),
+    ("event", [{"op": "discard", "timing": "play", "target": "all"}]),
+)
 
 
 def deck_of(tag, text, cards, spin, blade_text):
@@ -38,7 +51,27 @@ def deck_of(tag, text, cards, spin, blade_text):
     }
 
 
+def choosy_deck(tag):
+    """Return a practice deck with a dozen cards of ``CHOOSY`` text in front."""
+    specials = [
+        card(
+            f"{tag}x{i}",
+            kind,
+            COLOURS[i % 4],
+            EDGES[i % len(EDGES)],
+            f"{tag} choosy {i}",
+            effects=effects,
+        )
+        for i, (kind, effects) in enumerate(CHOOSY * 2)
+    ]
+    deck = practice_deck(tag, text=True, specials=specials)
+    deck["blade"][0]["effects"] = []
+    return deck
+
+
 def decks_for(players, text, short, blade_text=True):
+    if text == "choosy":
+        return [choosy_deck(tag) for tag in "ABCD"[:players]]
     return [
         deck_of(
             tag,
@@ -81,6 +114,8 @@ SETUPS = [
         (2, True, False, False, False, "advanced-no-text"),
         (2, True, True, False, False, "advanced-quiet-blades"),
         (3, True, True, True, False, "advanced-quiet-blades-short"),
+        (2, True, "choosy", False, False, "advanced-choices"),
+        (3, True, "choosy", False, False, "advanced-choices"),
     )
 ]
 
