@@ -649,6 +649,8 @@ def _order(s: State, start: int) -> list[int]:
 
 
 def _left_of(s: State, p: int) -> int:
+    if True not in s.out:
+        return (p + 1) % s.n  # everyone is in: the loop below, shortened
     for i in range(1, s.n):
         q = (p + i) % s.n
         if not s.out[q]:
@@ -687,6 +689,8 @@ def _targets(s: State, owner: int, target) -> list[int]:
 
 def _check_outs(s: State) -> bool:
     """Put out every player whose spin pile is empty (ruling C8); say if any."""
+    if all(s.spin):
+        return False  # every pile holds a card: nobody to put out (the usual case)
     newly = [p for p in range(s.n) if not s.out[p] and not s.spin[p]]
     if not newly:
         return False
@@ -1333,8 +1337,12 @@ def _spin_term(s: State, player: int, spins: list) -> float:
     value hits without making them; who is out is read from ``s``.
     """
     out = s.out
-    rivals = [spins[q] for q in range(s.n) if q != player and not out[q]]
-    return 10.0 * spins[player] - 10.0 * (sum(rivals) / len(rivals))
+    total = count = 0  # the rivals' spin cards, summed as ``score`` sums them
+    for q in range(s.n):
+        if q != player and not out[q]:
+            total += spins[q]
+            count += 1
+    return 10.0 * spins[player] - 10.0 * (total / count)
 
 
 def _value(

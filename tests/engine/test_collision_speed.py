@@ -187,3 +187,45 @@ def test_scores_after_refuses_a_finished_game_as_apply_does():
     with pytest.raises(EngineError) as plain:
         scores_after_reference(game, state, actions, 0)
     assert fast.value.code == plain.value.code == "game_over"
+
+
+def score_as_first_written(s, player):
+    """The greedy heuristic as it stood before ``score`` was split into parts."""
+    if s.phase == "over":
+        if s.winner is None:
+            return 0.0
+        return 1000.0 if s.winner == player else -1000.0
+    if s.out[player]:
+        return -500.0
+    cards = s.cards
+    rivals = [len(s.spin[q]) for q in range(s.n) if q != player and not s.out[q]]
+    value = 10.0 * len(s.spin[player]) - 10.0 * (sum(rivals) / len(rivals))
+    hand = s.hand[player]
+    value += 0.5 * len({cards[uid].colour for uid in hand}) + 0.2 * len(hand)
+    value += 1.5 * len(s.characters[player])
+    if s.battle == 1:
+        if s.attacker == player:
+            value += 4.0
+        elif s.defender == player:
+            value -= 4.0
+    return value
+
+
+@pytest.mark.parametrize(
+    ("players", "advanced", "text"),
+    [(2, False, False), (3, True, "choosy"), (4, True, True)],
+)
+def test_score_is_the_heuristic_as_first_written(players, advanced, text):
+    for seed in range(4):
+        state = game.new_game(
+            decks_for(players, text, False, False), {"advanced": advanced}, seed
+        )
+        bot = make_bot("greedy", seed)
+        while True:
+            for player in range(players):
+                assert game.score(state, player) == score_as_first_written(
+                    state, player
+                )
+            if game.is_over(state):
+                break
+            state = game.apply(state, bot.choose(game, state), inplace=True)
