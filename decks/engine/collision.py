@@ -740,9 +740,11 @@ def _run(s: State, item: tuple) -> None:
         return
     events = s.events
     for p in targets:
-        who = f"Player {p + 1}"
+        who = _WHO[p]
         if op == "draw":
-            drawn = sum(_draw(s, p) for _ in range(amount))
+            drawn = 0
+            for _ in range(amount):
+                drawn += _draw(s, p)
             events.append(f"{name}: {who} draws {drawn}.")
         elif op == "gain_spin":
             strength = s.cards[s.blade[p]].spin
@@ -1075,7 +1077,12 @@ def apply(state: State, action: Action, *, inplace: bool = False) -> State:
     """Return the state after ``action``; raise EngineError if it is not legal."""
     if state.phase == "over":
         raise EngineError("game_over", "The game is over.")
-    if action not in _legal_now(state):
+    cached = state.cached  # _legal_now, written out: apply runs at every move
+    if cached is not None and cached[0] == len(state.log):
+        legal = cached[1]
+    else:
+        legal = _legal(state)
+    if action not in legal:
         raise _refusal(state, action)
     s = state if inplace else copy_state(state)
     s.log.append(action.text)
