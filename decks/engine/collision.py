@@ -658,24 +658,31 @@ def _left_of(s: State, p: int) -> int:
     return -1
 
 
-def _opponent_of(s: State, owner: int) -> int:
-    """Return the seat "opponent" text of ``owner`` means now, or -1 for nobody."""
+def _opponent_of(s: State, owner: int, chosen: int | None = None) -> int:
+    """Return the seat "opponent" text of ``owner`` means now, or -1 for nobody.
+
+    ``chosen`` stands for ``s.chosen_opponent`` when given (``scores_after``
+    asks before the play that chooses).
+    """
     tp = s.turn_player
     if owner != tp:
         return -1 if s.out[tp] else tp
-    if s.chosen_opponent >= 0:
-        return -1 if s.out[s.chosen_opponent] else s.chosen_opponent
+    if chosen is None:
+        chosen = s.chosen_opponent
+    if chosen >= 0:
+        return -1 if s.out[chosen] else chosen
     return _left_of(s, owner)
 
 
-def _targets(s: State, owner: int, target) -> list[int]:
+def _targets(s: State, owner: int, target, chosen: int | None = None) -> list[int]:
+    """Return the seats a text step of ``owner`` aims at (``chosen``: ``_opponent_of``)."""
     out = s.out
     if isinstance(target, int):
         return [] if out[target] else [target]
     if target == "self":
         return [] if out[owner] else [owner]
     if target == "opponent":
-        q = _opponent_of(s, owner)
+        q = _opponent_of(s, owner, chosen)
         return [] if q < 0 else [q]
     if target == "each_opponent":
         return [q for q in _order(s, owner) if q != owner]
@@ -683,7 +690,7 @@ def _targets(s: State, owner: int, target) -> list[int]:
         return _order(s, s.turn_player)
     if target == "attacker":
         return [] if out[s.turn_player] else [s.turn_player]
-    q = _opponent_of(s, s.turn_player)  # "defender"
+    q = _opponent_of(s, s.turn_player, chosen)  # "defender"
     return [] if q < 0 else [q]
 
 
@@ -1411,7 +1418,7 @@ def scores_after(state: State, actions, player: int) -> list[float]:
             raise _refusal(s, action)
         kind = action.kind
         if kind == "play" or kind == "stop":
-            value = _score_of_card(s, action, player, hand)
+            value = _score_of_card(s, action, player, hand, spins)
         elif kind == "pass" or kind == "nostop":
             value = _score_of_turn_end(s, action, player, spins)
         elif kind == "discard":
@@ -1443,30 +1450,113 @@ class _Hand:
 
 
 def _score_of_card(
-    s: State, action: Action, player: int, hand: _Hand | None
+    s: State, action: Action, player: int, hand: _Hand | None, spins: list
 ) -> float | None:
-    """Return ``player``'s score after a quiet play or stop; None if text fires.
+    """Return ``player``'s score after a play or a stop; None if it must be made.
 
     A play or a stop that fires no text (any card in the basic game; in the
     advanced game an Action without play-symbol text, or any Character)
     takes the card from its owner's hand or table to the battle pile and
     leaves the game in the stop step (``_play``, ``_stop``): only the
-    mover's hand or Characters and the battle change. ``hand`` is None for
-    a player who is out.
+    mover's hand or Characters and the battle change. An Action's text is
+    valued by ``_score_of_text``. ``hand`` is None for a player who is out.
     """
     uid = action.card
     card = s.cards[uid]
-    if s.advanced and card.play and card.kind == "action":
-        return None  # its play-symbol text fires: made on a copy
-    if hand is None:
-        return -500.0
     if action.kind == "play":
-        mover = s.turn_player
+        mover, chosen = s.turn_player, action.target
         threat = _threat(player, 1, mover, action.target)
     else:
-        mover = s.responder
+        mover, chosen = s.responder, s.chosen_opponent
         threat = _threat(player, s.battle, s.attacker, s.defender)
+    if s.advanced and card.play and card.kind == "action":
+        return _score_of_text(s, player, hand, spins, mover, uid, chosen, threat)
+    if hand is None:
+        return -500.0
     return _value_without(s, player, hand, mover, uid, threat)
+
+
+def _score_of_text(
+    s: State,
+    player: int,
+    hand: _Hand | None,
+    spins: list,
+    owner: int,
+    uid: int,
+    chosen: int,
+    threat: float,
+) -> float | None:
+    """Return ``player``'s score after an Action whose play-symbol text fires; None for most.
+
+    Valued here: text of which at most one step passes its turn limit
+    (``_fire``), aimed at one player (``_targets``, with the opponent the play
+    chooses), that draws or gains spin from a deck holding more cards than
+    it asks (no reshuffle), loses spin without putting anybody out, or
+    discards (a hand no bigger than the amount goes whole; otherwise a choice
+    is asked, which changes nothing yet). That is ``_run`` for those ops;
+    the battle then waits in its stop step or on the choice. Removing, and
+    anything else, is made on a copy.
+    """
+    own_turn = s.turn_player == owner
+    steps = [
+        step
+        for step in s.cards[uid].play
+        if not (step[3] == "your" and not own_turn)
+        and not (step[3] == "opponent" and own_turn)
+    ]
+    if len(steps) > 1:
+        return None
+    targets = _targets(s, owner, steps[0][2], chosen) if steps else []
+    if len(targets) > 1:
+        return None
+    if hand is None:
+        # Out already: -500, unless the text may end the game (made on a copy).
+        if targets and steps[0][0] == "lose_spin" and steps[0][1] >= spins[targets[0]]:
+            return None
+        return -500.0
+    if not targets:
+        return _value_without(s, player, hand, owner, uid, threat)
+    op, amount = steps[0][0], steps[0][1]
+    p = targets[0]
+    held = s.hand[player]
+    if player == owner:
+        held = [other for other in held if other != uid]
+    spin_term = hand.spin_term
+    if op == "draw" or op == "gain_spin":
+        deck = s.deck[p]
+        if len(deck) <= amount:
+            return None  # the deck runs out: a reshuffle draws on the generator
+        if op == "draw":
+            if p == player:
+                held = held + deck[len(deck) - amount :]
+        else:
+            room = s.cards[s.blade[p]].spin - spins[p]
+            gained = max(0, min(amount, room))
+            if gained:
+                spins = spins[:]
+                spins[p] += gained
+                spin_term = _spin_term(s, player, spins)
+    elif op == "lose_spin":
+        lost = min(amount, spins[p])
+        if lost == spins[p]:
+            return None  # the player goes out (ruling C17)
+        spins = spins[:]
+        spins[p] -= lost
+        spin_term = _spin_term(s, player, spins)
+    elif op == "discard":
+        size = len(s.hand[p]) - (1 if p == owner else 0)
+        if size <= amount and p == player:
+            held = []
+    else:
+        return None
+    cards = s.cards
+    return _value(
+        spin_term,
+        len({cards[other].colour for other in held}),
+        len(held),
+        hand.characters,
+        threat,
+    )
 
 
 def _value_without(

@@ -35,6 +35,26 @@ CHOOSY = (
     ("character", [{**DISCARD, "timing": "passive", "turn": "your"}]),
     ("event", [{"op": "discard", "timing": "play", "target": "all"}]),
 )
+# Play-symbol text of every op that ``scores_after`` values without making it,
+# at the spin cap, putting players out, discarding small hands, by turn limit.
+GAIN = {"op": "gain_spin", "timing": "play"}
+LOSE = {"op": "lose_spin", "timing": "play", "target": "opponent"}
+TEXTY = (
+    ("action", [{**GAIN, "amount": 2}]),
+    ("action", [{**LOSE, "amount": 3}]),
+    ("action", [{"op": "draw", "timing": "play", "amount": 2, "turn": "your"}]),
+    ("action", [{"op": "discard", "timing": "play", "target": "self", "amount": 4}]),
+    ("action", [{**LOSE, "turn": "opponent"}]),
+    (
+        "action",
+        [
+            {**GAIN, "turn": "your"},
+            {"op": "draw", "timing": "play", "turn": "opponent"},
+        ],
+    ),
+    ("action", [{**DISCARD, "amount": 3}]),
+    ("action", [{**LOSE, "target": "each_opponent"}]),
+)
 
 
 def deck_of(tag, text, cards, spin, blade_text):
@@ -51,8 +71,12 @@ def deck_of(tag, text, cards, spin, blade_text):
     }
 
 
-def choosy_deck(tag):
-    """Return a practice deck with a dozen cards of ``CHOOSY`` text in front."""
+def choosy_deck(tag, short=False):
+    """Return a practice deck with ``CHOOSY`` and ``TEXTY`` cards in front.
+
+    Short: those cards alone behind a Blade of spin 3, so decks run out and
+    text puts players out.
+    """
     specials = [
         card(
             f"{tag}x{i}",
@@ -62,16 +86,19 @@ def choosy_deck(tag):
             f"{tag} choosy {i}",
             effects=effects,
         )
-        for i, (kind, effects) in enumerate(CHOOSY * 2)
+        for i, (kind, effects) in enumerate((CHOOSY + TEXTY) * 2)
     ]
     deck = practice_deck(tag, text=True, specials=specials)
+    if short:
+        deck["blade"][0]["spin_strength"] = 3
+        deck["deck"] = deck["deck"][: len(specials)]
     deck["blade"][0]["effects"] = []
     return deck
 
 
 def decks_for(players, text, short, blade_text=True):
     if text == "choosy":
-        return [choosy_deck(tag) for tag in "ABCD"[:players]]
+        return [choosy_deck(tag, short) for tag in "ABCD"[:players]]
     return [
         deck_of(
             tag,
@@ -116,6 +143,9 @@ SETUPS = [
         (3, True, True, True, False, "advanced-quiet-blades-short"),
         (2, True, "choosy", False, False, "advanced-choices"),
         (3, True, "choosy", False, False, "advanced-choices"),
+        (2, True, "choosy", True, False, "advanced-choices-short"),
+        (3, True, "choosy", True, False, "advanced-choices-short"),
+        (4, True, "choosy", True, False, "advanced-choices-short"),
     )
 ]
 
