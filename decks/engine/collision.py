@@ -1497,13 +1497,7 @@ def _score_of_text(
     the battle then waits in its stop step or on the choice. Removing, and
     anything else, is made on a copy.
     """
-    own_turn = s.turn_player == owner
-    steps = [
-        step
-        for step in s.cards[uid].play
-        if not (step[3] == "your" and not own_turn)
-        and not (step[3] == "opponent" and own_turn)
-    ]
+    steps = _firing(s.cards[uid].play, s.turn_player == owner)
     if len(steps) > 1:
         return None
     targets = _targets(s, owner, steps[0][2], chosen) if steps else []
@@ -1606,18 +1600,21 @@ def _score_of_turn_end(
 ) -> float | None:
     """Return ``player``'s score after a quiet pass or no-stop; None otherwise.
 
-    Quiet means: no text fires (the basic game, or no win-symbol text on the
-    battle's winner and no passive text in play), nobody goes out, no hand
-    is over five, every refill comes from a deck that does not run out (so
-    no reshuffle draws on the generator, as in ``_refill``'s fast path), and
-    the turn cap is not reached. The only changes a score then reads are
-    the defender's spin after the hits (rulings C4-C6, ``_no_stop``), the
+    Quiet means: no passive text in play, the battle winner's win-symbol
+    text (if any) one step that draws, gains or loses spin for one player
+    (``_win_step``), nobody goes out, no hand over five, every card drawn or
+    gained from a deck that does not run out (so no reshuffle draws on the
+    generator, as in ``_refill``'s fast path), and the turn cap not reached.
+    The only changes a score then reads are the defender's spin after the
+    hits (rulings C4-C6, ``_no_stop``), the win text's cards and spin, the
     hands refilled from the tops of their decks (ruling C7) and no battle.
     """
     if s.turn >= TURN_CAP or (s.advanced and _passive_text_in_play(s)):
         return None
     cards, out = s.cards, s.out
     emptied = -1  # the seat whose hand a pass discards
+    # Win text's cards off the top of one seat's deck, before the refill.
+    early_seat, early_cards, early_to_hand = -1, 0, False
     if action.kind == "pass":
         emptied = s.turn_player
     else:
@@ -1634,22 +1631,50 @@ def _score_of_turn_end(
             spins[defender] -= paid
         top = cards[s.pile[winner][-1]]
         if s.advanced and top.kind == "action" and top.win:
-            return None  # its win-symbol text fires
+            step = _win_step(s, winner, top)
+            if step is None:
+                return None
+            if step:
+                p, op, amount = step
+                if op == "lose_spin":
+                    lost = min(amount, spins[p])
+                    if lost == spins[p]:
+                        return None  # the player goes out
+                    spins = spins[:]
+                    spins[p] -= lost
+                elif len(s.deck[p]) <= amount:
+                    return None  # the deck runs out: a reshuffle
+                elif op == "draw":
+                    early_seat, early_cards, early_to_hand = p, amount, True
+                else:  # gain_spin, up to the strength (ruling C14)
+                    room = cards[s.blade[p]].spin - spins[p]
+                    early_seat, early_cards = p, max(0, min(amount, room))
+                    spins = spins[:]
+                    spins[p] += early_cards
     hands, decks = s.hand, s.deck
     for p in range(s.n):
         if out[p]:
             continue
         held = 0 if p == emptied else len(hands[p])
+        left = len(decks[p])
+        if p == early_seat:
+            left -= early_cards
+            held += early_cards if early_to_hand else 0
         need = HAND_SIZE - held
-        if not spins[p] or need < 0 or (need > 0 and len(decks[p]) <= need):
+        if not spins[p] or need < 0 or (need > 0 and left <= need):
             return None
     if out[player]:
         return -500.0
     hand = [] if player == emptied else hands[player]
+    deck = decks[player]
+    top_at = len(deck)  # the deck's top once the win text has taken its cards
+    if player == early_seat:
+        top_at -= early_cards
+        if early_to_hand:
+            hand = hand + deck[top_at:]
     need = HAND_SIZE - len(hand)
     if need:
-        deck = decks[player]
-        hand = hand + deck[len(deck) - need :]
+        hand = hand + deck[top_at - need : top_at]
     return _value(
         _spin_term(s, player, spins),
         len({cards[uid].colour for uid in hand}),
@@ -1657,6 +1682,36 @@ def _score_of_turn_end(
         len(s.characters[player]),
         0.0,
     )
+
+
+def _firing(steps: tuple, own_turn: bool) -> list:
+    """Return the steps that pass their turn limit (ruling C19), as ``_fire`` queues them."""
+    return [
+        step
+        for step in steps
+        if not (step[3] == "your" and not own_turn)
+        and not (step[3] == "opponent" and own_turn)
+    ]
+
+
+def _win_step(s: State, winner: int, top: _Card) -> tuple | None:
+    """Return the one win-symbol step of ``top`` as (seat, op, amount), () for none.
+
+    None when more than one step fires, when one is aimed at several
+    players, or when its op is not ``draw``, ``gain_spin`` or ``lose_spin``.
+    """
+    steps = _firing(top.win, s.turn_player == winner)
+    if not steps:
+        return ()
+    if len(steps) > 1:
+        return None
+    op, amount, target, _, _ = steps[0]
+    if op not in ("draw", "gain_spin", "lose_spin"):
+        return None
+    targets = _targets(s, winner, target)
+    if len(targets) > 1:
+        return None
+    return (targets[0], op, amount) if targets else ()
 
 
 def _passive_text_in_play(s: State) -> bool:

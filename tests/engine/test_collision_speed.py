@@ -54,6 +54,10 @@ TEXTY = (
     ),
     ("action", [{**DISCARD, "amount": 3}]),
     ("action", [{**LOSE, "target": "each_opponent"}]),
+    ("action", [{"op": "draw", "timing": "win", "amount": 2}]),
+    ("action", [{**GAIN, "timing": "win", "amount": 3, "turn": "opponent"}]),
+    ("action", [{**LOSE, "timing": "win", "target": "defender", "amount": 2}]),
+    ("action", [{**LOSE, "timing": "win"}, {**GAIN, "timing": "win"}]),
 )
 
 
@@ -74,8 +78,8 @@ def deck_of(tag, text, cards, spin, blade_text):
 def choosy_deck(tag, short=False):
     """Return a practice deck with ``CHOOSY`` and ``TEXTY`` cards in front.
 
-    Short: those cards alone behind a Blade of spin 3, so decks run out and
-    text puts players out.
+    Short: the first 16 of those cards alone behind a Blade of spin 3, so
+    decks run out and text puts players out.
     """
     specials = [
         card(
@@ -86,12 +90,12 @@ def choosy_deck(tag, short=False):
             f"{tag} choosy {i}",
             effects=effects,
         )
-        for i, (kind, effects) in enumerate((CHOOSY + TEXTY) * 2)
+        for i, (kind, effects) in enumerate((TEXTY + CHOOSY) * 2)
     ]
     deck = practice_deck(tag, text=True, specials=specials)
     if short:
         deck["blade"][0]["spin_strength"] = 3
-        deck["deck"] = deck["deck"][: len(specials)]
+        deck["deck"] = deck["deck"][:16]
     deck["blade"][0]["effects"] = []
     return deck
 
