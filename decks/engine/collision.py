@@ -101,6 +101,15 @@ Edge cases
     ``first_player``; after a drawn game the player who went second goes
     first, and the drawn game counts for nobody (the site's playtest matches,
     ``cards.games`` ``Game.match``, call them).
+
+Speed (issue 21, item 4)
+    The greedy bot's lookahead is ``scores_after``: most moves (quiet plays
+    and stops, one-step draw and spin text, chosen discards, passes and
+    unstopped battles that end the turn without a reshuffle) are valued from
+    the state as it is, without making them; the rest are made on a copy
+    without the log and events. It equals ``search.scores_after_reference``
+    (``tests/engine/test_collision_speed.py``), and ``score`` equals the
+    heuristic as first written; none of it changes a game.
 """
 
 from __future__ import annotations
