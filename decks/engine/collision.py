@@ -1432,6 +1432,8 @@ def scores_after(state: State, actions, player: int) -> list[float]:
             value = _score_of_turn_end(s, action, player, spins)
         elif kind == "discard":
             value = _score_of_discard(s, action, player, hand)
+        elif kind == "test":
+            value = _score_of_test(s, action, player, spins)
         else:
             value = None
         if value is None:
@@ -1620,7 +1622,7 @@ def _score_of_turn_end(
     """
     if s.turn >= TURN_CAP or (s.advanced and _passive_text_in_play(s)):
         return None
-    cards, out = s.cards, s.out
+    cards = s.cards
     emptied = -1  # the seat whose hand a pass discards
     # Win text's cards off the top of one seat's deck, before the refill.
     early_seat, early_cards, early_to_hand = -1, 0, False
@@ -1660,37 +1662,80 @@ def _score_of_turn_end(
                     early_seat, early_cards = p, max(0, min(amount, room))
                     spins = spins[:]
                     spins[p] += early_cards
-    hands, decks = s.hand, s.deck
+    hands = s.hand[:]  # each seat's hand once the battle or pass is over
+    tops = [len(deck) for deck in s.deck]  # where each deck's top is then
+    if emptied >= 0:
+        hands[emptied] = []
+    if early_seat >= 0:
+        tops[early_seat] -= early_cards
+        if early_to_hand:
+            deck = s.deck[early_seat]
+            hands[early_seat] = hands[early_seat] + deck[tops[early_seat] :]
+    return _score_of_refill(s, player, spins, hands, tops, len(s.characters[player]))
+
+
+def _score_of_refill(
+    s: State, player: int, spins: list, hands: list, tops: list, characters: int
+) -> float | None:
+    """Return ``player``'s score after the refill and the turn's end; None if not quiet.
+
+    ``hands``, ``tops`` (where each deck's top is) and ``spins`` are the
+    seats' as the move leaves them before the refill; ``characters`` the
+    player's. Quiet: nobody is out of spin, no hand is over five and every
+    refill comes from a deck that keeps a card (``_refill``'s fast path, no
+    reshuffle); the caller checks the turn cap and passive text.
+    """
+    out = s.out
     for p in range(s.n):
         if out[p]:
             continue
-        held = 0 if p == emptied else len(hands[p])
-        left = len(decks[p])
-        if p == early_seat:
-            left -= early_cards
-            held += early_cards if early_to_hand else 0
-        need = HAND_SIZE - held
-        if not spins[p] or need < 0 or (need > 0 and left <= need):
+        need = HAND_SIZE - len(hands[p])
+        if not spins[p] or need < 0 or (need > 0 and tops[p] <= need):
             return None
     if out[player]:
         return -500.0
-    hand = [] if player == emptied else hands[player]
-    deck = decks[player]
-    top_at = len(deck)  # the deck's top once the win text has taken its cards
-    if player == early_seat:
-        top_at -= early_cards
-        if early_to_hand:
-            hand = hand + deck[top_at:]
+    hand = hands[player]
     need = HAND_SIZE - len(hand)
     if need:
-        hand = hand + deck[top_at - need : top_at]
+        top = tops[player]
+        hand = hand + s.deck[player][top - need : top]
+    cards = s.cards
     return _value(
         _spin_term(s, player, spins),
         len({cards[uid].colour for uid in hand}),
         len(hand),
-        len(s.characters[player]),
+        characters,
         0.0,
     )
+
+
+def _score_of_test(s: State, action: Action, player: int, spins: list) -> float | None:
+    """Return ``player``'s score after a test (ruling C11); None if it must be made.
+
+    Valued here when the tested deck keeps a card (no reshuffle), a passing
+    card fires no text and brings no passive text into play, and the turn
+    then ends quietly (``_score_of_refill``, no cap, no passive text in
+    play): the tested card leaves the hand for the table or the discard pile
+    and the test card leaves the top of its deck (``_test``).
+    """
+    if s.turn >= TURN_CAP or _passive_text_in_play(s):
+        return None
+    tp, uid, target = s.turn_player, action.card, action.target
+    deck = s.deck[target]
+    if len(deck) < 2:
+        return None  # the test card is the last, or there is none
+    card = s.cards[uid]
+    passed = hits(card, s.cards[deck[-1]]) > 0
+    if passed and (_firing(card.play, True) or card.passive):
+        return None
+    hands = s.hand[:]
+    hands[tp] = [other for other in hands[tp] if other != uid]
+    tops = [len(d) for d in s.deck]
+    tops[target] -= 1
+    characters = len(s.characters[player])
+    if passed and card.kind == "character" and player == tp:
+        characters += 1
+    return _score_of_refill(s, player, spins, hands, tops, characters)
 
 
 def _firing(steps: tuple, own_turn: bool) -> list:

@@ -58,6 +58,9 @@ TEXTY = (
     ("action", [{**GAIN, "timing": "win", "amount": 3, "turn": "opponent"}]),
     ("action", [{**LOSE, "timing": "win", "target": "defender", "amount": 2}]),
     ("action", [{**LOSE, "timing": "win"}, {**GAIN, "timing": "win"}]),
+    ("character", [{**LOSE, "timing": "passive", "turn": "opponent"}]),
+    ("character", []),
+    ("event", [{**GAIN, "turn": "opponent"}]),
 )
 
 
