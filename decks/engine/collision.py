@@ -101,6 +101,15 @@ Edge cases
     ``first_player``; after a drawn game the player who went second goes
     first, and the drawn game counts for nobody (the site's playtest matches,
     ``cards.games`` ``Game.match``, call them).
+
+Speed (issue 21, item 4)
+    The greedy bot's lookahead is ``scores_after``: most moves (quiet plays
+    and stops, one-step draw and spin text, chosen discards, passes and
+    unstopped battles that end the turn without a reshuffle) are valued from
+    the state as it is, without making them; the rest are made on a copy
+    without the log and events. It equals ``search.scores_after_reference``
+    (``tests/engine/test_collision_speed.py``), and ``score`` equals the
+    heuristic as first written; none of it changes a game.
 """
 
 from __future__ import annotations
@@ -649,6 +658,8 @@ def _order(s: State, start: int) -> list[int]:
 
 
 def _left_of(s: State, p: int) -> int:
+    if True not in s.out:
+        return (p + 1) % s.n  # everyone is in: the loop below, shortened
     for i in range(1, s.n):
         q = (p + i) % s.n
         if not s.out[q]:
@@ -656,24 +667,31 @@ def _left_of(s: State, p: int) -> int:
     return -1
 
 
-def _opponent_of(s: State, owner: int) -> int:
-    """Return the seat "opponent" text of ``owner`` means now, or -1 for nobody."""
+def _opponent_of(s: State, owner: int, chosen: int | None = None) -> int:
+    """Return the seat "opponent" text of ``owner`` means now, or -1 for nobody.
+
+    ``chosen`` stands for ``s.chosen_opponent`` when given (``scores_after``
+    asks before the play that chooses).
+    """
     tp = s.turn_player
     if owner != tp:
         return -1 if s.out[tp] else tp
-    if s.chosen_opponent >= 0:
-        return -1 if s.out[s.chosen_opponent] else s.chosen_opponent
+    if chosen is None:
+        chosen = s.chosen_opponent
+    if chosen >= 0:
+        return -1 if s.out[chosen] else chosen
     return _left_of(s, owner)
 
 
-def _targets(s: State, owner: int, target) -> list[int]:
+def _targets(s: State, owner: int, target, chosen: int | None = None) -> list[int]:
+    """Return the seats a text step of ``owner`` aims at (``chosen``: ``_opponent_of``)."""
     out = s.out
     if isinstance(target, int):
         return [] if out[target] else [target]
     if target == "self":
         return [] if out[owner] else [owner]
     if target == "opponent":
-        q = _opponent_of(s, owner)
+        q = _opponent_of(s, owner, chosen)
         return [] if q < 0 else [q]
     if target == "each_opponent":
         return [q for q in _order(s, owner) if q != owner]
@@ -681,12 +699,14 @@ def _targets(s: State, owner: int, target) -> list[int]:
         return _order(s, s.turn_player)
     if target == "attacker":
         return [] if out[s.turn_player] else [s.turn_player]
-    q = _opponent_of(s, s.turn_player)  # "defender"
+    q = _opponent_of(s, s.turn_player, chosen)  # "defender"
     return [] if q < 0 else [q]
 
 
 def _check_outs(s: State) -> bool:
     """Put out every player whose spin pile is empty (ruling C8); say if any."""
+    if all(s.spin):
+        return False  # every pile holds a card: nobody to put out (the usual case)
     newly = [p for p in range(s.n) if not s.out[p] and not s.spin[p]]
     if not newly:
         return False
@@ -736,9 +756,11 @@ def _run(s: State, item: tuple) -> None:
         return
     events = s.events
     for p in targets:
-        who = f"Player {p + 1}"
+        who = _WHO[p]
         if op == "draw":
-            drawn = sum(_draw(s, p) for _ in range(amount))
+            drawn = 0
+            for _ in range(amount):
+                drawn += _draw(s, p)
             events.append(f"{name}: {who} draws {drawn}.")
         elif op == "gain_spin":
             strength = s.cards[s.blade[p]].spin
@@ -1071,7 +1093,7 @@ def apply(state: State, action: Action, *, inplace: bool = False) -> State:
     """Return the state after ``action``; raise EngineError if it is not legal."""
     if state.phase == "over":
         raise EngineError("game_over", "The game is over.")
-    cached = state.cached
+    cached = state.cached  # _legal_now, written out: apply runs at every move
     if cached is not None and cached[0] == len(state.log):
         legal = cached[1]
     else:
@@ -1080,6 +1102,20 @@ def apply(state: State, action: Action, *, inplace: bool = False) -> State:
         raise _refusal(state, action)
     s = state if inplace else copy_state(state)
     s.log.append(action.text)
+    _move(s, action)
+    return s
+
+
+def _legal_now(state: State):
+    """Return the legal actions, from ``legal_actions``' cache while the log stands."""
+    cached = state.cached
+    if cached is not None and cached[0] == len(state.log):
+        return cached[1]
+    return _legal(state)
+
+
+def _move(s: State, action: Action) -> None:
+    """Make a legal ``action`` on ``s`` and run on to the next decision (apply's body)."""
     kind = action.kind
     if kind == "stop":
         _stop(s, action.card)
@@ -1098,7 +1134,6 @@ def apply(state: State, action: Action, *, inplace: bool = False) -> State:
     else:
         _choose(s, action)
     _advance(s)
-    return s
 
 
 def _play(s: State, uid: int, target: int) -> None:
@@ -1308,21 +1343,454 @@ def score(state: State, player: int) -> float:
         return 1000.0 if s.winner == player else -1000.0
     if s.out[player]:
         return -500.0
-    cards = s.cards
-    rivals = [len(s.spin[q]) for q in range(s.n) if q != player and not s.out[q]]
-    value = 10.0 * len(s.spin[player]) - 10.0 * (sum(rivals) / len(rivals))
-    hand = s.hand[player]
-    value += 0.5 * len({cards[uid].colour for uid in hand}) + 0.2 * len(hand)
-    value += 1.5 * len(s.characters[player])
-    # A battle under way is a threat to the defender: without this term a
-    # one-ply bot sees nothing in attacking (the hits come later) and two such
-    # bots can pass to the turn cap.
-    if s.battle == 1:
-        if s.attacker == player:
-            value += 4.0
-        elif s.defender == player:
-            value -= 4.0
+    cards, hand = s.cards, s.hand[player]
+    return _value(
+        _spin_term(s, player, [len(spin) for spin in s.spin]),
+        len({cards[uid].colour for uid in hand}),
+        len(hand),
+        len(s.characters[player]),
+        _threat(player, s.battle, s.attacker, s.defender),
+    )
+
+
+def _spin_term(s: State, player: int, spins: list) -> float:
+    """Return the first term of ``score``: ten a spin card above the rivals' mean.
+
+    ``spins`` gives each seat's spin count, so that ``scores_after`` can
+    value hits without making them; who is out is read from ``s``.
+    """
+    out = s.out
+    total = count = 0  # the rivals' spin cards, summed as ``score`` sums them
+    for q in range(s.n):
+        if q != player and not out[q]:
+            total += spins[q]
+            count += 1
+    return 10.0 * spins[player] - 10.0 * (total / count)
+
+
+def _value(
+    spin_term: float, colours: int, held: int, characters: int, threat: float
+) -> float:
+    """Return ``score`` of a game going on for a player still in it, from its parts.
+
+    The parts: the ``_spin_term``, the number of colours in the player's hand
+    and of cards in it, the player's Characters in play and the battle's
+    ``_threat``; ``scores_after`` works them out for a move without making it.
+    """
+    value = spin_term
+    value += 0.5 * colours + 0.2 * held
+    value += 1.5 * characters
+    if threat:
+        value += threat
     return value
+
+
+def _threat(player: int, battle: int, attacker: int, defender: int) -> float:
+    """Return the score term of a battle under way: +4 to the attacker, -4 to the defender.
+
+    Without it a one-ply bot sees nothing in attacking (the hits come later)
+    and two such bots can pass to the turn cap.
+    """
+    if battle == 1:
+        if attacker == player:
+            return 4.0
+        if defender == player:
+            return -4.0
+    return 0.0
+
+
+def scores_after(state: State, actions, player: int) -> list[float]:
+    """Return ``player``'s score after each action, as ``search.scores_after_reference``.
+
+    The greedy bot asks this at every decision, and the plain definition
+    copies the whole state and makes the move once per action. Most moves
+    are valued here without making them: a card played or stopped with that
+    fires no text (``_score_of_card``) and a pass or an unstopped battle that
+    ends the turn quietly (``_score_of_turn_end``). Any other action is made
+    on a copy without the log and the events (``_lookahead``), which no rule
+    and no score reads. A test holds this to the plain definition along
+    whole games, basic and advanced, for every seat.
+    """
+    s = state
+    if s.phase == "over":
+        raise EngineError("game_over", "The game is over.")
+    legal = _legal_now(s)
+    spins = [len(spin) for spin in s.spin]
+    # What every card move leaves as it is: the spin piles, the player's hand
+    # less the card moved (counted by colour, index -1 last).
+    hand = None
+    if not s.out[player]:
+        hand = _Hand(s, player, spins)
+    values = []
+    for action in actions:
+        if action not in legal:
+            raise _refusal(s, action)
+        kind = action.kind
+        if kind == "play" or kind == "stop":
+            value = _score_of_card(s, action, player, hand, spins)
+        elif kind == "pass" or kind == "nostop":
+            value = _score_of_turn_end(s, action, player, spins)
+        elif kind == "discard":
+            value = _score_of_discard(s, action, player, hand)
+        elif kind == "test":
+            value = _score_of_test(s, action, player, spins)
+        else:
+            value = None
+        if value is None:
+            after = _lookahead(s)
+            _move(after, action)
+            value = score(after, player)
+        values.append(value)
+    return values
+
+
+class _Hand:
+    """What a card move leaves of a player's score parts, worked out once a decision."""
+
+    __slots__ = ("spin_term", "uids", "counts", "colours", "characters")
+
+    def __init__(self, s: State, player: int, spins: list):
+        self.spin_term = _spin_term(s, player, spins)
+        self.uids = s.hand[player]
+        self.counts = counts = [0] * 5  # cards of each colour, -1 (none) last
+        cards = s.cards
+        for uid in self.uids:
+            counts[cards[uid].colour] += 1
+        self.colours = 5 - counts.count(0)
+        self.characters = len(s.characters[player])
+
+
+def _score_of_card(
+    s: State, action: Action, player: int, hand: _Hand | None, spins: list
+) -> float | None:
+    """Return ``player``'s score after a play or a stop; None if it must be made.
+
+    A play or a stop that fires no text (any card in the basic game; in the
+    advanced game an Action without play-symbol text, or any Character)
+    takes the card from its owner's hand or table to the battle pile and
+    leaves the game in the stop step (``_play``, ``_stop``): only the
+    mover's hand or Characters and the battle change. An Action's text is
+    valued by ``_score_of_text``. ``hand`` is None for a player who is out.
+    """
+    uid = action.card
+    card = s.cards[uid]
+    if action.kind == "play":
+        mover, chosen = s.turn_player, action.target
+        threat = _threat(player, 1, mover, action.target)
+    else:
+        mover, chosen = s.responder, s.chosen_opponent
+        threat = _threat(player, s.battle, s.attacker, s.defender)
+    if s.advanced and card.play and card.kind == "action":
+        return _score_of_text(s, player, hand, spins, mover, uid, chosen, threat)
+    if hand is None:
+        return -500.0
+    return _value_without(s, player, hand, mover, uid, threat)
+
+
+def _score_of_text(
+    s: State,
+    player: int,
+    hand: _Hand | None,
+    spins: list,
+    owner: int,
+    uid: int,
+    chosen: int,
+    threat: float,
+) -> float | None:
+    """Return ``player``'s score after an Action whose play-symbol text fires; None for most.
+
+    Valued here: text of which at most one step passes its turn limit
+    (``_fire``), aimed at one player (``_targets``, with the opponent the play
+    chooses), that draws or gains spin from a deck holding more cards than
+    it asks (no reshuffle), loses spin without putting anybody out, or
+    discards (a hand no bigger than the amount goes whole; otherwise a choice
+    is asked, which changes nothing yet). That is ``_run`` for those ops;
+    the battle then waits in its stop step or on the choice. Removing, and
+    anything else, is made on a copy.
+    """
+    steps = _firing(s.cards[uid].play, s.turn_player == owner)
+    if len(steps) > 1:
+        return None
+    targets = _targets(s, owner, steps[0][2], chosen) if steps else []
+    if len(targets) > 1:
+        return None
+    if hand is None:
+        # Out already: -500, unless the text may end the game (made on a copy).
+        if targets and steps[0][0] == "lose_spin" and steps[0][1] >= spins[targets[0]]:
+            return None
+        return -500.0
+    if not targets:
+        return _value_without(s, player, hand, owner, uid, threat)
+    op, amount = steps[0][0], steps[0][1]
+    p = targets[0]
+    held = s.hand[player]
+    if player == owner:
+        held = [other for other in held if other != uid]
+    spin_term = hand.spin_term
+    if op == "draw" or op == "gain_spin":
+        deck = s.deck[p]
+        if len(deck) <= amount:
+            return None  # the deck runs out: a reshuffle draws on the generator
+        if op == "draw":
+            if p == player:
+                held = held + deck[len(deck) - amount :]
+        else:
+            room = s.cards[s.blade[p]].spin - spins[p]
+            gained = max(0, min(amount, room))
+            if gained:
+                spins = spins[:]
+                spins[p] += gained
+                spin_term = _spin_term(s, player, spins)
+    elif op == "lose_spin":
+        lost = min(amount, spins[p])
+        if lost == spins[p]:
+            return None  # the player goes out (ruling C17)
+        spins = spins[:]
+        spins[p] -= lost
+        spin_term = _spin_term(s, player, spins)
+    elif op == "discard":
+        size = len(s.hand[p]) - (1 if p == owner else 0)
+        if size <= amount and p == player:
+            held = []
+    else:
+        return None
+    cards = s.cards
+    return _value(
+        spin_term,
+        len({cards[other].colour for other in held}),
+        len(held),
+        hand.characters,
+        threat,
+    )
+
+
+def _value_without(
+    s: State, player: int, hand: _Hand, mover: int, uid: int, threat: float
+) -> float:
+    """Return ``player``'s score once ``mover``'s card ``uid`` has left hand or table."""
+    colours, held, characters = hand.colours, len(hand.uids), hand.characters
+    if player == mover:
+        if uid in hand.uids:
+            held -= 1
+            if hand.counts[s.cards[uid].colour] == 1:
+                colours -= 1
+        else:
+            characters -= 1  # a Character stops from the table
+    return _value(hand.spin_term, colours, held, characters, threat)
+
+
+def _score_of_discard(s: State, action: Action, player: int, hand: _Hand | None):
+    """Return ``player``'s score after a chosen discard; None if more than it follows.
+
+    A discard chosen for text or for the refill (rulings C12, C15 aside:
+    ``pick`` is not valued here) moves one card from hand to discard pile
+    (``_choose``). When the choice goes on, or when it ends and the game
+    simply resumes, that is all: after text, resuming means no more text
+    queued and the battle's stop step or the turn's main step next; after
+    the refill's discard down to five the turn ends, which is quiet unless
+    the cap is reached or passive text fires at the next turn's start. Any
+    other case is made on a copy. The battle term is read as it stands.
+    """
+    kind, _, subject, remaining, _, _ = s.choice
+    if remaining == 1 or len(s.hand[subject]) == 1:  # the choice ends
+        if kind == "refill":
+            if s.turn >= TURN_CAP or (s.advanced and _passive_text_in_play(s)):
+                return None
+        elif s.queue or not (
+            s.then == "stop" or (s.then == "main" and not s.out[s.turn_player])
+        ):
+            return None
+    if hand is None:
+        return -500.0
+    threat = _threat(player, s.battle, s.attacker, s.defender)
+    return _value_without(s, player, hand, subject, action.card, threat)
+
+
+def _score_of_turn_end(
+    s: State, action: Action, player: int, spins: list
+) -> float | None:
+    """Return ``player``'s score after a quiet pass or no-stop; None otherwise.
+
+    Quiet means: no passive text in play, the battle winner's win-symbol
+    text (if any) one step that draws, gains or loses spin for one player
+    (``_win_step``), nobody goes out, no hand over five, every card drawn or
+    gained from a deck that does not run out (so no reshuffle draws on the
+    generator, as in ``_refill``'s fast path), and the turn cap not reached.
+    The only changes a score then reads are the defender's spin after the
+    hits (rulings C4-C6, ``_no_stop``), the win text's cards and spin, the
+    hands refilled from the tops of their decks (ruling C7) and no battle.
+    """
+    if s.turn >= TURN_CAP or (s.advanced and _passive_text_in_play(s)):
+        return None
+    cards = s.cards
+    emptied = -1  # the seat whose hand a pass discards
+    # Win text's cards off the top of one seat's deck, before the refill.
+    early_seat, early_cards, early_to_hand = -1, 0, False
+    if action.kind == "pass":
+        emptied = s.turn_player
+    else:
+        attacker, defender = s.attacker, s.defender
+        winner = attacker if s.responder == defender else defender
+        if winner == attacker:
+            top = cards[s.pile[attacker][-1]]
+            pile = s.pile[defender]
+            against = cards[pile[-1] if pile else s.blade[defender]]  # ruling C5
+            paid = min(hits(top, against), spins[defender])
+            if paid == spins[defender]:
+                return None  # the defender goes out
+            spins = spins[:]
+            spins[defender] -= paid
+        top = cards[s.pile[winner][-1]]
+        if s.advanced and top.kind == "action" and top.win:
+            step = _win_step(s, winner, top)
+            if step is None:
+                return None
+            if step:
+                p, op, amount = step
+                if op == "lose_spin":
+                    lost = min(amount, spins[p])
+                    if lost == spins[p]:
+                        return None  # the player goes out
+                    spins = spins[:]
+                    spins[p] -= lost
+                elif len(s.deck[p]) <= amount:
+                    return None  # the deck runs out: a reshuffle
+                elif op == "draw":
+                    early_seat, early_cards, early_to_hand = p, amount, True
+                else:  # gain_spin, up to the strength (ruling C14)
+                    room = cards[s.blade[p]].spin - spins[p]
+                    early_seat, early_cards = p, max(0, min(amount, room))
+                    spins = spins[:]
+                    spins[p] += early_cards
+    hands = s.hand[:]  # each seat's hand once the battle or pass is over
+    tops = [len(deck) for deck in s.deck]  # where each deck's top is then
+    if emptied >= 0:
+        hands[emptied] = []
+    if early_seat >= 0:
+        tops[early_seat] -= early_cards
+        if early_to_hand:
+            deck = s.deck[early_seat]
+            hands[early_seat] = hands[early_seat] + deck[tops[early_seat] :]
+    return _score_of_refill(s, player, spins, hands, tops, len(s.characters[player]))
+
+
+def _score_of_refill(
+    s: State, player: int, spins: list, hands: list, tops: list, characters: int
+) -> float | None:
+    """Return ``player``'s score after the refill and the turn's end; None if not quiet.
+
+    ``hands``, ``tops`` (where each deck's top is) and ``spins`` are the
+    seats' as the move leaves them before the refill; ``characters`` the
+    player's. Quiet: nobody is out of spin, no hand is over five and every
+    refill comes from a deck that keeps a card (``_refill``'s fast path, no
+    reshuffle); the caller checks the turn cap and passive text.
+    """
+    out = s.out
+    for p in range(s.n):
+        if out[p]:
+            continue
+        need = HAND_SIZE - len(hands[p])
+        if not spins[p] or need < 0 or (need > 0 and tops[p] <= need):
+            return None
+    if out[player]:
+        return -500.0
+    hand = hands[player]
+    need = HAND_SIZE - len(hand)
+    if need:
+        top = tops[player]
+        hand = hand + s.deck[player][top - need : top]
+    cards = s.cards
+    return _value(
+        _spin_term(s, player, spins),
+        len({cards[uid].colour for uid in hand}),
+        len(hand),
+        characters,
+        0.0,
+    )
+
+
+def _score_of_test(s: State, action: Action, player: int, spins: list) -> float | None:
+    """Return ``player``'s score after a test (ruling C11); None if it must be made.
+
+    Valued here when the tested deck keeps a card (no reshuffle), a passing
+    card fires no text and brings no passive text into play, and the turn
+    then ends quietly (``_score_of_refill``, no cap, no passive text in
+    play): the tested card leaves the hand for the table or the discard pile
+    and the test card leaves the top of its deck (``_test``).
+    """
+    if s.turn >= TURN_CAP or _passive_text_in_play(s):
+        return None
+    tp, uid, target = s.turn_player, action.card, action.target
+    deck = s.deck[target]
+    if len(deck) < 2:
+        return None  # the test card is the last, or there is none
+    card = s.cards[uid]
+    passed = hits(card, s.cards[deck[-1]]) > 0
+    if passed and (_firing(card.play, True) or card.passive):
+        return None
+    hands = s.hand[:]
+    hands[tp] = [other for other in hands[tp] if other != uid]
+    tops = [len(d) for d in s.deck]
+    tops[target] -= 1
+    characters = len(s.characters[player])
+    if passed and card.kind == "character" and player == tp:
+        characters += 1
+    return _score_of_refill(s, player, spins, hands, tops, characters)
+
+
+def _firing(steps: tuple, own_turn: bool) -> list:
+    """Return the steps that pass their turn limit (ruling C19), as ``_fire`` queues them."""
+    return [
+        step
+        for step in steps
+        if not (step[3] == "your" and not own_turn)
+        and not (step[3] == "opponent" and own_turn)
+    ]
+
+
+def _win_step(s: State, winner: int, top: _Card) -> tuple | None:
+    """Return the one win-symbol step of ``top`` as (seat, op, amount), () for none.
+
+    None when more than one step fires, when one is aimed at several
+    players, or when its op is not ``draw``, ``gain_spin`` or ``lose_spin``.
+    """
+    steps = _firing(top.win, s.turn_player == winner)
+    if not steps:
+        return ()
+    if len(steps) > 1:
+        return None
+    op, amount, target, _, _ = steps[0]
+    if op not in ("draw", "gain_spin", "lose_spin"):
+        return None
+    targets = _targets(s, winner, target)
+    if len(targets) > 1:
+        return None
+    return (targets[0], op, amount) if targets else ()
+
+
+def _passive_text_in_play(s: State) -> bool:
+    """Return whether a Blade or Character of a player still in has passive text."""
+    cards = s.cards
+    for p in range(s.n):
+        if s.out[p]:
+            continue
+        if cards[s.blade[p]].passive:
+            return True
+        for uid in s.characters[p]:
+            if cards[uid].passive:
+                return True
+    return False
+
+
+def _lookahead(state: State) -> State:
+    """Return a copy of ``state`` to try a move on: ``copy_state`` less the log and events.
+
+    Only the saved form, the view and ``apply``'s legal-action cache read the
+    log and the events, and the copy is only scored, so it starts both empty.
+    """
+    shell = object.__new__(State)
+    shell.__dict__ = {**state.__dict__, "log": [], "events": []}
+    return copy_state(shell)
 
 
 def view(state: State, player: int) -> View:
