@@ -284,6 +284,7 @@ class State:
     read: list = derived()
     names: list = derived()
     plays_said: list = derived()
+    widths: list = derived()  # per card: the colours its sections offer, summed
     ends: tuple = derived((0, 0, 0, 0))
     fit: dict = derived()  # per pack
     left_fit: tuple = derived()
@@ -291,11 +292,12 @@ class State:
     choices: list = derived()  # of ``seat``
 
 
-def _build_tables(pack: list) -> tuple[list, list, dict, list]:
+def _build_tables(pack: list) -> tuple[list, list, dict, list, list]:
     """Return the section masks (as printed, turned) and names of a valid pack.
 
     The third table, filled as games need it, holds ``_fit_table`` results;
-    the fourth the event words of every play.
+    the fourth the event words of every play; the fifth each card's width
+    (``_prospects``).
     """
     read, names = [], []
     for index, card in enumerate(pack):
@@ -313,38 +315,47 @@ def _build_tables(pack: list) -> tuple[list, list, dict, list]:
         )
         for name in names
     ]
-    return read, names, {}, plays_said
+    widths = [sum(m.bit_count() for m in printed) for printed, _ in read]
+    return read, names, {}, plays_said, widths
 
 
-def _derive(st: State, tables: tuple[list, list, dict, list]) -> None:
+def _derive(st: State, tables: tuple[list, list, dict, list, list]) -> None:
     """Fill the fields computed from the pack and options."""
     st.players = st.options["players"]
     st.challenges = st.options["challenges"]
-    st.read, st.names, st.fit, st.plays_said = tables
+    st.read, st.names, st.fit, st.plays_said, st.widths = tables
     _plays_of(len(st.read) - 1)
     _refresh_ends(st)
 
 
 def _refresh_ends(st: State) -> None:
     """Store the (middle, outer) sections showing at each end (rulings O1, O7)."""
-    line, read = st.line, st.read
+    ends = st.ends = _line_ends(st.line, st.read)
+    st.left_fit, st.right_fit = _end_fits(st, ends)
+
+
+def _end_fits(st: State, ends: tuple) -> tuple[tuple, tuple]:
+    """Return the ``_fit_table`` of each end showing ``ends`` (as ``st.ends``)."""
+    fit = st.fit
+    key = ends[0] << 5 | ends[1]
+    left = fit.get(key) or _fit_table(st, key, LEFT)
+    key = 1024 | ends[2] << 5 | ends[3]
+    return left, fit.get(key) or _fit_table(st, key, RIGHT)
+
+
+def _line_ends(line: list, read: list) -> tuple[int, int, int, int]:
+    """Return the (middle, outer) sections showing at each end of ``line`` (O1, O7)."""
     c0, t0, p0 = line[0]
     first = read[c0][t0]
     if len(line) == 1:
-        ends = st.ends = (first[1], first[0], first[1], first[2])
-    else:
-        c1, t1, p1 = line[1]
-        left_middle = first[1] if p0 > p1 else read[c1][t1][0]
-        cz, tz, pz = line[-1]
-        last = read[cz][tz]
-        cy, ty, py = line[-2]
-        right_middle = last[1] if pz > py else read[cy][ty][2]
-        ends = st.ends = (left_middle, first[0], right_middle, last[2])
-    fit = st.fit
-    key = ends[0] << 5 | ends[1]
-    st.left_fit = fit.get(key) or _fit_table(st, key, LEFT)
-    key = 1024 | ends[2] << 5 | ends[3]
-    st.right_fit = fit.get(key) or _fit_table(st, key, RIGHT)
+        return (first[1], first[0], first[1], first[2])
+    c1, t1, p1 = line[1]
+    left_middle = first[1] if p0 > p1 else read[c1][t1][0]
+    cz, tz, pz = line[-1]
+    last = read[cz][tz]
+    cy, ty, py = line[-2]
+    right_middle = last[1] if pz > py else read[cy][ty][2]
+    return (left_middle, first[0], right_middle, last[2])
 
 
 def _fit_table(st: State, key: int, end: int) -> tuple[dict, frozenset]:
@@ -418,7 +429,7 @@ def _pack(decks) -> tuple[list, tuple[list, list]]:
     return pack, _tables(pack)
 
 
-def _read(pack: list) -> tuple[list, list, dict, list]:
+def _read(pack: list) -> tuple[list, list, dict, list, list]:
     """Return the tables of a pack, refusing a card that cannot be played."""
     for index, card in enumerate(pack):
         if not isinstance(card, dict):
@@ -601,10 +612,26 @@ def _anyone_can_play(st: State) -> bool:
             ):
                 return True
         return False
-    for hand in st.hands:
+    return _some_hand_fits(st.hands, left, right)
+
+
+def _some_hand_fits(hands: list, left: frozenset, right: frozenset) -> bool:
+    """Return whether a hand holds a card of ``left`` or ``right`` (no seat barred)."""
+    for hand in hands:
         if not (left.isdisjoint(hand) and right.isdisjoint(hand)):
             return True
     return False
+
+
+def _clear_ends(line: list) -> tuple:
+    """Take off the line what one O4 step removes, from a line of two or more.
+
+    Both end cards of a longer line; of two, the last played (the higher
+    stamp), the other staying. Returns the entries taken, left first.
+    """
+    if len(line) >= 3:
+        return line.pop(0), line.pop()
+    return (line.pop(0 if line[0][2] > line[1][2] else 1),)
 
 
 def _resolve_stuck(st: State) -> None:
@@ -614,15 +641,14 @@ def _resolve_stuck(st: State) -> None:
         who = f"Player {st.clears % players + 1}"
         line = st.line
         if len(line) >= 3:
-            left, right = line.pop(0), line.pop()
+            left, right = _clear_ends(line)
             st.removed += [left[0], right[0]]
             st.events.append(
                 f"Nobody can play: {who} removes {st.names[left[0]]} from the left"
                 f" end and {st.names[right[0]]} from the right end (ruling O4)."
             )
         elif len(line) == 2:
-            newer = 0 if line[0][2] > line[1][2] else 1
-            gone = line.pop(newer)
+            (gone,) = _clear_ends(line)
             st.removed.append(gone[0])
             st.events.append(
                 f"Nobody can play: {who} removes the last card played,"
@@ -968,19 +994,194 @@ def score(state: State, player: int) -> float:
         if player in state.winners:
             return value + (1000.0 if len(state.winners) == 1 else 500.0)
         return value + (-1000.0 if state.winners else 0.0)
-    players = state.players
-    own = len(state.hands[player]) + len(state.stacks[player])
-    others = sum(
-        len(state.hands[s]) + len(state.stacks[s])
-        for s in range(players)
-        if s != player
+    hands, stacks = state.hands, state.stacks
+    own = len(hands[player]) + len(stacks[player])
+    others = sum(map(len, hands)) + sum(map(len, stacks)) - own
+    base = _position_base(
+        value,
+        own,
+        others,
+        state.players,
+        state.limits[player] == PENALTY_LIMIT,
+        state.barred[player],
     )
+    return base + _hand_prospects(state, player)
+
+
+def _position_base(
+    value: float, own: int, others: int, players: int, penalised: bool, barred: int
+) -> float:
+    """Return the score of a game not over before its hand prospects are added.
+
+    ``own`` and ``others`` count cards held (hand and stack). One function for
+    ``score`` and ``scores_after``, so both add the same floats in the same
+    order and agree to the last bit.
+    """
     value += -10.0 * own + others / (players - 1)
-    if state.limits[player] == PENALTY_LIMIT:
+    if penalised:
         value -= 5.0
-    if state.barred[player]:
+    if barred:
         value -= 3.0
-    return value + _hand_prospects(state, player)
+    return value
+
+
+def scores_after(state: State, actions: list, player: int) -> list[float]:
+    """Return ``player``'s score after each action (the greedy bot's lookahead).
+
+    Equal to ``search.scores_after_reference`` (apply each action to a copy,
+    then ``score``), which a test holds it to along whole games. Copying the
+    state and playing each candidate out was most of a greedy game; here the
+    common case is read without building the next state (``_scores_read``),
+    and everything else is played out on a copy as the reference does.
+    """
+    values = _scores_read(state, actions, player)
+    if values is None:
+        return [score(apply(state, action), player) for action in actions]
+    for index, value in enumerate(values):
+        if value is None:
+            values[index] = score(apply(state, actions[index]), player)
+    return values
+
+
+def _scores_read(state: State, actions: list, player: int) -> list | None:
+    """Return the scores after ``actions`` worked out from ``state``, None where not.
+
+    Without challenges, until the next decision nothing but a play changes
+    what ``score`` reads (the hands, the stacks, the ends of the line), unless
+    the game ends (rulings O5, E3, O8). So, with no seat able to win at the
+    round's end and the cap not near: a pass leaves the score as it is; a play
+    on a line of two or more cards takes the card from the hand, draws the
+    same cards from the stack whichever card it is (O3) and shows the card's
+    sections at its end (O1); if nobody can play then, the line is cleared as
+    ``_resolve_stuck`` clears it (O4, ``_clear_ends``) on a copy of the line.
+    The counts and colours are whole numbers worked out by difference; the
+    floats are then made by ``score``'s own helpers. A play after which the
+    line is cleared down to one card nobody can play on (O8) gets None in the
+    list; anything else (challenges, a line of one card, a win possible, the
+    cap near, an action that is not legal) returns None for the whole list:
+    the caller plays those out as the reference does.
+    """
+    if (
+        state.challenges
+        or state.over
+        or state.dirty
+        or state.rounds + 2 >= TURN_CAP
+        or len(state.line) < 2
+    ):
+        return None
+    hands, stacks = state.hands, state.stacks
+    for seat, stack in enumerate(stacks):
+        if not stack and len(hands[seat]) == 1:
+            return None  # the round's end could make this seat a winner (O5)
+    seat, players, widths = state.seat, state.players, state.widths
+    hand, stack, limit = hands[seat], stacks[seat], state.limits[seat]
+    draws = min(limit - len(hand) + 1, len(stack))
+    if draws not in (0, 1):
+        return None  # a hand off its limit (only after a penalty)
+    # The refill after any play draws the same card: the stack's top (O3).
+    top = stack[-1] if draws else None
+    left_after = len(hand) - 1 + draws
+    # Down to one card with no stack after any play: a win may follow (O5).
+    may_win = left_after == 1 and draws == len(stack)
+    total = sum(map(len, hands)) + sum(map(len, stacks))
+    own = len(hands[player]) + len(stacks[player])
+    penalised = state.limits[player] == PENALTY_LIMIT
+    barred = state.barred[player]
+    mover = player == seat
+    ours = own - 1 if mover else own  # after any play
+    if mover:  # the colours of the hand after any play, but the card played
+        colours = sum(map(widths.__getitem__, hand)) + (widths[top] if draws else 0)
+    else:
+        colours = sum(map(widths.__getitem__, hands[player]))
+    legal = set(map(id, state.choices or ()))
+    read, fit, cards = state.read, state.fit, len(widths)
+    bases = {}
+    values = []
+    for action in actions:
+        if action is PASS:
+            base = _position_base(0.0, own, total - own, players, penalised, barred)
+            values.append(base + _hand_prospects(state, player))
+            continue
+        if type(action) is not Play or id(action) not in legal:
+            return None
+        if may_win:
+            values.append(None)
+            continue
+        card, end, turned = action.card, action.end, int(action.turned)
+        reading = read[card][turned]
+        if end == LEFT:
+            key = reading[1] << 5 | reading[0]
+            left = fit.get(key) or _fit_table(state, key, LEFT)
+            right = state.right_fit
+        else:
+            key = 1024 | reading[1] << 5 | reading[2]
+            left = state.left_fit
+            right = fit.get(key) or _fit_table(state, key, RIGHT)
+        either = _either(left[1], right[1])
+        # The mover's cards that fit after the play: the hand's, less the
+        # card played, plus the card drawn (a hand holds each card once).
+        kept_fit = len(either.intersection(hand)) - (card in either)
+        if draws and top in either:
+            kept_fit += 1
+        if not kept_fit and _no_hand_fits(either, hands, seat):
+            kept = [c for c in hand if c != card] + ([top] if draws else [])
+            fits = _fits_after_clearing(state, (card, turned, state.stamp), end, kept)
+            if fits is None:
+                values.append(None)  # the lone card is replaced (O8): play it out
+                continue
+            either = _either(fits[0][1], fits[1][1])
+            kept_fit = len(either.intersection(kept))
+        base = bases.get(end)
+        if base is None:
+            base = bases[end] = _position_base(
+                0.0, ours, total - 1 - ours, players, penalised, barred & ~(1 << end)
+            )
+        if mover:
+            if not left_after:
+                values.append(base + 0.0)  # an empty hand has no prospects
+                continue
+            fitting, width = kept_fit, colours - widths[card]
+        elif hands[player]:
+            fitting, width = len(either.intersection(hands[player])), colours
+        else:
+            values.append(base + 0.0)
+            continue
+        values.append(base + _prospect_value(fitting, width, len(either), cards))
+    return values
+
+
+def _no_hand_fits(either: frozenset, hands: list, but: int) -> bool:
+    """Return whether no hand but seat ``but``'s holds a card of ``either``."""
+    for seat, hand in enumerate(hands):
+        if seat != but and not either.isdisjoint(hand):
+            return False
+    return True
+
+
+def _fits_after_clearing(
+    state: State, entry: tuple, end: int, kept: list
+) -> tuple | None:
+    """Return the end fits once the line with ``entry`` played is cleared (O4).
+
+    The line is copied, ``entry`` laid at ``end``, and ``_clear_ends`` applied
+    until a hand fits (the mover's now ``kept``), as ``_resolve_stuck`` does
+    (no seat is barred without challenges). None when it comes down to one
+    card that nobody can play on: that replaces it from the set-aside pile (O8).
+    """
+    hands = state.hands[:]
+    hands[state.seat] = kept
+    line = state.line[:]
+    if end == LEFT:
+        line.insert(0, entry)
+    else:
+        line.append(entry)
+    while True:
+        _clear_ends(line)
+        left, right = _end_fits(state, _line_ends(line, state.read))
+        if _some_hand_fits(hands, left[1], right[1]):
+            return left, right
+        if len(line) < 2:
+            return None
 
 
 def view(state: State, player: int) -> View:
@@ -1178,15 +1379,7 @@ PROSPECT_COLOURS = 0.1  # per colour the hand's sections offer, summed
 PROSPECT_OPEN = 5.0  # the share of the pack's other cards that fit an end
 
 
-_WIDTHS: dict = {}  # a card's sections -> the colours they offer, summed
-_OPEN: dict = {}  # (left fits, right fits) -> how many cards fit either end
-
-
-def _width(masks: tuple) -> int:
-    width = _WIDTHS.get(masks)
-    if width is None:
-        width = _WIDTHS[masks] = sum(m.bit_count() for m in masks)
-    return width
+_EITHER: dict = {}  # (left fits, right fits) -> the cards that fit either end
 
 
 def _hand_prospects(state: State, player: int) -> float:
@@ -1194,15 +1387,28 @@ def _hand_prospects(state: State, player: int) -> float:
     hand = state.hands[player]
     if not hand:
         return 0.0
-    left, right = state.left_fit[1], state.right_fit[1]
-    fitting = sum(1 for card in hand if card in left or card in right)
-    read = state.read
-    colours = sum(_width(read[card][0]) for card in hand)
+    either = _either(state.left_fit[1], state.right_fit[1])
+    fitting = len(either.intersection(hand))  # a hand holds each card once
+    colours = sum(map(state.widths.__getitem__, hand))
+    return _prospect_value(fitting, colours, len(either), len(state.widths))
+
+
+def _either(left: frozenset, right: frozenset) -> frozenset:
+    """Return the cards that fit either end, kept per pair of ends (they recur)."""
     ends = (left, right)
-    open_ = _OPEN.get(ends)
-    if open_ is None:
-        if len(_OPEN) > 100_000:
-            _OPEN.clear()
-        open_ = _OPEN[ends] = len(left | right)
+    either = _EITHER.get(ends)
+    if either is None:
+        if len(_EITHER) > 100_000:
+            _EITHER.clear()
+        either = _EITHER[ends] = left | right
+    return either
+
+
+def _prospect_value(fitting: int, colours: int, open_: int, cards: int) -> float:
+    """Return the prospects of a hand (not empty) from its whole-number parts.
+
+    ``fitting`` cards of the hand fit an end, its sections offer ``colours``
+    colours in all, ``open_`` of the pack's ``cards`` fit either end.
+    """
     value = PROSPECT_FIT * fitting + PROSPECT_COLOURS * colours
-    return value - PROSPECT_OPEN * (open_ - fitting) / len(read)
+    return value - PROSPECT_OPEN * (open_ - fitting) / cards
