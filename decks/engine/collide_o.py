@@ -284,20 +284,26 @@ class State:
     read: list = derived()
     names: list = derived()
     plays_said: list = derived()
+    play_events: tuple = derived()  # per seat, the whole event of each play
+    unions: dict = derived()  # per pack: see _either
     widths: list = derived()  # per card: the colours its sections offer, summed
     ends: tuple = derived((0, 0, 0, 0))
     fit: dict = derived()  # per pack
     left_fit: tuple = derived()
     right_fit: tuple = derived()
     choices: list = derived()  # of ``seat``
+    # No challenges, so never a bar, a waiting win or a card open to challenge:
+    # ``apply`` may take its short way (``_apply_plain``).
+    plain: bool = derived(False)
 
 
-def _build_tables(pack: list) -> tuple[list, list, dict, list, list]:
+def _build_tables(pack: list) -> tuple[list, list, dict, list, list, tuple, dict]:
     """Return the section masks (as printed, turned) and names of a valid pack.
 
     The third table, filled as games need it, holds ``_fit_table`` results;
     the fourth the event words of every play; the fifth each card's width
-    (``_prospects``).
+    (``_prospects``); the sixth, per seat, the whole event of every play;
+    the seventh, filled as games need it, ``_either`` results.
     """
     read, names = [], []
     for index, card in enumerate(pack):
@@ -316,14 +322,21 @@ def _build_tables(pack: list) -> tuple[list, list, dict, list, list]:
         for name in names
     ]
     widths = [sum(m.bit_count() for m in printed) for printed, _ in read]
-    return read, names, {}, plays_said, widths
+    play_events = tuple(
+        [tuple(who + said for said in card) for card in plays_said] for who in _WHO
+    )
+    return read, names, {}, plays_said, widths, play_events, {}
 
 
-def _derive(st: State, tables: tuple[list, list, dict, list, list]) -> None:
+def _derive(
+    st: State, tables: tuple[list, list, dict, list, list, tuple, dict]
+) -> None:
     """Fill the fields computed from the pack and options."""
     st.players = st.options["players"]
     st.challenges = st.options["challenges"]
-    st.read, st.names, st.fit, st.plays_said, st.widths = tables
+    (st.read, st.names, st.fit, st.plays_said) = tables[:4]
+    st.widths, st.play_events, st.unions = tables[4:]
+    st.plain = not (st.challenges or any(st.barred) or st.pending or st.open_card >= 0)
     _plays_of(len(st.read) - 1)
     _refresh_ends(st)
 
@@ -358,11 +371,12 @@ def _line_ends(line: list, read: list) -> tuple[int, int, int, int]:
     return (left_middle, first[0], right_middle, last[2])
 
 
-def _fit_table(st: State, key: int, end: int) -> tuple[dict, frozenset]:
+def _fit_table(st: State, key: int, end: int) -> tuple[dict, frozenset, int]:
     """Return, for an end showing these sections, each fitting card's plays.
 
-    ``key`` packs the end's middle and outer sections. The plays per card are
-    in ``_choices`` order; the set holds the cards that fit at all. Tables
+    ``key`` packs the end's middle and outer sections (and which end); it is
+    the table's third part. The plays per card are in ``_choices`` order; the
+    set holds the cards that fit at all. Tables
     are kept per pack: play after play asks about the same few ends.
     """
     middle, outer = key >> 5 & 31, key & 31
@@ -381,7 +395,7 @@ def _fit_table(st: State, key: int, end: int) -> tuple[dict, frozenset]:
         if fits:
             plays[card] = fits
             found.append(card)
-    table = st.fit[key] = (plays, frozenset(found))
+    table = st.fit[key] = (plays, frozenset(found), key)
     return table
 
 
@@ -425,12 +439,14 @@ def _pack(decks) -> tuple[list, tuple[list, list]]:
         raise EngineError(
             "bad_deck", 'Collide-O! is played with one shared pack: [{"pack": [...]}].'
         )
+    # The read is kept by the decks as given: simulations pass the same pinned
+    # decks for every game (``core.pinned``), which skips comparing the pack.
+    return list(decks[0]["pack"]), _tables(decks)
+
+
+def _read(decks) -> tuple[list, list, dict, list, list, tuple, dict]:
+    """Return the tables of the decks' pack, refusing a card that cannot be played."""
     pack = list(decks[0]["pack"])
-    return pack, _tables(pack)
-
-
-def _read(pack: list) -> tuple[list, list, dict, list, list]:
-    """Return the tables of a pack, refusing a card that cannot be played."""
     for index, card in enumerate(pack):
         if not isinstance(card, dict):
             raise EngineError("bad_deck", f"Card {index} of the pack is not a card.")
@@ -770,7 +786,8 @@ def _choices(st: State, seat: int) -> list:
             for card in hand:
                 actions += plays[card]
         else:
-            (left, left_cards), (right, right_cards) = st.left_fit, st.right_fit
+            left, left_cards, _ = st.left_fit
+            right, right_cards, _ = st.right_fit
             # A hand that fits neither end (a quarter of the asks) has no play.
             if not (left_cards.isdisjoint(hand) and right_cards.isdisjoint(hand)):
                 for card in hand:
@@ -862,7 +879,24 @@ def _check(state: State, action) -> None:
 
 
 def apply(state: State, action, *, inplace: bool = False) -> State:
-    """Apply one action of the seat to act; refuse anything not legal."""
+    """Apply one action of the seat to act; refuse anything not legal.
+
+    In a game without challenges (``State.plain``) a pass, or a play just
+    taken from ``legal_actions``, goes the short way (``_apply_plain``);
+    everything else the whole way (``apply_reference``), which the short way
+    equals.
+    """
+    if state.plain and not state.over and not state.dirty:
+        if action is PASS:
+            return _apply_plain(state if inplace else copy_state(state), action)
+        for legal in state.choices or ():
+            if legal is action:
+                return _apply_plain(state if inplace else copy_state(state), action)
+    return apply_reference(state, action, inplace=inplace)
+
+
+def apply_reference(state: State, action, *, inplace: bool = False) -> State:
+    """Apply one action as the rules run it: every step of ``_settle`` checked."""
     if state.over:
         _check(state, action)
     elif action is not PASS:
@@ -925,6 +959,97 @@ def apply(state: State, action, *, inplace: bool = False) -> State:
         st.open_seen |= 1 << seat
     _settle(st)
     return st
+
+
+def _apply_plain(st: State, action) -> State:
+    """Apply a legal pass or play of a game without challenges to ``st`` itself.
+
+    ``apply_reference`` and ``_settle`` with the steps that never happen
+    without challenges left out (no seat is barred, no win waits for a
+    challenge, no card is open to one, the last O4 check is done) and the
+    common ones written out in one place: a play, the check
+    that someone can still play (O4) and the seats passed for until one has a
+    choice, with the round's end (O3). Games are mostly this, so it is a large
+    part of every bot's game. Where nobody can play after a play, or a round
+    ends with a stack gone or at the cap, ``_settle`` takes over. A test
+    holds the two ways equal along whole games.
+    """
+    seat, players = st.seat, st.players
+    if action is PASS:
+        st.events.append(_PASSES[seat])
+        st.log.append("pass")
+        either = _either(st.unions, st.left_fit, st.right_fit)
+    else:
+        card, end = action.card, action.end
+        turned = 1 if action.turned else 0
+        hand = st.hands[seat]
+        hand.remove(card)
+        stamp = st.stamp
+        st.stamp = stamp + 1
+        line = st.line
+        if end == LEFT:
+            line.insert(0, (card, turned, stamp))
+        else:
+            line.append((card, turned, stamp))
+        if len(line) > 2:
+            # As in apply_reference: only the end played on changes.
+            reading = st.read[card][turned]
+            ends = st.ends
+            if end == LEFT:
+                st.ends = (reading[1], reading[0], ends[2], ends[3])
+                key = reading[1] << 5 | reading[0]
+                st.left_fit = st.fit.get(key) or _fit_table(st, key, LEFT)
+            else:
+                st.ends = (ends[0], ends[1], reading[1], reading[2])
+                key = 1024 | reading[1] << 5 | reading[2]
+                st.right_fit = st.fit.get(key) or _fit_table(st, key, RIGHT)
+        else:
+            _refresh_ends(st)
+        stack, limit = st.stacks[seat], st.limits[seat]
+        while len(hand) > limit:  # the refill (O3), as in apply_reference
+            stack.append(hand.pop())
+        while len(hand) < limit and stack:
+            hand.append(stack.pop())
+        st.tries = 0
+        st.events.append(st.play_events[seat][card][2 * end + turned])
+        st.log.append(action.text)
+        either = _either(st.unions, st.left_fit, st.right_fit)
+        for hand in st.hands:
+            if not either.isdisjoint(hand):
+                break
+        else:  # nobody can play: the line is cleared (O4, O8)
+            _resolve_stuck(st)
+            if st.over:
+                st.step += 1
+                return st
+            either = _either(st.unions, st.left_fit, st.right_fit)
+    step = st.step + 1
+    while True:
+        if step == players:
+            if st.rounds + 1 >= TURN_CAP or not all(st.stacks):
+                st.step = step
+                _end_round(st)  # the cap, or a stack gone: a win to check (O5)
+                if st.over:
+                    return st
+            else:
+                st.rounds += 1
+                st.start = (st.start + 1) % players
+            step = 0
+        seat = (st.start + step) % players
+        hand = st.hands[seat]
+        if not either.isdisjoint(hand):
+            # _choices without challenges: each fitting card's plays, in order.
+            left, right = st.left_fit[0], st.right_fit[0]
+            choices = []
+            for card in hand:
+                if card in left:
+                    choices += left[card]
+                if card in right:
+                    choices += right[card]
+            st.step, st.seat, st.choices = step, seat, choices
+            return st
+        st.events.append(_CANNOT[seat])
+        step += 1
 
 
 def _challenge(st: State, seat: int) -> None:
@@ -1117,7 +1242,7 @@ def _scores_read(state: State, actions: list, player: int) -> list | None:
             key = 1024 | reading[1] << 5 | reading[2]
             left = state.left_fit
             right = fit.get(key) or _fit_table(state, key, RIGHT)
-        either = _either(left[1], right[1])
+        either = _either(state.unions, left, right)
         # The mover's cards that fit after the play: the hand's, less the
         # card played, plus the card drawn (a hand holds each card once).
         kept_fit = len(either.intersection(hand)) - (card in either)
@@ -1129,7 +1254,7 @@ def _scores_read(state: State, actions: list, player: int) -> list | None:
             if fits is None:
                 values.append(None)  # the lone card is replaced (O8): play it out
                 continue
-            either = _either(fits[0][1], fits[1][1])
+            either = _either(state.unions, *fits)
             kept_fit = len(either.intersection(kept))
         base = bases.get(end)
         if base is None:
@@ -1379,28 +1504,29 @@ PROSPECT_COLOURS = 0.1  # per colour the hand's sections offer, summed
 PROSPECT_OPEN = 5.0  # the share of the pack's other cards that fit an end
 
 
-_EITHER: dict = {}  # (left fits, right fits) -> the cards that fit either end
-
-
 def _hand_prospects(state: State, player: int) -> float:
     """Return the score of the player's hand as the line stands (see above)."""
     hand = state.hands[player]
     if not hand:
         return 0.0
-    either = _either(state.left_fit[1], state.right_fit[1])
+    either = _either(state.unions, state.left_fit, state.right_fit)
     fitting = len(either.intersection(hand))  # a hand holds each card once
     colours = sum(map(state.widths.__getitem__, hand))
     return _prospect_value(fitting, colours, len(either), len(state.widths))
 
 
-def _either(left: frozenset, right: frozenset) -> frozenset:
-    """Return the cards that fit either end, kept per pair of ends (they recur)."""
-    ends = (left, right)
-    either = _EITHER.get(ends)
+def _either(unions: dict, left: tuple, right: tuple) -> frozenset:
+    """Return the cards that fit either end, from both ends' ``_fit_table``.
+
+    Kept in the pack's ``unions`` by the two tables' keys: the same few pairs
+    of ends come back, and a number is quicker to look up than the sets.
+    """
+    key = left[2] << 11 | right[2]
+    either = unions.get(key)
     if either is None:
-        if len(_EITHER) > 100_000:
-            _EITHER.clear()
-        either = _EITHER[ends] = left | right
+        if len(unions) > 100_000:
+            unions.clear()
+        either = unions[key] = left[1] | right[1]
     return either
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from decks.engine import collide_o as co
 from decks.engine.bots import make_bot
+from decks.engine.core import copy_state
 from decks.engine.search import scores_after_reference
 
 from .test_collide_o import made_up_pack
@@ -100,3 +101,42 @@ def test_scores_after_plays_out_an_action_it_cannot_read():
     )
     with pytest.raises(co.EngineError):
         co.scores_after(state, [co.Play(len(state.read) + 5, 0)], state.seat)
+
+
+def _whole(state) -> tuple:
+    """Return everything a state holds that play can change, derived parts too."""
+    return (
+        _saved(state),
+        list(state.events),
+        [action.text for action in state.choices or ()],
+        state.ends,
+        state.left_fit,
+        state.right_fit,
+        state.dirty,
+    )
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+@pytest.mark.parametrize("pack", ["full", "small"])
+def test_the_short_way_of_apply_equals_the_whole_way_for_every_legal_action(
+    players, pack
+):
+    pack_size = 90 if pack == "full" else co.pack_minimum(players) + 4
+    checked = 0
+    for seed in range(3 if pack == "full" else 12):
+        for state, actions in _positions(players, False, seed, pack_size):
+            assert state.plain
+            for action in actions:
+                short = co._apply_plain(copy_state(state), action)
+                whole = co.apply_reference(state, action)
+                assert _whole(short) == _whole(whole)
+                checked += 1
+    assert checked > 300
+
+
+def test_apply_takes_the_short_way_only_without_challenges():
+    for challenges in (False, True):
+        state, _ = next(_positions(3, challenges, 1))
+        assert state.plain is not challenges
+        loaded = co.from_json(json.loads(json.dumps(co.to_json(state))))
+        assert loaded.plain is not challenges
