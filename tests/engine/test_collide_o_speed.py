@@ -92,15 +92,21 @@ def test_a_play_after_which_nobody_can_play_is_read_after_the_line_is_cleared():
     assert cleared > 20
 
 
-def test_scores_after_plays_out_an_action_it_cannot_read():
-    state, actions = next(_positions(2, False, 3))
+def test_scores_after_reads_an_equal_action_and_refuses_an_illegal_one_as_apply():
+    state, actions = next(
+        (state, actions)
+        for state, actions in _positions(2, False, 3)
+        if len(state.line) > 2 and len(actions) > 1
+    )
     made = co.parse_action(actions[0].text)  # equal to a legal action, not the same
-    assert co._scores_read(state, [made], state.seat) is None
-    assert co.scores_after(state, [made], state.seat) == scores_after_reference(
+    assert co._scores_read(state, [made], state.seat) == scores_after_reference(
         co, state, [made], state.seat
     )
-    with pytest.raises(co.EngineError):
-        co.scores_after(state, [co.Play(len(state.read) + 5, 0)], state.seat)
+    foreign = co.Play(state.hands[1][0], 0)  # the other seat's card
+    assert co._scores_read(state, [foreign], state.seat) is None
+    with pytest.raises(co.EngineError) as refused:
+        co.scores_after(state, [foreign], state.seat)
+    assert refused.value.code == "not_your_turn"
 
 
 def _whole(state) -> tuple:
