@@ -974,11 +974,12 @@ def _apply_plain(st: State, action) -> State:
     ends with a stack gone or at the cap, ``_settle`` takes over. A test
     holds the two ways equal along whole games.
     """
-    seat, players = st.seat, st.players
+    seat, players, unions = st.seat, st.players, st.unions
     if action is PASS:
         st.events.append(_PASSES[seat])
         st.log.append("pass")
-        either = _either(st.unions, st.left_fit, st.right_fit)
+        left, right = st.left_fit, st.right_fit
+        either = unions.get(left[2] << 11 | right[2]) or _either(unions, left, right)
     else:
         card, end = action.card, action.end
         turned = 1 if action.turned else 0
@@ -1013,7 +1014,8 @@ def _apply_plain(st: State, action) -> State:
         st.tries = 0
         st.events.append(st.play_events[seat][card][2 * end + turned])
         st.log.append(action.text)
-        either = _either(st.unions, st.left_fit, st.right_fit)
+        left, right = st.left_fit, st.right_fit
+        either = unions.get(left[2] << 11 | right[2]) or _either(unions, left, right)
         for hand in st.hands:
             if not either.isdisjoint(hand):
                 break
@@ -1022,7 +1024,10 @@ def _apply_plain(st: State, action) -> State:
             if st.over:
                 st.step += 1
                 return st
-            either = _either(st.unions, st.left_fit, st.right_fit)
+            left, right = st.left_fit, st.right_fit
+            either = unions.get(left[2] << 11 | right[2]) or _either(
+                unions, left, right
+            )
     step = st.step + 1
     while True:
         if step == players:
