@@ -1239,8 +1239,13 @@ def _scores_read(state: State, actions: list, player: int) -> list | None:
             held = _position_base(0.0, own, total - own, players, penalised, 0)
             values.append(held + _hand_prospects(state, player))
             continue
-        if type(action) is not Play or action not in legal:
+        if type(action) is not Play:
             return None
+        for listed in legal:  # by identity: ``in`` would call Play.__eq__
+            if listed is action:
+                break
+        else:
+            return None  # not just taken from legal_actions: play it out
         if may_win:
             values.append(None)
             continue

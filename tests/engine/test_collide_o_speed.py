@@ -92,14 +92,16 @@ def test_a_play_after_which_nobody_can_play_is_read_after_the_line_is_cleared():
     assert cleared > 20
 
 
-def test_scores_after_reads_an_equal_action_and_refuses_an_illegal_one_as_apply():
+def test_scores_after_plays_out_an_action_not_taken_from_legal_actions():
     state, actions = next(
         (state, actions)
         for state, actions in _positions(2, False, 3)
         if len(state.line) > 2 and len(actions) > 1
     )
+    assert None not in co._scores_read(state, actions, state.seat)
     made = co.parse_action(actions[0].text)  # equal to a legal action, not the same
-    assert co._scores_read(state, [made], state.seat) == scores_after_reference(
+    assert co._scores_read(state, [made], state.seat) is None
+    assert co.scores_after(state, [made], state.seat) == scores_after_reference(
         co, state, [made], state.seat
     )
     foreign = co.Play(state.hands[1][0], 0)  # the other seat's card
