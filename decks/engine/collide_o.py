@@ -1227,7 +1227,8 @@ def _scores_read(state: State, actions: list, player: int) -> list | None:
     penalised = state.limits[player] == PENALTY_LIMIT
     mover = player == seat
     ours = own - 1 if mover else own  # after any play
-    colours = _colours(hands[player], widths)
+    colours_now = _colours(hands[player], widths)
+    colours = colours_now
     if mover:  # the colours of the hand after any play, but the card played
         colours += widths[top] if draws else 0
     legal = state.choices or ()
@@ -1235,9 +1236,17 @@ def _scores_read(state: State, actions: list, player: int) -> list | None:
     base = None  # after any play; no seat is ever barred (``plain``)
     values = []
     for action in actions:
-        if action is PASS:
-            held = _position_base(0.0, own, total - own, players, penalised, 0)
-            values.append(held + _hand_prospects(state, player))
+        if action is PASS:  # the score as it stands: _hand_prospects, inlined
+            now = _position_base(0.0, own, total - own, players, penalised, 0)
+            prospects = 0.0
+            if hands[player]:
+                left, right = state.left_fit, state.right_fit
+                either = unions.get(left[2] << 11 | right[2]) or _either(
+                    unions, left, right
+                )
+                fitting = len(either.intersection(hands[player]))
+                prospects = _prospect_value(fitting, colours_now, len(either), cards)
+            values.append(now + prospects)
             continue
         if type(action) is not Play:
             return None
