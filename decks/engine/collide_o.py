@@ -1189,24 +1189,19 @@ def _scores_read(state: State, actions: list, player: int) -> list | None:
     what ``score`` reads (the hands, the stacks, the ends of the line), unless
     the game ends (rulings O5, E3, O8). So, with no seat able to win at the
     round's end and the cap not near: a pass leaves the score as it is; a play
-    on a line of two or more cards takes the card from the hand, draws the
-    same cards from the stack whichever card it is (O3) and shows the card's
-    sections at its end (O1); if nobody can play then, the line is cleared as
-    ``_resolve_stuck`` clears it (O4, ``_clear_ends``) on a copy of the line.
+    takes the card from the hand, draws the same card from the stack whichever
+    card it is (O3) and shows the card's sections at its end (O1; on a lone
+    card both ends are read from a copy of the line, O7); if nobody can play
+    then, the line is cleared as ``_resolve_stuck`` clears it (O4,
+    ``_clear_ends``) on a copy of the line.
     The counts and colours are whole numbers worked out by difference; the
     floats are then made by ``score``'s own helpers. A play after which the
     line is cleared down to one card nobody can play on (O8) gets None in the
-    list; anything else (challenges, a line of one card, a win possible, the
-    cap near, an action that is not legal) returns None for the whole list:
+    list; anything else (challenges, a win possible, the cap near, an action
+    not taken from ``legal_actions``) returns None for the whole list:
     the caller plays those out as the reference does.
     """
-    if (
-        not state.plain
-        or state.over
-        or state.dirty
-        or state.rounds + 2 >= TURN_CAP
-        or len(state.line) < 2
-    ):
+    if not state.plain or state.over or state.dirty or state.rounds + 2 >= TURN_CAP:
         return None
     hands, stacks = state.hands, state.stacks
     for seat, stack in enumerate(stacks):
@@ -1233,6 +1228,7 @@ def _scores_read(state: State, actions: list, player: int) -> list | None:
         colours += widths[top] if draws else 0
     legal = state.choices or ()
     read, fit, unions, cards = state.read, state.fit, state.unions, len(widths)
+    lone = len(state.line) == 1  # a play makes a line of two: both ends change
     base = None  # after any play; no seat is ever barred (``plain``)
     values = []
     for action in actions:
@@ -1261,7 +1257,11 @@ def _scores_read(state: State, actions: list, player: int) -> list | None:
         card, end = action.card, action.end
         turned = 1 if action.turned else 0
         reading = read[card][turned]
-        if end == LEFT:
+        if lone:
+            line = state.line[:]
+            line.insert(0 if end == LEFT else 1, (card, turned, state.stamp))
+            left, right = _end_fits(state, _line_ends(line, read))
+        elif end == LEFT:
             key = reading[1] << 5 | reading[0]
             left = fit.get(key) or _fit_table(state, key, LEFT)
             right = state.right_fit
