@@ -284,18 +284,26 @@ class State:
     read: list = derived()
     names: list = derived()
     plays_said: list = derived()
+    play_events: tuple = derived()  # per seat, the whole event of each play
+    unions: dict = derived()  # per pack: see _either
+    widths: list = derived()  # per card: the colours its sections offer, summed
     ends: tuple = derived((0, 0, 0, 0))
     fit: dict = derived()  # per pack
     left_fit: tuple = derived()
     right_fit: tuple = derived()
     choices: list = derived()  # of ``seat``
+    # No challenges, so never a bar, a waiting win or a card open to challenge:
+    # ``apply`` may take its short way (``_apply_plain``).
+    plain: bool = derived(False)
 
 
-def _build_tables(pack: list) -> tuple[list, list, dict, list]:
+def _build_tables(pack: list) -> tuple[list, list, dict, list, list, tuple, dict]:
     """Return the section masks (as printed, turned) and names of a valid pack.
 
     The third table, filled as games need it, holds ``_fit_table`` results;
-    the fourth the event words of every play.
+    the fourth the event words of every play; the fifth each card's width
+    (``_prospects``); the sixth, per seat, the whole event of every play;
+    the seventh, filled as games need it, ``_either`` results.
     """
     read, names = [], []
     for index, card in enumerate(pack):
@@ -313,45 +321,62 @@ def _build_tables(pack: list) -> tuple[list, list, dict, list]:
         )
         for name in names
     ]
-    return read, names, {}, plays_said
+    widths = [sum(m.bit_count() for m in printed) for printed, _ in read]
+    play_events = tuple(
+        [tuple(who + said for said in card) for card in plays_said] for who in _WHO
+    )
+    return read, names, {}, plays_said, widths, play_events, {}
 
 
-def _derive(st: State, tables: tuple[list, list, dict, list]) -> None:
+def _derive(
+    st: State, tables: tuple[list, list, dict, list, list, tuple, dict]
+) -> None:
     """Fill the fields computed from the pack and options."""
     st.players = st.options["players"]
     st.challenges = st.options["challenges"]
-    st.read, st.names, st.fit, st.plays_said = tables
+    (st.read, st.names, st.fit, st.plays_said) = tables[:4]
+    st.widths, st.play_events, st.unions = tables[4:]
+    st.plain = not (st.challenges or any(st.barred) or st.pending or st.open_card >= 0)
     _plays_of(len(st.read) - 1)
     _refresh_ends(st)
 
 
 def _refresh_ends(st: State) -> None:
     """Store the (middle, outer) sections showing at each end (rulings O1, O7)."""
-    line, read = st.line, st.read
+    ends = st.ends = _line_ends(st.line, st.read)
+    st.left_fit, st.right_fit = _end_fits(st, ends)
+
+
+def _end_fits(st: State, ends: tuple) -> tuple[tuple, tuple]:
+    """Return the ``_fit_table`` of each end showing ``ends`` (as ``st.ends``)."""
+    fit = st.fit
+    key = ends[0] << 5 | ends[1]
+    left = fit.get(key) or _fit_table(st, key, LEFT)
+    key = 1024 | ends[2] << 5 | ends[3]
+    return left, fit.get(key) or _fit_table(st, key, RIGHT)
+
+
+def _line_ends(line: list, read: list) -> tuple[int, int, int, int]:
+    """Return the (middle, outer) sections showing at each end of ``line`` (O1, O7)."""
     c0, t0, p0 = line[0]
     first = read[c0][t0]
     if len(line) == 1:
-        ends = st.ends = (first[1], first[0], first[1], first[2])
-    else:
-        c1, t1, p1 = line[1]
-        left_middle = first[1] if p0 > p1 else read[c1][t1][0]
-        cz, tz, pz = line[-1]
-        last = read[cz][tz]
-        cy, ty, py = line[-2]
-        right_middle = last[1] if pz > py else read[cy][ty][2]
-        ends = st.ends = (left_middle, first[0], right_middle, last[2])
-    fit = st.fit
-    key = ends[0] << 5 | ends[1]
-    st.left_fit = fit.get(key) or _fit_table(st, key, LEFT)
-    key = 1024 | ends[2] << 5 | ends[3]
-    st.right_fit = fit.get(key) or _fit_table(st, key, RIGHT)
+        return (first[1], first[0], first[1], first[2])
+    c1, t1, p1 = line[1]
+    left_middle = first[1] if p0 > p1 else read[c1][t1][0]
+    cz, tz, pz = line[-1]
+    last = read[cz][tz]
+    cy, ty, py = line[-2]
+    right_middle = last[1] if pz > py else read[cy][ty][2]
+    return (left_middle, first[0], right_middle, last[2])
 
 
-def _fit_table(st: State, key: int, end: int) -> tuple[dict, frozenset]:
+def _fit_table(st: State, key: int, end: int) -> tuple[dict, frozenset, int]:
     """Return, for an end showing these sections, each fitting card's plays.
 
-    ``key`` packs the end's middle and outer sections. The plays per card are
-    in ``_choices`` order; the set holds the cards that fit at all. Tables
+    ``key`` packs the end's middle and outer sections (and which end); it is
+    the table's third part. The plays per card are in ``_choices`` order; the
+    set holds the cards that fit at all. Tables
     are kept per pack: play after play asks about the same few ends.
     """
     middle, outer = key >> 5 & 31, key & 31
@@ -370,7 +395,7 @@ def _fit_table(st: State, key: int, end: int) -> tuple[dict, frozenset]:
         if fits:
             plays[card] = fits
             found.append(card)
-    table = st.fit[key] = (plays, frozenset(found))
+    table = st.fit[key] = (plays, frozenset(found), key)
     return table
 
 
@@ -414,12 +439,14 @@ def _pack(decks) -> tuple[list, tuple[list, list]]:
         raise EngineError(
             "bad_deck", 'Collide-O! is played with one shared pack: [{"pack": [...]}].'
         )
+    # The read is kept by the decks as given: simulations pass the same pinned
+    # decks for every game (``core.pinned``), which skips comparing the pack.
+    return list(decks[0]["pack"]), _tables(decks)
+
+
+def _read(decks) -> tuple[list, list, dict, list, list, tuple, dict]:
+    """Return the tables of the decks' pack, refusing a card that cannot be played."""
     pack = list(decks[0]["pack"])
-    return pack, _tables(pack)
-
-
-def _read(pack: list) -> tuple[list, list, dict, list]:
-    """Return the tables of a pack, refusing a card that cannot be played."""
     for index, card in enumerate(pack):
         if not isinstance(card, dict):
             raise EngineError("bad_deck", f"Card {index} of the pack is not a card.")
@@ -601,10 +628,26 @@ def _anyone_can_play(st: State) -> bool:
             ):
                 return True
         return False
-    for hand in st.hands:
+    return _some_hand_fits(st.hands, left, right)
+
+
+def _some_hand_fits(hands: list, left: frozenset, right: frozenset) -> bool:
+    """Return whether a hand holds a card of ``left`` or ``right`` (no seat barred)."""
+    for hand in hands:
         if not (left.isdisjoint(hand) and right.isdisjoint(hand)):
             return True
     return False
+
+
+def _clear_ends(line: list) -> tuple:
+    """Take off the line what one O4 step removes, from a line of two or more.
+
+    Both end cards of a longer line; of two, the last played (the higher
+    stamp), the other staying. Returns the entries taken, left first.
+    """
+    if len(line) >= 3:
+        return line.pop(0), line.pop()
+    return (line.pop(0 if line[0][2] > line[1][2] else 1),)
 
 
 def _resolve_stuck(st: State) -> None:
@@ -614,15 +657,14 @@ def _resolve_stuck(st: State) -> None:
         who = f"Player {st.clears % players + 1}"
         line = st.line
         if len(line) >= 3:
-            left, right = line.pop(0), line.pop()
+            left, right = _clear_ends(line)
             st.removed += [left[0], right[0]]
             st.events.append(
                 f"Nobody can play: {who} removes {st.names[left[0]]} from the left"
                 f" end and {st.names[right[0]]} from the right end (ruling O4)."
             )
         elif len(line) == 2:
-            newer = 0 if line[0][2] > line[1][2] else 1
-            gone = line.pop(newer)
+            (gone,) = _clear_ends(line)
             st.removed.append(gone[0])
             st.events.append(
                 f"Nobody can play: {who} removes the last card played,"
@@ -744,7 +786,8 @@ def _choices(st: State, seat: int) -> list:
             for card in hand:
                 actions += plays[card]
         else:
-            (left, left_cards), (right, right_cards) = st.left_fit, st.right_fit
+            left, left_cards, _ = st.left_fit
+            right, right_cards, _ = st.right_fit
             # A hand that fits neither end (a quarter of the asks) has no play.
             if not (left_cards.isdisjoint(hand) and right_cards.isdisjoint(hand)):
                 for card in hand:
@@ -836,7 +879,24 @@ def _check(state: State, action) -> None:
 
 
 def apply(state: State, action, *, inplace: bool = False) -> State:
-    """Apply one action of the seat to act; refuse anything not legal."""
+    """Apply one action of the seat to act; refuse anything not legal.
+
+    In a game without challenges (``State.plain``) a pass, or a play just
+    taken from ``legal_actions``, goes the short way (``_apply_plain``);
+    everything else the whole way (``apply_reference``), which the short way
+    equals.
+    """
+    if state.plain and not state.over and not state.dirty:
+        if action is PASS:
+            return _apply_plain(state if inplace else copy_state(state), action)
+        for legal in state.choices or ():
+            if legal is action:
+                return _apply_plain(state if inplace else copy_state(state), action)
+    return apply_reference(state, action, inplace=inplace)
+
+
+def apply_reference(state: State, action, *, inplace: bool = False) -> State:
+    """Apply one action as the rules run it: every step of ``_settle`` checked."""
     if state.over:
         _check(state, action)
     elif action is not PASS:
@@ -899,6 +959,102 @@ def apply(state: State, action, *, inplace: bool = False) -> State:
         st.open_seen |= 1 << seat
     _settle(st)
     return st
+
+
+def _apply_plain(st: State, action) -> State:
+    """Apply a legal pass or play of a game without challenges to ``st`` itself.
+
+    ``apply_reference`` and ``_settle`` with the steps that never happen
+    without challenges left out (no seat is barred, no win waits for a
+    challenge, no card is open to one, the last O4 check is done) and the
+    common ones written out in one place: a play, the check
+    that someone can still play (O4) and the seats passed for until one has a
+    choice, with the round's end (O3). Games are mostly this, so it is a large
+    part of every bot's game. Where nobody can play after a play, or a round
+    ends with a stack gone or at the cap, ``_settle`` takes over. A test
+    holds the two ways equal along whole games.
+    """
+    seat, players, unions = st.seat, st.players, st.unions
+    if action is PASS:
+        st.events.append(_PASSES[seat])
+        st.log.append("pass")
+        left, right = st.left_fit, st.right_fit
+        either = unions.get(left[2] << 11 | right[2]) or _either(unions, left, right)
+    else:
+        card, end = action.card, action.end
+        turned = 1 if action.turned else 0
+        hand = st.hands[seat]
+        hand.remove(card)
+        stamp = st.stamp
+        st.stamp = stamp + 1
+        line = st.line
+        if end == LEFT:
+            line.insert(0, (card, turned, stamp))
+        else:
+            line.append((card, turned, stamp))
+        if len(line) > 2:
+            # As in apply_reference: only the end played on changes.
+            reading = st.read[card][turned]
+            ends = st.ends
+            if end == LEFT:
+                st.ends = (reading[1], reading[0], ends[2], ends[3])
+                key = reading[1] << 5 | reading[0]
+                st.left_fit = st.fit.get(key) or _fit_table(st, key, LEFT)
+            else:
+                st.ends = (ends[0], ends[1], reading[1], reading[2])
+                key = 1024 | reading[1] << 5 | reading[2]
+                st.right_fit = st.fit.get(key) or _fit_table(st, key, RIGHT)
+        else:
+            _refresh_ends(st)
+        stack, limit = st.stacks[seat], st.limits[seat]
+        while len(hand) > limit:  # the refill (O3), as in apply_reference
+            stack.append(hand.pop())
+        while len(hand) < limit and stack:
+            hand.append(stack.pop())
+        st.tries = 0
+        st.events.append(st.play_events[seat][card][2 * end + turned])
+        st.log.append(action.text)
+        left, right = st.left_fit, st.right_fit
+        either = unions.get(left[2] << 11 | right[2]) or _either(unions, left, right)
+        for hand in st.hands:
+            if not either.isdisjoint(hand):
+                break
+        else:  # nobody can play: the line is cleared (O4, O8)
+            _resolve_stuck(st)
+            if st.over:
+                st.step += 1
+                return st
+            left, right = st.left_fit, st.right_fit
+            either = unions.get(left[2] << 11 | right[2]) or _either(
+                unions, left, right
+            )
+    step = st.step + 1
+    while True:
+        if step == players:
+            if st.rounds + 1 >= TURN_CAP or not all(st.stacks):
+                st.step = step
+                _end_round(st)  # the cap, or a stack gone: a win to check (O5)
+                if st.over:
+                    return st
+            else:
+                st.rounds += 1
+                st.start = (st.start + 1) % players
+            step = 0
+        seat = (st.start + step) % players
+        hand = st.hands[seat]
+        if not either.isdisjoint(hand):
+            # _choices without challenges: each fitting card's plays, in order.
+            left, right = st.left_fit[0], st.right_fit[0]
+            choices = []
+            for card in hand:
+                if card in left:
+                    choices += left[card]
+                if card in right:
+                    choices += right[card]
+            st.step, st.seat, st.choices = step, seat, choices
+            return st
+        st.events.append(_CANNOT[seat])
+        step += 1
 
 
 def _challenge(st: State, seat: int) -> None:
@@ -968,19 +1124,213 @@ def score(state: State, player: int) -> float:
         if player in state.winners:
             return value + (1000.0 if len(state.winners) == 1 else 500.0)
         return value + (-1000.0 if state.winners else 0.0)
-    players = state.players
-    own = len(state.hands[player]) + len(state.stacks[player])
-    others = sum(
-        len(state.hands[s]) + len(state.stacks[s])
-        for s in range(players)
-        if s != player
+    hands, stacks = state.hands, state.stacks
+    own = len(hands[player]) + len(stacks[player])
+    others = _cards_held(hands, stacks) - own
+    base = _position_base(
+        value,
+        own,
+        others,
+        state.players,
+        state.limits[player] == PENALTY_LIMIT,
+        state.barred[player],
     )
+    return base + _hand_prospects(state, player)
+
+
+def _cards_held(hands: list, stacks: list) -> int:
+    """Return how many cards the seats hold in hand and stack, all together."""
+    # A plain loop: quicker here than sum(map(len, ...)) on CPython 3.11.
+    held = 0
+    for seat, hand in enumerate(hands):
+        held += len(hand) + len(stacks[seat])
+    return held
+
+
+def _position_base(
+    value: float, own: int, others: int, players: int, penalised: bool, barred: int
+) -> float:
+    """Return the score of a game not over before its hand prospects are added.
+
+    ``own`` and ``others`` count cards held (hand and stack). One function for
+    ``score`` and ``scores_after``, so both add the same floats in the same
+    order and agree to the last bit.
+    """
     value += -10.0 * own + others / (players - 1)
-    if state.limits[player] == PENALTY_LIMIT:
+    if penalised:
         value -= 5.0
-    if state.barred[player]:
+    if barred:
         value -= 3.0
-    return value + _hand_prospects(state, player)
+    return value
+
+
+def scores_after(state: State, actions: list, player: int) -> list[float]:
+    """Return ``player``'s score after each action (the greedy bot's lookahead).
+
+    Equal to ``search.scores_after_reference`` (apply each action to a copy,
+    then ``score``), which a test holds it to along whole games. Copying the
+    state and playing each candidate out was most of a greedy game; here the
+    common case is read without building the next state (``_scores_read``),
+    and everything else is played out on a copy as the reference does.
+    """
+    values = _scores_read(state, actions, player)
+    if values is None:
+        return [score(apply(state, action), player) for action in actions]
+    for index, value in enumerate(values):
+        if value is None:
+            values[index] = score(apply(state, actions[index]), player)
+    return values
+
+
+def _scores_read(state: State, actions: list, player: int) -> list | None:
+    """Return the scores after ``actions`` worked out from ``state``, None where not.
+
+    Without challenges, until the next decision nothing but a play changes
+    what ``score`` reads (the hands, the stacks, the ends of the line), unless
+    the game ends (rulings O5, E3, O8). So, with no seat able to win at the
+    round's end and the cap not near: a pass leaves the score as it is; a play
+    takes the card from the hand, draws the same card from the stack whichever
+    card it is (O3) and shows the card's sections at its end (O1; on a lone
+    card both ends are read from a copy of the line, O7); if nobody can play
+    then, the line is cleared as ``_resolve_stuck`` clears it (O4,
+    ``_clear_ends``) on a copy of the line.
+    The counts and colours are whole numbers worked out by difference; the
+    floats are then made by ``score``'s own helpers. A play after which the
+    line is cleared down to one card nobody can play on (O8) gets None in the
+    list; anything else (challenges, a win possible, the cap near, an action
+    not taken from ``legal_actions``) returns None for the whole list:
+    the caller plays those out as the reference does.
+    """
+    if not state.plain or state.over or state.dirty or state.rounds + 2 >= TURN_CAP:
+        return None
+    hands, stacks = state.hands, state.stacks
+    for seat, stack in enumerate(stacks):
+        if not stack and len(hands[seat]) == 1:
+            return None  # the round's end could make this seat a winner (O5)
+    seat, players, widths = state.seat, state.players, state.widths
+    hand, stack, limit = hands[seat], stacks[seat], state.limits[seat]
+    draws = min(limit - len(hand) + 1, len(stack))
+    if draws not in (0, 1):
+        return None  # a hand off its limit (only after a penalty)
+    # The refill after any play draws the same card: the stack's top (O3).
+    top = stack[-1] if draws else None
+    left_after = len(hand) - 1 + draws
+    # Down to one card with no stack after any play: a win may follow (O5).
+    may_win = left_after == 1 and draws == len(stack)
+    total = _cards_held(hands, stacks)
+    own = len(hands[player]) + len(stacks[player])
+    penalised = state.limits[player] == PENALTY_LIMIT
+    mover = player == seat
+    ours = own - 1 if mover else own  # after any play
+    colours_now = _colours(hands[player], widths)
+    colours = colours_now
+    if mover:  # the colours of the hand after any play, but the card played
+        colours += widths[top] if draws else 0
+    legal = state.choices or ()
+    read, fit, unions, cards = state.read, state.fit, state.unions, len(widths)
+    lone = len(state.line) == 1  # a play makes a line of two: both ends change
+    base = None  # after any play; no seat is ever barred (``plain``)
+    values = []
+    for action in actions:
+        if action is PASS:  # the score as it stands: _hand_prospects, inlined
+            now = _position_base(0.0, own, total - own, players, penalised, 0)
+            prospects = 0.0
+            if hands[player]:
+                left, right = state.left_fit, state.right_fit
+                either = unions.get(left[2] << 11 | right[2]) or _either(
+                    unions, left, right
+                )
+                fitting = len(either.intersection(hands[player]))
+                prospects = _prospect_value(fitting, colours_now, len(either), cards)
+            values.append(now + prospects)
+            continue
+        if type(action) is not Play:
+            return None
+        for listed in legal:  # by identity: ``in`` would call Play.__eq__
+            if listed is action:
+                break
+        else:
+            return None  # not just taken from legal_actions: play it out
+        if may_win:
+            values.append(None)
+            continue
+        card, end = action.card, action.end
+        turned = 1 if action.turned else 0
+        reading = read[card][turned]
+        if lone:
+            line = state.line[:]
+            line.insert(0 if end == LEFT else 1, (card, turned, state.stamp))
+            left, right = _end_fits(state, _line_ends(line, read))
+        elif end == LEFT:
+            key = reading[1] << 5 | reading[0]
+            left = fit.get(key) or _fit_table(state, key, LEFT)
+            right = state.right_fit
+        else:
+            key = 1024 | reading[1] << 5 | reading[2]
+            left = state.left_fit
+            right = fit.get(key) or _fit_table(state, key, RIGHT)
+        either = unions.get(left[2] << 11 | right[2]) or _either(unions, left, right)
+        # The mover's cards that fit after the play: the hand's, less the
+        # card played, plus the card drawn (a hand holds each card once).
+        kept_fit = len(either.intersection(hand)) - (card in either)
+        if draws and top in either:
+            kept_fit += 1
+        if not kept_fit and _no_hand_fits(either, hands, seat):
+            kept = [c for c in hand if c != card] + ([top] if draws else [])
+            fits = _fits_after_clearing(state, (card, turned, state.stamp), end, kept)
+            if fits is None:
+                values.append(None)  # the lone card is replaced (O8): play it out
+                continue
+            either = _either(unions, *fits)
+            kept_fit = len(either.intersection(kept))
+        if base is None:
+            base = _position_base(0.0, ours, total - 1 - ours, players, penalised, 0)
+        if mover:
+            if not left_after:
+                values.append(base + 0.0)  # an empty hand has no prospects
+                continue
+            fitting, width = kept_fit, colours - widths[card]
+        elif hands[player]:
+            fitting, width = len(either.intersection(hands[player])), colours
+        else:
+            values.append(base + 0.0)
+            continue
+        values.append(base + _prospect_value(fitting, width, len(either), cards))
+    return values
+
+
+def _no_hand_fits(either: frozenset, hands: list, but: int) -> bool:
+    """Return whether no hand but seat ``but``'s holds a card of ``either``."""
+    for seat, hand in enumerate(hands):
+        if seat != but and not either.isdisjoint(hand):
+            return False
+    return True
+
+
+def _fits_after_clearing(
+    state: State, entry: tuple, end: int, kept: list
+) -> tuple | None:
+    """Return the end fits once the line with ``entry`` played is cleared (O4).
+
+    The line is copied, ``entry`` laid at ``end``, and ``_clear_ends`` applied
+    until a hand fits (the mover's now ``kept``), as ``_resolve_stuck`` does
+    (no seat is barred without challenges). None when it comes down to one
+    card that nobody can play on: that replaces it from the set-aside pile (O8).
+    """
+    hands = state.hands[:]
+    hands[state.seat] = kept
+    line = state.line[:]
+    if end == LEFT:
+        line.insert(0, entry)
+    else:
+        line.append(entry)
+    while True:
+        _clear_ends(line)
+        left, right = _end_fits(state, _line_ends(line, state.read))
+        if _some_hand_fits(hands, left[1], right[1]):
+            return left, right
+        if len(line) < 2:
+            return None
 
 
 def view(state: State, player: int) -> View:
@@ -1178,31 +1528,45 @@ PROSPECT_COLOURS = 0.1  # per colour the hand's sections offer, summed
 PROSPECT_OPEN = 5.0  # the share of the pack's other cards that fit an end
 
 
-_WIDTHS: dict = {}  # a card's sections -> the colours they offer, summed
-_OPEN: dict = {}  # (left fits, right fits) -> how many cards fit either end
-
-
-def _width(masks: tuple) -> int:
-    width = _WIDTHS.get(masks)
-    if width is None:
-        width = _WIDTHS[masks] = sum(m.bit_count() for m in masks)
-    return width
-
-
 def _hand_prospects(state: State, player: int) -> float:
     """Return the score of the player's hand as the line stands (see above)."""
     hand = state.hands[player]
     if not hand:
         return 0.0
-    left, right = state.left_fit[1], state.right_fit[1]
-    fitting = sum(1 for card in hand if card in left or card in right)
-    read = state.read
-    colours = sum(_width(read[card][0]) for card in hand)
-    ends = (left, right)
-    open_ = _OPEN.get(ends)
-    if open_ is None:
-        if len(_OPEN) > 100_000:
-            _OPEN.clear()
-        open_ = _OPEN[ends] = len(left | right)
+    either = _either(state.unions, state.left_fit, state.right_fit)
+    fitting = len(either.intersection(hand))  # a hand holds each card once
+    colours = _colours(hand, state.widths)
+    return _prospect_value(fitting, colours, len(either), len(state.widths))
+
+
+def _colours(hand: list, widths: list) -> int:
+    """Return how many colours the hand's sections offer, summed over its cards."""
+    colours = 0
+    for card in hand:
+        colours += widths[card]
+    return colours
+
+
+def _either(unions: dict, left: tuple, right: tuple) -> frozenset:
+    """Return the cards that fit either end, from both ends' ``_fit_table``.
+
+    Kept in the pack's ``unions`` by the two tables' keys: the same few pairs
+    of ends come back, and a number is quicker to look up than the sets.
+    """
+    key = left[2] << 11 | right[2]
+    either = unions.get(key)
+    if either is None:
+        if len(unions) > 100_000:
+            unions.clear()
+        either = unions[key] = left[1] | right[1]
+    return either
+
+
+def _prospect_value(fitting: int, colours: int, open_: int, cards: int) -> float:
+    """Return the prospects of a hand (not empty) from its whole-number parts.
+
+    ``fitting`` cards of the hand fit an end, its sections offer ``colours``
+    colours in all, ``open_`` of the pack's ``cards`` fit either end.
+    """
     value = PROSPECT_FIT * fitting + PROSPECT_COLOURS * colours
-    return value - PROSPECT_OPEN * (open_ - fitting) / len(read)
+    return value - PROSPECT_OPEN * (open_ - fitting) / cards
