@@ -1080,11 +1080,13 @@ def play_forced(state: State) -> list[int]:
     and at a move with a choice.
     """
     made = [0] * state.n
+    by_window = state.static.ab_by_window
     while not state.over:
         phase = state.phase
         if phase == "window":
-            seat = state.window_seats[state.window_turn]
-            if _has_card(state, seat, state.window_kind):
+            seat, kind = state.window_seats[state.window_turn], state.window_kind
+            # A seat holds no card for most windows: ``_has_card`` only if it may.
+            if by_window[seat][kind] and _has_card(state, seat, kind):
                 break
             _pass_in_window(state, _PASS[seat])
         elif phase == "choose" and state.unused[state.turn_player]:
