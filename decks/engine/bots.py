@@ -6,6 +6,9 @@ default level), ``search:fast``, ``search:strong`` (``search.LEVELS``).
 
 from __future__ import annotations
 
+from functools import partial
+from operator import add
+
 from .core import CHANCE, Rng, resolve_chance, seed_state
 from .search import DEFAULT_LEVEL, LEVELS, SearchBot, greedy_choice
 
@@ -97,6 +100,11 @@ def play_out(game, state, bots, chance_rng: Rng, max_actions: int = 1_000_000):
     mostly reveals), and each bot is told how many of them were its own
     (``skip``), so its generator ends where ``choose`` would have left it.
     Bots without ``skip`` (the search bot) are played the plain way.
+
+    Each bot draws from a generator of its own, so what it owes is told it
+    just before it next chooses, and at the end (``owed``): one call a choice
+    rather than one a seat after every run of forced moves, which are short
+    in a Bakugan game (two window passes).
     """
     forced = getattr(game, "play_forced", None)
     if forced is None or not all(hasattr(bot, "skip") for bot in bots):
@@ -105,19 +113,21 @@ def play_out(game, state, bots, chance_rng: Rng, max_actions: int = 1_000_000):
     is_over, to_act, apply = game.is_over, game.to_act, game.apply
     skips = [bot.skip for bot in bots]
     movers = [_mover(bot, game) for bot in bots]
+    owed = [0] * len(bots)  # forced moves each bot has not been told of yet
     count = 0
     while True:
         made = forced(state)
-        for skip, moves in zip(skips, made, strict=True):
-            if moves:
-                skip(moves)
+        owed = list(map(add, owed, made))
         count += sum(made)
         if is_over(state):
-            return state
+            break
         seat = to_act(state)
         if seat == CHANCE:
             action = resolve_chance(game, state, chance_rng)
         else:
+            if owed[seat]:
+                skips[seat](owed[seat])
+                owed[seat] = 0
             action = movers[seat](state)
         state = apply(state, action, inplace=True)
         count += 1
@@ -125,6 +135,10 @@ def play_out(game, state, bots, chance_rng: Rng, max_actions: int = 1_000_000):
             raise RuntimeError(
                 "play_out exceeded its action bound; the turn cap should end every game"
             )
+    for skip, moves in zip(skips, owed, strict=True):
+        if moves:
+            skip(moves)
+    return state
 
 
 def _mover(bot, game):
@@ -135,8 +149,7 @@ def _mover(bot, game):
     mover = getattr(bot, "mover", None)
     if mover is not None:
         return mover(game)
-    choose = bot.choose
-    return lambda state: choose(game, state)
+    return partial(bot.choose, game)
 
 
 def play_forced_reference(game, state) -> list[int]:
