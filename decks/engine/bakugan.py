@@ -1089,6 +1089,8 @@ def play_forced(state: State) -> list[int]:
             if by_window[seat][kind] and _has_card(state, seat, kind):
                 break
             _pass_in_window(state, _PASS[seat])
+        elif phase == "roll" and not state.table:
+            break  # the roll is in the air: the loop's chance step (``to_act``)
         elif phase == "choose" and state.unused[state.turn_player]:
             seat = state.turn_player
             unused = state.unused[seat]
