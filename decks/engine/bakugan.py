@@ -1074,10 +1074,11 @@ def play_forced(state: State) -> list[int]:
     answers at once. Two moves in three of a random game are window passes
     and most are forced: the seat asked holds no card it may play in that
     window (``_has_card`` is false exactly when ``legal_actions`` is the pass
-    alone). The roll of a seat's last unused Bakugan and the placing of its
-    last gate are forced too. Any other phase asks ``legal_actions``; it stops
-    at the end of the game, at a roll in the air (a chance step, the loop's)
-    and at a move with a choice.
+    alone). The roll of a seat's last unused Bakugan is forced too and done
+    at once; any other phase (a seat's last gate to place, a single place to
+    move to, a skip) asks ``legal_actions``. It stops at the end of the game,
+    at a roll in the air (a chance step: the loop draws it) and at a move
+    with a choice.
     """
     made = [0] * state.n
     by_window = state.static.ab_by_window
