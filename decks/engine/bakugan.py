@@ -1001,13 +1001,7 @@ def apply(state: State, action: Action, *, inplace: bool = False) -> State:
             if kind == "pass" and state.window_seats[state.window_turn] == action.seat:
                 if not inplace:
                     state = copy_state(state)
-                state.log.append(action.text)
-                passes = state.window_passes = state.window_passes + 1
-                seats = len(state.window_seats)
-                if passes < seats:  # the window asks the next seat
-                    state.window_turn = (state.window_turn + 1) % seats
-                else:
-                    _advance_window(state)
+                _pass_in_window(state, action)
                 return state
         elif phase == "roll":
             if kind == "miss" or (kind == "land" and action.arg in state.field_gates):
@@ -1054,6 +1048,68 @@ def apply_reference(state: State, action: Action, *, inplace: bool = False) -> S
     state.log.append(action.text)
     _HANDLERS[kind](state, action)
     return state
+
+
+def _pass_in_window(state: State, action: Action) -> None:
+    """Log and do a pass by the seat the open window asks: ``_do_pass``, at once.
+
+    ``apply`` and ``play_forced`` take it for the window passes that make up
+    most of a game; it leaves the window open without ``_advance_window``'s
+    call while other seats are still to answer.
+    """
+    state.log.append(action.text)
+    passes = state.window_passes = state.window_passes + 1
+    seats = len(state.window_seats)
+    if passes < seats:  # the window asks the next seat
+        state.window_turn = (state.window_turn + 1) % seats
+    else:
+        _advance_window(state)
+
+
+def play_forced(state: State) -> list[int]:
+    """Apply in place the moves that are the only legal one; return how many per seat.
+
+    Exactly ``bots.play_forced_reference`` (a test holds them equal at every
+    state of whole games), without listing the legal moves where the state
+    answers at once. Two moves in three of a random game are window passes
+    and most are forced: the seat asked holds no card it may play in that
+    window (``_has_card`` is false exactly when ``legal_actions`` is the pass
+    alone). The roll of a seat's last unused Bakugan is forced too and done
+    at once; any other phase (a seat's last gate to place, a single place to
+    move to, a skip) asks ``legal_actions``. It stops at the end of the game,
+    at a roll in the air (a chance step: the loop draws it) and at a move
+    with a choice.
+    """
+    made = [0] * state.n
+    by_window = state.static.ab_by_window
+    while not state.over:
+        phase = state.phase
+        if phase == "window":
+            seat, kind = state.window_seats[state.window_turn], state.window_kind
+            # A seat holds no card for most windows: ``_has_card`` only if it may.
+            if by_window[seat][kind] and _has_card(state, seat, kind):
+                break
+            _pass_in_window(state, _PASS[seat])
+        elif phase == "roll" and not state.table:
+            break  # the roll is in the air: the loop's chance step (``to_act``)
+        elif phase == "choose" and state.unused[state.turn_player]:
+            seat = state.turn_player
+            unused = state.unused[seat]
+            if len(unused) != 1:
+                break
+            action = _ROLL[seat][unused[0]]
+            state.log.append(action.text)
+            _do_roll(state, action)
+        else:
+            seat = to_act(state)
+            if seat == CHANCE:
+                break
+            actions = legal_actions(state)
+            if len(actions) != 1:
+                break
+            apply(state, actions[0], inplace=True)
+        made[seat] += 1
+    return made
 
 
 def _is_legal(state: State, action: Action) -> bool:

@@ -6,6 +6,9 @@ default level), ``search:fast``, ``search:strong`` (``search.LEVELS``).
 
 from __future__ import annotations
 
+from functools import partial
+from operator import add
+
 from .core import CHANCE, Rng, resolve_chance, seed_state
 from .search import DEFAULT_LEVEL, LEVELS, SearchBot, greedy_choice
 
@@ -20,6 +23,15 @@ class RandomBot:
 
     def choose(self, game, state):
         return self.rng.choice(game.legal_actions(state))
+
+    def mover(self, game):
+        """Return ``choose`` for ``game`` as one call of a state: ``play_out``'s.
+
+        The same draw from the same generator, without looking up the bot,
+        its generator and the game's ``legal_actions`` at every move.
+        """
+        choice, legal_actions = self.rng.choice, game.legal_actions
+        return lambda state: choice(legal_actions(state))
 
     def skip(self, moves: int) -> None:
         """Account for ``moves`` moves that had one legal action, as ``choose`` would.
@@ -88,30 +100,56 @@ def play_out(game, state, bots, chance_rng: Rng, max_actions: int = 1_000_000):
     mostly reveals), and each bot is told how many of them were its own
     (``skip``), so its generator ends where ``choose`` would have left it.
     Bots without ``skip`` (the search bot) are played the plain way.
+
+    Each bot draws from a generator of its own, so what it owes is told it
+    just before it next chooses, and at the end (``owed``): one call a choice
+    rather than one a seat after every run of forced moves, which are short
+    in a Bakugan game (two window passes).
     """
     forced = getattr(game, "play_forced", None)
     if forced is None or not all(hasattr(bot, "skip") for bot in bots):
         return play_out_reference(game, state, bots, chance_rng, max_actions)
+    # Looked up once: the loop runs once a move with a choice.
     is_over, to_act, apply = game.is_over, game.to_act, game.apply
+    skips = [bot.skip for bot in bots]
+    movers = [_mover(bot, game) for bot in bots]
+    owed = [0] * len(bots)  # forced moves each bot has not been told of yet
     count = 0
     while True:
-        for seat, moves in enumerate(forced(state)):
-            if moves:
-                bots[seat].skip(moves)
-                count += moves
+        made = forced(state)
+        owed = list(map(add, owed, made))
+        count += sum(made)
         if is_over(state):
-            return state
+            break
         seat = to_act(state)
         if seat == CHANCE:
             action = resolve_chance(game, state, chance_rng)
         else:
-            action = bots[seat].choose(game, state)
+            if owed[seat]:
+                skips[seat](owed[seat])
+                owed[seat] = 0
+            action = movers[seat](state)
         state = apply(state, action, inplace=True)
         count += 1
         if count > max_actions:
             raise RuntimeError(
                 "play_out exceeded its action bound; the turn cap should end every game"
             )
+    for skip, moves in zip(skips, owed, strict=True):
+        if moves:
+            skip(moves)
+    return state
+
+
+def _mover(bot, game):
+    """Return a call of a state that makes ``bot.choose(game, state)``'s move.
+
+    A bot may offer a quicker one of its own (``mover``, the random bot's).
+    """
+    mover = getattr(bot, "mover", None)
+    if mover is not None:
+        return mover(game)
+    return partial(bot.choose, game)
 
 
 def play_forced_reference(game, state) -> list[int]:

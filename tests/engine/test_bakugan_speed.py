@@ -250,3 +250,64 @@ def test_prospects_of_a_state_no_game_reaches_fall_back_to_the_reference():
     state.used[0] = [0]  # Bakugan 1 both ready to roll and used: never in play
     for player in (0, 1):
         assert bk._prospects(state, player) == bk._prospects_reference(state, player)
+
+
+# --- forced moves in one call (bots.play_out's play_forced hook) --------------
+
+
+def _seen(state) -> tuple:
+    return json.dumps(bk.to_json(state), sort_keys=True), list(state.events), state.log
+
+
+@pytest.mark.parametrize("players", (2, 4))
+def test_play_forced_equals_the_plain_forced_moves_at_every_state(players):
+    """At every state of random games, ``play_forced`` plays what the reference does."""
+    from decks.engine.bots import play_forced_reference
+
+    checked = 0
+    for _name, state in _positions(players, 61):
+        fast, plain = bk.copy_state(state), bk.copy_state(state)
+        made = bk.play_forced(fast)
+        assert made == play_forced_reference(bk, plain)
+        assert _seen(fast) == _seen(plain)
+        checked += sum(made)
+    assert checked > 0
+
+
+def test_play_forced_plays_a_table_game_roll_as_the_reference():
+    """With ``table`` the rolling player enters the outcome: never forced while gates lie."""
+    from decks.engine.bots import play_forced_reference
+
+    options = {"players": 2, "table": True}
+    for seed in (3, 4):
+        state = bk.new_game(CASES["bakugan"].decks(2, 0), options, seed)
+        rng = Rng(seed_state(seed, 5))
+        while not bk.is_over(state):
+            fast, plain = bk.copy_state(state), bk.copy_state(state)
+            assert bk.play_forced(fast) == play_forced_reference(bk, plain)
+            assert _seen(fast) == _seen(plain)
+            state = bk.apply(state, rng.choice(bk.legal_actions(state)), inplace=True)
+        assert bk.play_forced(state) == [0, 0]
+
+
+@pytest.mark.parametrize("players", (2, 4))
+@pytest.mark.parametrize("kinds", (("random",), ("greedy", "random")))
+def test_bakugan_play_out_plays_the_games_of_the_plain_loop(players, kinds):
+    """Whole games through ``play_out`` and ``play_out_reference``: log, saved form,
+    events and every bot's generator the same."""
+    from decks.engine.bots import play_out, play_out_reference
+
+    for name, (seats, decks) in deck_sets().items():
+        if seats != players:
+            continue
+        for seed in (7, 8):
+            played = []
+            for loop in (play_out, play_out_reference):
+                state = bk.new_game(decks, {"players": players}, seed)
+                bots = [
+                    make_bot(kinds[min(s, len(kinds) - 1)], seed * 31 + s)
+                    for s in range(players)
+                ]
+                state = loop(bk, state, bots, Rng(seed_state(seed, 7)))
+                played.append((_seen(state), [bot.rng.state for bot in bots]))
+            assert played[0] == played[1], name

@@ -71,6 +71,25 @@ def test_a_bots_skip_equals_choosing_among_one_action(seed, moves):
         assert skipped.rng.state == chosen.rng.state
 
 
+class _Moves:
+    """A game whose every position offers the same three moves (for ``mover``)."""
+
+    @staticmethod
+    def legal_actions(state):
+        return ["a", "b", "c"]
+
+
+@given(seed=SEEDS, moves=st.integers(0, 50))
+def test_a_random_bots_mover_draws_as_its_choose(seed, moves):
+    """``play_out`` moves a random bot by ``mover``: the same moves, the same generator."""
+    moved, chosen = RandomBot(seed), RandomBot(seed)
+    mover = moved.mover(_Moves)
+    assert [mover(None) for _ in range(moves)] == [
+        chosen.choose(_Moves, None) for _ in range(moves)
+    ]
+    assert moved.rng.state == chosen.rng.state
+
+
 def _plain(decks):
     """Return ``decks`` with every card's text taken off (every battle plain)."""
     decks = copy.deepcopy(decks)
