@@ -3120,6 +3120,25 @@ def _on_gate(state: State, code: int, gate: int) -> int:
     return static.bak_g[code] + bonus
 
 
+def _battle_prospect(state: State, battle, player: int) -> float:
+    """Return the undecided battle's term: for the seat ahead, against the other side.
+
+    Shared by ``_prospects`` and its reference: the battle is scored the same
+    way by both, only the field terms have a fast path.
+    """
+    if battle is None or battle.decided:
+        return 0.0
+    power, lower = _powers(state, battle)
+    ahead = battle.attacker if power[0] > power[1] else battle.defender
+    if lower and power[0] != power[1]:
+        ahead = battle.defender if ahead == battle.attacker else battle.attacker
+    if ahead // 3 == player:
+        return PROSPECT_BATTLE
+    if player in (battle.attacker // 3, battle.defender // 3):
+        return -PROSPECT_BATTLE
+    return 0.0
+
+
 def _prospects(state: State, player: int) -> float:
     """Return ``_prospects_reference(state, player)``, the same sums in the same order.
 
@@ -3128,18 +3147,8 @@ def _prospects(state: State, player: int) -> float:
     ``_Static`` (``field_bonus``, ``on_gate``) and each seat's Bakugan left are
     listed once, not once per gate. A test holds it to the reference.
     """
-    value = 0.0
     battle = state.battle
-    if battle is not None and not battle.decided:
-        power, lower = _powers(state, battle)
-        ahead = battle.attacker if power[0] > power[1] else battle.defender
-        if lower and power[0] != power[1]:
-            ahead = battle.defender if ahead == battle.attacker else battle.attacker
-        side = ahead // 3
-        if side == player:
-            value += PROSPECT_BATTLE
-        elif player in (battle.attacker // 3, battle.defender // 3):
-            value -= PROSPECT_BATTLE
+    value = _battle_prospect(state, battle, player)
     gates, standing = state.field_gates, state.field_bakugan
     if not gates:
         return value
@@ -3184,18 +3193,8 @@ def _prospects(state: State, player: int) -> float:
 
 def _prospects_reference(state: State, player: int) -> float:
     """Return the score of what is under way for ``player`` (see above)."""
-    value = 0.0
     battle = state.battle
-    if battle is not None and not battle.decided:
-        power, lower = _powers(state, battle)
-        ahead = battle.attacker if power[0] > power[1] else battle.defender
-        if lower and power[0] != power[1]:
-            ahead = battle.defender if ahead == battle.attacker else battle.attacker
-        side = ahead // 3
-        if side == player:
-            value += PROSPECT_BATTLE
-        elif player in (battle.attacker // 3, battle.defender // 3):
-            value -= PROSPECT_BATTLE
+    value = _battle_prospect(state, battle, player)
     gates, standing = state.field_gates, state.field_bakugan
     if state.rolling >= 0 and battle is None and gates:
         code, seat = state.rolling, state.turn_player
