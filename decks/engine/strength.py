@@ -114,3 +114,59 @@ def choice_times(
                 action = bots[acting].choose(game, state)
             state = game.apply(state, action, inplace=True)
     return times
+
+
+def hidden_reads(game, decks: list, options: dict, games: int, seed: int = 1) -> dict:
+    """Count how often the greedy bot's best moves change when what it cannot see is dealt anew.
+
+    Over ``games`` greedy games (deck pairs as in ``match_rate``), at every
+    choice among two or more actions the greedy scores are taken in the real
+    state and in one determinization of the acting seat
+    (``search.determinized``): a choice counts when both list the same actions
+    and it ``changed`` when their sets of best actions differ. The greedy bot
+    looks one action ahead in the real state; this says how much that reads of
+    what its seat cannot see.
+    """
+    from .search import determinized, scores_after_reference
+
+    def best(state, actions, player):
+        values = scores_after_reference(game, state, actions, player)
+        top = max(values)
+        return {a.text for a, v in zip(actions, values, strict=True) if v == top}
+
+    choices = changed = 0
+    pairs = [(x, y) for x in decks for y in decks]
+    rng = Rng(seed_state(seed, 404))
+    for i in range(games):
+        game_seed = seed + i
+        seat_decks = (
+            [decks[i % len(decks)]]
+            if game.GAME.shared_pack
+            else list(pairs[i % len(pairs)])
+        )
+        state = game.new_game(seat_decks, options, game_seed)
+        seats = game.player_count(state)
+        bots = [make_bot("greedy", game_seed * 31 + s) for s in range(seats)]
+        chance = Rng(seed_state(game_seed, 7))
+        while not game.is_over(state):
+            seat = game.to_act(state)
+            if seat == CHANCE:
+                action = resolve_chance(game, state, chance)
+            else:
+                actions = game.legal_actions(state)
+                if len(actions) > 1:
+                    world = determinized(game, state, seat, rng)
+                    dealt = game.legal_actions(world)
+                    if [a.text for a in dealt] == [a.text for a in actions]:
+                        choices += 1
+                        changed += best(world, dealt, seat) != best(
+                            state, actions, seat
+                        )
+                action = bots[seat].choose(game, state)
+            state = game.apply(state, action, inplace=True)
+    return {
+        "games": games,
+        "choices": choices,
+        "changed": changed,
+        "rate": round(changed / choices, 4) if choices else 0.0,
+    }

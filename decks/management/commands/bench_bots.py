@@ -4,6 +4,7 @@ time per choice, with the preset decks of every game.
     manage.py bench_bots                       # 400 games per pairing, every game
     manage.py bench_bots --game collision --games 100 --pairing search-greedy
     manage.py bench_bots --timing 20           # p50/p95 seconds per choice instead
+    manage.py bench_bots --hidden 12           # how often greedy reads what it cannot see
 
 Two-seat games play every ordered pair of the game's presets from both seats; a
 shared pack (Collide-O!) is played by two and by three seats, the first bot in one of them,
@@ -19,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandError
 from cards.games import GAMES
 from decks.engine import get_game
 from decks.engine.bots import BOT_NAMES
-from decks.engine.strength import choice_times, match_rate
+from decks.engine.strength import choice_times, hidden_reads, match_rate
 from decks.presets import preset_decks
 
 PAIRINGS = {
@@ -76,6 +77,13 @@ class Command(BaseCommand):
             default=0,
             help="Time the search bot's choices over this many games against greedy.",
         )
+        parser.add_argument(
+            "--hidden",
+            type=int,
+            default=0,
+            help="Over this many greedy games, count the choices whose best moves "
+            "change when what the seat cannot see is dealt anew.",
+        )
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args, **opts):
@@ -88,6 +96,14 @@ class Command(BaseCommand):
             game = get_game(slug)
             decks = [p.deck() for p in preset_decks(slug)]
             if not decks:
+                continue
+            if opts["hidden"]:
+                row = {
+                    "setup": _label(slug, options),
+                    **hidden_reads(game, decks, options, opts["hidden"], opts["seed"]),
+                }
+                rows.append(row)
+                self._show(row, opts)
                 continue
             if opts["timing"]:
                 seat_decks = (
@@ -124,6 +140,12 @@ class Command(BaseCommand):
     def _show(self, row: dict, opts) -> None:
         if opts["json"]:
             self.stdout.write(json.dumps(row))
+        elif "changed" in row:
+            self.stdout.write(
+                f"{row['setup']:<30} greedy's best moves changed by a new deal in"
+                f" {row['changed']} of {row['choices']} choices ({row['rate']:.1%}),"
+                f" {row['games']} games"
+            )
         elif "p95" in row:
             self.stdout.write(
                 f"{row['setup']:<30} {row['bot']:<14} {row['choices']:>6} choices"
