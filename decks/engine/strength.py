@@ -82,6 +82,26 @@ def match_rate(
     }
 
 
+def _play_watching(game, state, bots, chance: Rng, watch) -> None:
+    """Play ``state`` to the end in place, calling ``watch`` at every real choice.
+
+    At each move of a seat among two or more actions ``watch(state, seat,
+    actions)`` returns the action to make, or None to let the seat's bot move;
+    chance steps are drawn from ``chance``. The loop of the measurements that
+    look at each choice (``choice_times``, ``hidden_reads``).
+    """
+    while not game.is_over(state):
+        seat = game.to_act(state)
+        if seat == CHANCE:
+            action = resolve_chance(game, state, chance)
+        else:
+            actions = game.legal_actions(state)
+            action = watch(state, seat, actions) if len(actions) > 1 else None
+            if action is None:
+                action = bots[seat].choose(game, state)
+        state = game.apply(state, action, inplace=True)
+
+
 def choice_times(
     game, setups: list, options: dict, bot: str, games: int, seed: int = 1
 ) -> list[float]:
@@ -101,18 +121,16 @@ def choice_times(
             make_bot(bot if s == seat else "greedy", game_seed * 31 + s)
             for s in range(players)
         ]
-        chance = Rng(seed_state(game_seed, 7))
-        while not game.is_over(state):
-            acting = game.to_act(state)
-            if acting == CHANCE:
-                action = resolve_chance(game, state, chance)
-            elif acting == seat and len(game.legal_actions(state)) > 1:
-                started = time.perf_counter()
-                action = bots[seat].choose(game, state)
-                times.append(time.perf_counter() - started)
-            else:
-                action = bots[acting].choose(game, state)
-            state = game.apply(state, action, inplace=True)
+
+        def timed(state, acting, actions, bots=bots, seat=seat):
+            if acting != seat:
+                return None
+            started = time.perf_counter()
+            action = bots[seat].choose(game, state)
+            times.append(time.perf_counter() - started)
+            return action
+
+        _play_watching(game, state, bots, Rng(seed_state(game_seed, 7)), timed)
     return times
 
 
@@ -135,6 +153,16 @@ def hidden_reads(game, decks: list, options: dict, games: int, seed: int = 1) ->
         return {a.text for a, v in zip(actions, values, strict=True) if v == top}
 
     choices = changed = 0
+
+    def compare(state, seat, actions):
+        nonlocal choices, changed
+        world = determinized(game, state, seat, rng)
+        dealt = game.legal_actions(world)
+        if [a.text for a in dealt] == [a.text for a in actions]:
+            choices += 1
+            changed += best(world, dealt, seat) != best(state, actions, seat)
+        return None  # the seat's greedy bot moves
+
     pairs = [(x, y) for x in decks for y in decks]
     rng = Rng(seed_state(seed, 404))
     for i in range(games):
@@ -147,23 +175,7 @@ def hidden_reads(game, decks: list, options: dict, games: int, seed: int = 1) ->
         state = game.new_game(seat_decks, options, game_seed)
         seats = game.player_count(state)
         bots = [make_bot("greedy", game_seed * 31 + s) for s in range(seats)]
-        chance = Rng(seed_state(game_seed, 7))
-        while not game.is_over(state):
-            seat = game.to_act(state)
-            if seat == CHANCE:
-                action = resolve_chance(game, state, chance)
-            else:
-                actions = game.legal_actions(state)
-                if len(actions) > 1:
-                    world = determinized(game, state, seat, rng)
-                    dealt = game.legal_actions(world)
-                    if [a.text for a in dealt] == [a.text for a in actions]:
-                        choices += 1
-                        changed += best(world, dealt, seat) != best(
-                            state, actions, seat
-                        )
-                action = bots[seat].choose(game, state)
-            state = game.apply(state, action, inplace=True)
+        _play_watching(game, state, bots, Rng(seed_state(game_seed, 7)), compare)
     return {
         "games": games,
         "choices": choices,

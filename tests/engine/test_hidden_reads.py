@@ -1,4 +1,4 @@
-"""``strength.hidden_reads``: how often the greedy bot's look ahead reads what its seat cannot see."""
+"""The measurements that watch each choice: ``strength.hidden_reads`` and ``choice_times``."""
 
 from io import StringIO
 
@@ -32,3 +32,26 @@ def test_bench_bots_prints_the_hidden_reads_of_each_setup():
     out = StringIO()
     call_command("bench_bots", "--hidden", "1", "--game", "bakugan", stdout=out)
     assert "greedy's best moves changed by a new deal in 0 of" in out.getvalue()
+
+
+def test_choice_times_times_each_real_choice_of_the_bot_measured():
+    from decks.engine.bots import make_bot
+    from decks.engine.strength import choice_times
+
+    game = get_game("collision")
+    decks = _presets("collision")
+    setups = [[decks[0], decks[1]]]
+    times = choice_times(game, setups, {}, "random", 2, seed=3)
+    expected = 0
+    for i in range(2):  # the same games, the measured seat's choices counted
+        state = game.new_game(setups[0], {}, 3 + i)
+        bots = [
+            make_bot("random" if s == i % 2 else "greedy", (3 + i) * 31 + s)
+            for s in range(2)
+        ]
+        while not game.is_over(state):
+            seat = game.to_act(state)
+            expected += seat == i % 2 and len(game.legal_actions(state)) > 1
+            state = game.apply(state, bots[seat].choose(game, state), inplace=True)
+    assert expected > 0 and len(times) == expected
+    assert all(t >= 0 for t in times)
