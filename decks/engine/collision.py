@@ -110,6 +110,20 @@ Speed (issue 21, item 4)
     without the log and events. It equals ``search.scores_after_reference``
     (``tests/engine/test_collision_speed.py``), and ``score`` equals the
     heuristic as first written; none of it changes a game.
+
+    The turn flow skips two look-ups that usually find nothing: a game none
+    of whose cards has passive text (``State.passive_text``, read with the
+    decks) does not look for it at each turn's start, nor does
+    ``scores_after``; and a refill that drew every hand up to five from decks
+    that keep a card (``_refill``'s fast path) tells the trim that no hand
+    holds more than five. A test plays whole games both ways
+    (``test_the_turn_flows_shortcuts_play_the_games_of_the_long_way``).
+
+    There is no ``play_forced`` hook for ``bots.play_out``: a sixth of a
+    random game's moves are forced (a stop step where the responder holds
+    no card of the colour needed), and checking for one after every move
+    cost more than the forced moves saved (measured: 6% more instructions
+    a random game), so the bots play Collision by ``play_out_reference``.
 """
 
 from __future__ import annotations
@@ -195,6 +209,7 @@ class _Card:
         "plays",  # play action per target seat
         "tests",  # test action per target seat
         "stop",  # its stop action
+        "discard",  # its discard action (a choice)
         "plays_all",  # per attacker: plays against every other seat, in turn order
         "tests_all",  # likewise tests
         "said_play",  # the event of playing it, per target seat
@@ -333,8 +348,9 @@ def _plain_card_ok(raw: dict) -> bool:
     )
 
 
-def _read(decks) -> tuple[list[_Card], list[int], list[list[int]]]:
-    """Return the card table, each seat's Blade and each seat's deck (uids)."""
+def _read(decks) -> tuple[list[_Card], list[int], list[list[int]], bool]:
+    """Return the card table, each seat's Blade, each seat's deck (uids) and
+    whether any card has passive text (only Blades and Characters may)."""
     if not isinstance(decks, (list, tuple)):
         raise EngineError("bad_deck", "Decks must be a list with one deck per player.")
     if not MIN_PLAYERS <= len(decks) <= MAX_PLAYERS:
@@ -395,13 +411,14 @@ def _read(decks) -> tuple[list[_Card], list[int], list[list[int]]]:
         card.plays = tuple(Action("play", card.uid, t) for t in seats)
         card.tests = tuple(Action("test", card.uid, t) for t in seats)
         card.stop = Action("stop", card.uid)
+        card.discard = Action("discard", card.uid)
         card.plays_all = tuple(
             tuple(card.plays[(tp + i) % n] for i in range(1, n)) for tp in seats
         )
         card.tests_all = tuple(
             tuple(card.tests[(tp + i) % n] for i in range(1, n)) for tp in seats
         )
-    return cards, blades, lists
+    return cards, blades, lists, any(card.passive for card in cards)
 
 
 _build = DeckReads(_read)
@@ -491,6 +508,8 @@ class State:
     decks: list
     n: int = marked(derived=True)
     advanced: bool = marked(derived=True)
+    # Whether any card of the game has passive text: none to look for if not.
+    passive_text: bool = marked(derived=True)
     rng: Rng = marked("rng")
     blade: list = marked(derived=True)
     deck: list = marked("rows")
@@ -528,7 +547,7 @@ def _options(options) -> tuple[bool, object]:
 def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
     """Set up a game (ruling C2) and pick the first player (ruling C3)."""
     advanced, first = _options(options)
-    cards, blades, lists = _build(decks)
+    cards, blades, lists, passive_text = _build(decks)
     n = len(lists)
     if isinstance(first, int) and not 0 <= first < n:
         raise EngineError(
@@ -541,6 +560,7 @@ def new_game(decks, options: dict | None = None, seed: int = 0) -> State:
         decks,
         n,
         advanced,
+        passive_text,
         Rng(seed_state(seed, 0)),
         blades,
         [],
@@ -831,7 +851,7 @@ def _begin_turn(s: State) -> None:
         return
     s.chosen_opponent = -1
     s.events.append(_TURN_SAID[s.turn][s.turn_player])
-    if s.advanced:
+    if s.advanced and s.passive_text:
         cards = s.cards
         for p in _order(s, s.turn_player):
             blade = cards[s.blade[p]]
@@ -881,10 +901,11 @@ def _advance(s: State) -> None:
             s.battle = 0
             s.attacker = s.defender = s.responder = -1
             then = "refill"
+        crowded = True  # a hand may hold more than five
         if then == "refill":
-            _refill(s)
+            crowded = _refill(s)
             then = "trim"
-        if then == "trim":
+        if then == "trim" and crowded:
             hand = s.hand
             for p in _order(s, s.turn_player):
                 extra = len(hand[p]) - HAND_SIZE
@@ -903,8 +924,12 @@ def _advance(s: State) -> None:
         _begin_turn(s)
 
 
-def _refill(s: State) -> None:
-    """Draw everyone up to five, one card at a time in turn order (ruling C7)."""
+def _refill(s: State) -> bool:
+    """Draw everyone up to five, one card at a time in turn order (ruling C7).
+
+    Return False when no hand of a player still in holds more than five,
+    so the trim (ruling C12) has nothing to look at; True when one may.
+    """
     order = _order(s, s.turn_player)
     hand, decks = s.hand, s.deck
     # Drawing whole shortfalls at once is the same when no deck runs out, and
@@ -914,6 +939,7 @@ def _refill(s: State) -> None:
         if need > 0 and len(decks[p]) <= need:
             break
     else:
+        crowded = False
         for p in order:
             need = HAND_SIZE - len(hand[p])
             if need > 0:
@@ -921,7 +947,9 @@ def _refill(s: State) -> None:
                 hand[p] += deck[: -need - 1 : -1]
                 del deck[-need:]
                 s.events.append(_DRAWS_SAID[p][need])
-        return
+            elif need < 0:
+                crowded = True
+        return crowded
     drawn = [0] * s.n
     while True:
         any_drawn = False
@@ -934,6 +962,7 @@ def _refill(s: State) -> None:
     for p in order:
         if drawn[p]:
             s.events.append(f"Player {p + 1} draws {drawn[p]}.")
+    return True  # the trim looks at each hand
 
 
 # --- the interface -----------------------------------------------------------
@@ -988,6 +1017,9 @@ def _legal(s: State) -> list[Action]:
                         actions += card.plays_all[tp]
                     elif card.kind == "event" or card.title not in titles:
                         actions += card.tests_all[tp]
+            elif s.n == 2:
+                q = 1 - tp
+                actions = [cards[uid].plays[q] for uid in s.hand[tp]]
             else:
                 for uid in s.hand[tp]:
                     actions += cards[uid].plays_all[tp]
@@ -1016,7 +1048,7 @@ def _legal(s: State) -> list[Action]:
         other = s.attacker if p == s.defender else s.defender
         need = (cards[s.pile[other][-1]].colour + 1) % 4  # _needed_colour
         actions = [cards[u].stop for u in s.hand[p] if cards[u].colour == need]
-        if s.advanced:
+        if s.advanced and s.characters[p]:
             actions += [
                 cards[u].stop for u in s.characters[p] if cards[u].colour == need
             ]
@@ -1028,7 +1060,7 @@ def _legal(s: State) -> list[Action]:
             return [_act("pick", i) for i in range(1, len(hidden) + 1)]
         if kind == "remove":
             return [_act("remove", uid) for uid in s.characters[subject]]
-        return [_act("discard", uid) for uid in s.hand[subject]]
+        return [cards[uid].discard for uid in s.hand[subject]]
     return []
 
 
@@ -1770,6 +1802,8 @@ def _win_step(s: State, winner: int, top: _Card) -> tuple | None:
 
 def _passive_text_in_play(s: State) -> bool:
     """Return whether a Blade or Character of a player still in has passive text."""
+    if not s.passive_text:
+        return False  # no card of the game has any
     cards = s.cards
     for p in range(s.n):
         if s.out[p]:
@@ -1876,8 +1910,15 @@ def to_json(state: State) -> dict:
 
 def _restore(values: dict) -> State:
     advanced, _ = _options(values["options"])
-    cards, blades, _ = _build(values["decks"])
-    return State(cards=cards, n=len(blades), advanced=advanced, blade=blades, **values)
+    cards, blades, _, passive_text = _build(values["decks"])
+    return State(
+        cards=cards,
+        n=len(blades),
+        advanced=advanced,
+        passive_text=passive_text,
+        blade=blades,
+        **values,
+    )
 
 
 def from_json(data: dict) -> State:

@@ -266,3 +266,74 @@ def test_score_is_the_heuristic_as_first_written(players, advanced, text):
             if game.is_over(state):
                 break
             state = game.apply(state, bot.choose(game, state), inplace=True)
+
+
+# --- shortcuts of the turn flow, against the long way -------------------------
+
+
+def _with_passive_text_looked_for(patch):
+    """Plain: every game looks for passive text at each turn's start (``_begin_turn``)."""
+    read = game._build
+    patch.setattr(game, "_build", lambda decks: (*read(decks)[:3], True))
+
+
+def _with_every_trim_looked_at(patch):
+    """Plain: after every refill the trim looks at each hand (``_advance``)."""
+    refill = game._refill
+    patch.setattr(game, "_refill", lambda s: refill(s) or True)
+
+
+PLAIN_FLOWS = {
+    "passive text": _with_passive_text_looked_for,
+    "trim": _with_every_trim_looked_at,
+}
+# Set-ups with and without passive text, with hands over five (refill choices).
+FLOW_SETUPS = [
+    (players, advanced, text, short, blade_text)
+    for players, advanced, text, short, blade_text, _ in (
+        (2, True, True, False, True, "passive Blades"),
+        (2, True, True, False, False, "quiet Blades"),
+        (3, True, True, True, False, "quiet Blades, short"),
+        (2, True, "choosy", False, False, "choices"),
+        (4, True, "choosy", True, False, "choices, short"),
+        (2, False, False, False, False, "basic"),
+    )
+]
+
+
+def _flow_games(seeds):
+    """Play greedy against random over ``FLOW_SETUPS``; return what each game shows."""
+    played = []
+    for setup in FLOW_SETUPS:
+        players, advanced, text, short, blade_text = setup
+        decks = decks_for(players, text, short, blade_text)
+        for seed in seeds:
+            state = game.new_game(decks, {"advanced": advanced}, seed)
+            seat_bots = [
+                make_bot(("greedy", "random")[seat % 2], seed * 7 + seat)
+                for seat in range(players)
+            ]
+            while not game.is_over(state):
+                action = seat_bots[game.to_act(state)].choose(game, state)
+                state = game.apply(state, action, inplace=True)
+            played.append((state.passive_text, *snapshot(state)))
+    return played
+
+
+@pytest.mark.parametrize("plain", PLAIN_FLOWS)
+def test_the_turn_flows_shortcuts_play_the_games_of_the_long_way(plain):
+    """Skipping the passive-text look-up and the trim changes no game.
+
+    A game none of whose cards has passive text skips looking for it at
+    each turn's start (and ``scores_after`` asks nothing), and a refill that
+    left no hand over five skips the trim's look at each hand.
+    """
+    seeds = range(6)
+    fast = _flow_games(seeds)
+    with pytest.MonkeyPatch.context() as patch:
+        PLAIN_FLOWS[plain](patch)
+        slow = _flow_games(seeds)
+    assert [shown[1:] for shown in fast] == [shown[1:] for shown in slow]
+    assert {shown[0] for shown in fast} == {True, False}  # both kinds were played
+    trims = sum("down to five (C12)" in said for shown in fast for said in shown[2])
+    assert trims > 0
