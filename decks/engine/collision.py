@@ -1377,7 +1377,7 @@ def score(state: State, player: int) -> float:
         return -500.0
     cards, hand = s.cards, s.hand[player]
     return _value(
-        _spin_term(s, player, [len(spin) for spin in s.spin]),
+        _spin_term(s, player, [*map(len, s.spin)]),
         len({cards[uid].colour for uid in hand}),
         len(hand),
         len(s.characters[player]),
@@ -1447,7 +1447,7 @@ def scores_after(state: State, actions, player: int) -> list[float]:
     if s.phase == "over":
         raise EngineError("game_over", "The game is over.")
     legal = _legal_now(s)
-    spins = [len(spin) for spin in s.spin]
+    spins = [*map(len, s.spin)]
     # What every card move leaves as it is: the spin piles, the player's hand
     # less the card moved (counted by colour, index -1 last).
     hand = None
@@ -1695,7 +1695,7 @@ def _score_of_turn_end(
                     spins = spins[:]
                     spins[p] += early_cards
     hands = s.hand[:]  # each seat's hand once the battle or pass is over
-    tops = [len(deck) for deck in s.deck]  # where each deck's top is then
+    tops = [*map(len, s.deck)]  # where each deck's top is then
     if emptied >= 0:
         hands[emptied] = []
     if early_seat >= 0:
@@ -1762,7 +1762,7 @@ def _score_of_test(s: State, action: Action, player: int, spins: list) -> float 
         return None
     hands = s.hand[:]
     hands[tp] = [other for other in hands[tp] if other != uid]
-    tops = [len(d) for d in s.deck]
+    tops = [*map(len, s.deck)]
     tops[target] -= 1
     characters = len(s.characters[player])
     if passed and card.kind == "character" and player == tp:
