@@ -109,7 +109,8 @@ Speed (issue 21, item 4)
     the state as it is, without making them; the rest are made on a copy
     without the log and events. It equals ``search.scores_after_reference``
     (``tests/engine/test_collision_speed.py``), and ``score`` equals the
-    heuristic as first written; none of it changes a game.
+    heuristic as first written (its spin term takes the one rival of a
+    two-player game without the loop); none of it changes a game.
 
     The turn flow skips two look-ups that usually find nothing: a game none
     of whose cards has passive text (``State.passive_text``, read with the
@@ -1389,9 +1390,12 @@ def _spin_term(s: State, player: int, spins: list) -> float:
     """Return the first term of ``score``: ten a spin card above the rivals' mean.
 
     ``spins`` gives each seat's spin count, so that ``scores_after`` can
-    value hits without making them; who is out is read from ``s``.
+    value hits without making them; who is out is read from ``s``. With two
+    players the one rival is the mean, divided by one as the loop divides.
     """
     out = s.out
+    if s.n == 2 and not out[1 - player]:
+        return 10.0 * spins[player] - 10.0 * (spins[1 - player] / 1)
     total = count = 0  # the rivals' spin cards, summed as ``score`` sums them
     for q in range(s.n):
         if q != player and not out[q]:
