@@ -110,7 +110,10 @@ Speed (issue 21, item 4)
     without the log and events. It equals ``search.scores_after_reference``
     (``tests/engine/test_collision_speed.py``), and ``score`` equals the
     heuristic as first written (its spin term takes the one rival of a
-    two-player game without the loop); none of it changes a game.
+    two-player game without the loop); each card keeps the steps of its
+    play and win text that fire on its owner's turn and on the others'
+    (``_firing``), which the valuation asks at most decisions; none of it
+    changes a game.
 
     The turn flow skips two look-ups that usually find nothing: a game none
     of whose cards has passive text (``State.passive_text``, read with the
@@ -123,8 +126,9 @@ Speed (issue 21, item 4)
     There is no ``play_forced`` hook for ``bots.play_out``: a sixth of a
     random game's moves are forced (a stop step where the responder holds
     no card of the colour needed), and checking for one after every move
-    cost more than the forced moves saved (measured: 6% more instructions
-    a random game), so the bots play Collision by ``play_out_reference``.
+    cost more than the forced moves saved (cachegrind: a tenth more
+    instructions a random basic game, and more for greedy games too), so
+    the bots play Collision by ``play_out_reference``.
 """
 
 from __future__ import annotations
@@ -214,6 +218,8 @@ class _Card:
         "plays_all",  # per attacker: plays against every other seat, in turn order
         "tests_all",  # likewise tests
         "said_play",  # the event of playing it, per target seat
+        "play_firing",  # its play steps that fire (``_firing``): other's turn, own
+        "win_firing",  # likewise its win steps
         "said_stop",  # the event of stopping with it: from hand, from the table
     )
 
@@ -326,6 +332,9 @@ def _make_card(uid: int, owner: int, raw: dict) -> _Card:
     card.play, card.win, card.passive, card.note = _encode(
         card.kind, raw.get("effects")
     )
+    # Indexed by whether it is the owner's turn (False 0, True 1).
+    card.play_firing = (_firing(card.play, False), _firing(card.play, True))
+    card.win_firing = (_firing(card.win, False), _firing(card.win, True))
     # Battles log these on every move: written once.
     shown = f"{card.name} ({COLOURS[card.colour]})" if card.colour >= 0 else ""
     card.said_play = tuple(
@@ -350,8 +359,11 @@ def _plain_card_ok(raw: dict) -> bool:
 
 
 def _read(decks) -> tuple[list[_Card], list[int], list[list[int]], bool]:
-    """Return the card table, each seat's Blade, each seat's deck (uids) and
-    whether any card has passive text (only Blades and Characters may)."""
+    """Return the card table, each seat's Blade and deck (uids), and a flag.
+
+    The flag says whether any card has passive text (only Blades and
+    Characters may): a game without any need not look for it.
+    """
     if not isinstance(decks, (list, tuple)):
         raise EngineError("bad_deck", "Decks must be a list with one deck per player.")
     if not MIN_PLAYERS <= len(decks) <= MAX_PLAYERS:
@@ -1544,7 +1556,7 @@ def _score_of_text(
     the battle then waits in its stop step or on the choice. Removing, and
     anything else, is made on a copy.
     """
-    steps = _firing(s.cards[uid].play, s.turn_player == owner)
+    steps = s.cards[uid].play_firing[s.turn_player == owner]
     if len(steps) > 1:
         return None
     targets = _targets(s, owner, steps[0][2], chosen) if steps else []
@@ -1762,7 +1774,7 @@ def _score_of_test(s: State, action: Action, player: int, spins: list) -> float 
         return None  # the test card is the last, or there is none
     card = s.cards[uid]
     passed = hits(card, s.cards[deck[-1]]) > 0
-    if passed and (_firing(card.play, True) or card.passive):
+    if passed and (card.play_firing[True] or card.passive):
         return None
     hands = s.hand[:]
     hands[tp] = [other for other in hands[tp] if other != uid]
@@ -1774,14 +1786,17 @@ def _score_of_test(s: State, action: Action, player: int, spins: list) -> float 
     return _score_of_refill(s, player, spins, hands, tops, characters)
 
 
-def _firing(steps: tuple, own_turn: bool) -> list:
-    """Return the steps that pass their turn limit (ruling C19), as ``_fire`` queues them."""
-    return [
+def _firing(steps: tuple, own_turn: bool) -> tuple:
+    """Return the steps that pass their turn limit (ruling C19), as ``_fire`` queues them.
+
+    Each card keeps them for both turns (``play_firing``, ``win_firing``).
+    """
+    return tuple(
         step
         for step in steps
         if not (step[3] == "your" and not own_turn)
         and not (step[3] == "opponent" and own_turn)
-    ]
+    )
 
 
 def _win_step(s: State, winner: int, top: _Card) -> tuple | None:
@@ -1790,7 +1805,7 @@ def _win_step(s: State, winner: int, top: _Card) -> tuple | None:
     None when more than one step fires, when one is aimed at several
     players, or when its op is not ``draw``, ``gain_spin`` or ``lose_spin``.
     """
-    steps = _firing(top.win, s.turn_player == winner)
+    steps = top.win_firing[s.turn_player == winner]
     if not steps:
         return ()
     if len(steps) > 1:
