@@ -42,6 +42,13 @@ set-up, the biased depth-0 search was the only variant tried that stayed level
 with the greedy bot in every game (random playouts of 24 actions, greedy
 playouts of 4 to 40 actions and unbiased depth 0 lost Bakugan 33-43%).
 
+A measuring device, never a player: ``SearchBot(sees_all=True)`` plays every
+playout from a copy of the real game (the others' hands, every deck order and
+the game's generator as they are) instead of a determinization. It answers
+how far knowing everything would take this search (``manage.py bench_bots
+--pairing sees-all-greedy``, README); it is in no bot list a player picks
+from (``bots.BOT_NAMES``), only in ``strength.SEES_ALL``.
+
 Strength is set by playouts per move, not time, so a game replays exactly: the
 bot's generator is seeded from the seed it is made with, which the callers
 derive from the game's seed. Levels: ``search:fast``, ``search`` (the default,
@@ -171,10 +178,15 @@ class SearchBot:
         seed: int = 0,
         level: str = DEFAULT_LEVEL,
         settings: Settings | None = None,
+        *,
+        sees_all: bool = False,
     ):
         self.settings = settings or settings_for(level)
         self.level = level
         self.name = "search" if level == DEFAULT_LEVEL else f"search:{level}"
+        self.sees_all = sees_all  # a measuring device only (see the module text)
+        if sees_all:
+            self.name += " (sees all)"
         self.rng = Rng(seed_state(seed, 303))
 
     def choose(self, game, state):
@@ -204,7 +216,11 @@ class SearchBot:
         worlds = []
         for i in range(settings.playouts):
             if i < settings.worlds:
-                world = determinized(game, state, me, rng)
+                world = (
+                    copy_state(state)
+                    if self.sees_all
+                    else determinized(game, state, me, rng)
+                )
                 worlds.append(world)
                 s = copy_state(world)
             else:

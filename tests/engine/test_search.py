@@ -311,3 +311,46 @@ def test_the_playouts_cycle_through_the_worlds_dealt_for_the_choice(slug):
     counted.deals = 0
     SearchBot(3, settings=Settings(playouts=40, worlds=40)).visit_counts(counted, state)
     assert counted.deals == 40
+
+
+def test_the_sees_all_bot_is_no_bot_a_player_can_pick():
+    from decks.engine.strength import SEES_ALL, _bot
+
+    assert SEES_ALL not in BOT_NAMES
+    with pytest.raises(ValueError):
+        make_bot(SEES_ALL, 1)
+    bot = _bot(SEES_ALL, 1)
+    assert bot.sees_all and bot.name == "search (sees all)"
+
+
+def test_the_sees_all_bot_reads_what_the_honest_one_cannot():
+    """Shuffling the hidden cards changes the sees-all bot's counts, never the honest one's."""
+    game = get_game("collision")
+    moved = 0
+    for seed in range(8):
+        _, decks, options = _setup("collision", seed)
+        state = _walk(game, game.new_game(decks, options, seed), 6, seed)
+        seat = game.to_act(state)
+        shuffled = _shuffled_unseen("collision", state, seat, seed + 100)
+        honest = [SearchBot(seed, "fast").visit_counts(game, s) for s in (state, shuffled)]
+        assert honest[0] == honest[1]
+        seeing = [
+            SearchBot(seed, "fast", sees_all=True).visit_counts(game, s)
+            for s in (state, shuffled)
+        ]
+        moved += seeing[0] != seeing[1]
+    assert moved >= 4
+
+
+def test_bench_bots_measures_the_sees_all_ceiling_only_when_asked():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    asked, default = StringIO(), StringIO()
+    common = ("--game", "metal-fusion", "--games", "2")
+    call_command("bench_bots", "--pairing", "sees-all-greedy", *common, stdout=asked)
+    call_command("bench_bots", *common, stdout=default)
+    assert "search:sees-all vs greedy" in asked.getvalue()
+    assert "sees-all" not in default.getvalue()
+    assert "search vs greedy" in default.getvalue()
