@@ -23,6 +23,13 @@ How it chooses (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012):
   the action's text, and only those legal in the playout's world are weighed
   (UCB1 over visits). A chance step (where a rolled Bakugan lands) is a chance
   node: its outcome is drawn with the engine's stated odds.
+- The other seats are read as playing the greedy bot's rule (``opponents``,
+  default ``"greedy"``): at their choices inside the tree a playout makes the
+  greedy move of its own world, without using up its expansion, so only the
+  bot's own choices are searched, to the depth the playouts reach. It is a
+  reading of how the others play, not knowledge of their cards: the greedy
+  move is worked out in the dealt world. (``"search"`` weighs their moves by
+  UCB1 like the bot's own, the first way written; measured weaker, README.)
 - A forced move (one legal action) is no choice: a playout goes on through
   it and expands the next real choice.
 - Progressive bias: at each node the first playout to reach it marks the
@@ -78,6 +85,9 @@ class Settings:
     worlds: int = (
         32  # determinizations dealt per choice; the playouts cycle through them
     )
+    # At another seat's choice in the tree: "greedy" makes the greedy bot's move
+    # in the playout's world, "search" weighs it by UCB1 like the bot's own.
+    opponents: str = "greedy"
 
 
 def greedy_choice(game, state, actions, rng: Rng):
@@ -203,6 +213,10 @@ class SearchBot:
 
     def visit_counts(self, game, state) -> dict[str, int]:
         """Run the playouts from ``state`` and return the root's visits per action text."""
+        return {text: child.visits for text, child in self.tree(game, state).items()}
+
+    def tree(self, game, state) -> dict[str, _Node]:
+        """Run the playouts from ``state`` and return the root's children by action text."""
         settings = self.settings
         rng = self.rng
         me = game.to_act(state)
@@ -210,6 +224,7 @@ class SearchBot:
         root = _Node(me)
         explore, depth, scale = settings.explore, settings.depth, settings.scale
         greedy = settings.rollout == "greedy"
+        modelled = settings.opponents == "greedy"
         bias = settings.bias
         legal_actions, apply, to_act = game.legal_actions, game.apply, game.to_act
         is_over = game.is_over
@@ -242,6 +257,16 @@ class SearchBot:
                     continue
                 legal = legal_actions(s)
                 children = node.children
+                if modelled and seat != me and len(legal) > 1:
+                    # Another seat moves by the model: no expansion used up.
+                    action = greedy_choice(game, s, legal, rng)
+                    child = children.get(action.text)
+                    if child is None:
+                        child = children[action.text] = _Node(seat)
+                    apply(s, action, inplace=True)
+                    node = child
+                    path.append(node)
+                    continue
                 if bias and node.prior is None and len(legal) > 1:
                     node.prior = greedy_choice(game, s, legal, rng).text
                 untried = [a for a in legal if a.text not in children]
@@ -291,4 +316,4 @@ class SearchBot:
                 n.visits += 1
                 if n.seat >= 0:
                     n.total += values[n.seat]
-        return {text: child.visits for text, child in root.children.items()}
+        return root.children

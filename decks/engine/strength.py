@@ -74,9 +74,7 @@ def match_rate(
             seat_decks = [decks[(i // players) % len(decks)]]
             seat = i % players
         state = game.new_game(seat_decks, options, game_seed)
-        bots = [
-            _bot(a if s == seat else b, game_seed * 31 + s) for s in range(players)
-        ]
+        bots = [_bot(a if s == seat else b, game_seed * 31 + s) for s in range(players)]
         state = play_out(game, state, bots, Rng(seed_state(game_seed, 7)))
         share = outcome_shares(game, state, players)[seat]
         wins += share == 1.0
