@@ -30,6 +30,8 @@ PAIRINGS = {
     # Not a bot a player meets: the default search bot reading every hidden
     # card, the ceiling of what reading the others' hands would bring it.
     "sees-all-greedy": (SEES_ALL, "greedy"),
+    "sees-all-random": (SEES_ALL, "random"),
+    "search-random": ("search", "random"),
 }
 GOAL_PAIRINGS = ("search-greedy", "greedy-random")  # what issue 21 sets goals for
 SHARED_SEATS = 3  # a shared pack is measured at three seats (issue 21)
