@@ -8,6 +8,11 @@ number of seats), ``a`` takes one seat, rotating, and ``b`` the others; its
 figure is then its share of the games (``search.outcome_shares``: seats tied
 for the win share it, a draw shares it among every seat).
 Everything is seeded from ``seed``, so a run replays exactly.
+
+Besides the bots a player can pick (``bots.BOT_NAMES``) a measurement may
+name ``SEES_ALL``: the default search bot reading every hidden card
+(``search.SearchBot(sees_all=True)``), the ceiling of what knowing the others'
+hands and the deck orders would bring this search.
 """
 
 from __future__ import annotations
@@ -17,7 +22,16 @@ import time
 
 from .bots import make_bot, play_out
 from .core import CHANCE, Rng, resolve_chance, seed_state
-from .search import outcome_shares
+from .search import SearchBot, outcome_shares
+
+SEES_ALL = "search:sees-all"  # a measuring device only: it reads hidden cards
+
+
+def _bot(name: str, seed: int):
+    """Return the bot named ``name``: one of ``bots.BOT_NAMES``, or ``SEES_ALL``."""
+    if name == SEES_ALL:
+        return SearchBot(seed, sees_all=True)
+    return make_bot(name, seed)
 
 
 def wilson_interval(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -60,9 +74,7 @@ def match_rate(
             seat_decks = [decks[(i // players) % len(decks)]]
             seat = i % players
         state = game.new_game(seat_decks, options, game_seed)
-        bots = [
-            make_bot(a if s == seat else b, game_seed * 31 + s) for s in range(players)
-        ]
+        bots = [_bot(a if s == seat else b, game_seed * 31 + s) for s in range(players)]
         state = play_out(game, state, bots, Rng(seed_state(game_seed, 7)))
         share = outcome_shares(game, state, players)[seat]
         wins += share == 1.0

@@ -311,3 +311,89 @@ def test_the_playouts_cycle_through_the_worlds_dealt_for_the_choice(slug):
     counted.deals = 0
     SearchBot(3, settings=Settings(playouts=40, worlds=40)).visit_counts(counted, state)
     assert counted.deals == 40
+
+
+def test_the_sees_all_bot_is_no_bot_a_player_can_pick():
+    from decks.engine.strength import SEES_ALL, _bot
+
+    assert SEES_ALL not in BOT_NAMES
+    with pytest.raises(ValueError):
+        make_bot(SEES_ALL, 1)
+    bot = _bot(SEES_ALL, 1)
+    assert bot.sees_all and bot.name == "search (sees all)"
+
+
+def test_the_sees_all_bot_reads_what_the_honest_one_cannot():
+    """Shuffling the hidden cards changes the sees-all bot's counts, never the honest one's."""
+    game = get_game("collision")
+    moved = 0
+    for seed in range(8):
+        _, decks, options = _setup("collision", seed)
+        state = _walk(game, game.new_game(decks, options, seed), 6, seed)
+        seat = game.to_act(state)
+        shuffled = _shuffled_unseen("collision", state, seat, seed + 100)
+        honest = [
+            SearchBot(seed, "fast").visit_counts(game, s) for s in (state, shuffled)
+        ]
+        assert honest[0] == honest[1]
+        seeing = [
+            SearchBot(seed, "fast", sees_all=True).visit_counts(game, s)
+            for s in (state, shuffled)
+        ]
+        moved += seeing[0] != seeing[1]
+    assert moved >= 4
+
+
+def test_bench_bots_measures_the_sees_all_ceiling_only_when_asked():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    asked, default = StringIO(), StringIO()
+    common = ("--game", "metal-fusion", "--games", "2")
+    call_command("bench_bots", "--pairing", "sees-all-greedy", *common, stdout=asked)
+    call_command("bench_bots", *common, stdout=default)
+    assert "search:sees-all vs greedy" in asked.getvalue()
+    assert "sees-all" not in default.getvalue()
+    assert "search vs greedy" in default.getvalue()
+
+
+def test_inside_the_tree_the_other_seats_make_the_greedy_move():
+    """Bakugan hides nothing but its generator: where the bot's move leads straight
+    to the other seat's choice, the tree holds only moves the greedy bot rates best
+    there; weighed by UCB1 instead (``opponents="search"``) it tries others too."""
+    from decks.engine.search import Settings, scores_after_reference
+
+    game = get_game("bakugan")
+    checked = tried_others = 0
+    for seed in range(40):
+        _, decks, options = _setup("bakugan", seed)
+        state = _walk(game, game.new_game(decks, options, seed), seed % 30, seed)
+        if game.is_over(state):
+            continue
+        me = game.to_act(state)
+        trees = {
+            kind: SearchBot(seed, settings=Settings(48, opponents=kind)).tree(
+                game, state
+            )
+            for kind in ("greedy", "search")
+        }
+        for action in game.legal_actions(state):
+            after = game.apply(state, action)
+            if game.is_over(after) or game.to_act(after) in (CHANCE, me):
+                continue
+            legal = game.legal_actions(after)
+            if len(legal) < 2:
+                continue
+            values = scores_after_reference(game, after, legal, game.to_act(after))
+            best = {
+                a.text for a, v in zip(legal, values, strict=True) if v == max(values)
+            }
+            modelled = trees["greedy"].get(action.text)
+            if modelled is not None and modelled.children:
+                checked += 1
+                assert set(modelled.children) <= best
+            searched = trees["search"].get(action.text)
+            if searched is not None:
+                tried_others += bool(set(searched.children) - best)
+    assert checked >= 3 and tried_others >= 1

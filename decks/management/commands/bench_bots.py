@@ -5,6 +5,7 @@ time per choice, with the preset decks of every game.
     manage.py bench_bots --game collision --games 100 --pairing search-greedy
     manage.py bench_bots --timing 20           # p50/p95 seconds per choice instead
     manage.py bench_bots --hidden 12           # how often greedy reads what it cannot see
+    manage.py bench_bots --pairing sees-all-greedy   # the search bot reading every hidden card
 
 Two-seat games play every ordered pair of the game's presets from both seats; a
 shared pack (Collide-O!) is played by two and by three seats, the first bot in one of them,
@@ -20,13 +21,19 @@ from django.core.management.base import BaseCommand, CommandError
 from cards.games import GAMES
 from decks.engine import get_game
 from decks.engine.bots import BOT_NAMES
-from decks.engine.strength import choice_times, hidden_reads, match_rate
+from decks.engine.strength import SEES_ALL, choice_times, hidden_reads, match_rate
 from decks.presets import preset_decks
 
 PAIRINGS = {
     "search-greedy": ("search", "greedy"),
     "greedy-random": ("greedy", "random"),
+    # Not a bot a player meets: the default search bot reading every hidden
+    # card, the ceiling of what reading the others' hands would bring it.
+    "sees-all-greedy": (SEES_ALL, "greedy"),
+    "sees-all-random": (SEES_ALL, "random"),
+    "search-random": ("search", "random"),
 }
+GOAL_PAIRINGS = ("search-greedy", "greedy-random")  # what issue 21 sets goals for
 SHARED_SEATS = 3  # a shared pack is measured at three seats (issue 21)
 
 
@@ -127,7 +134,7 @@ class Command(BaseCommand):
                 rows.append(row)
                 self._show(row, opts)
                 continue
-            for name in opts["pairing"] or PAIRINGS:
+            for name in opts["pairing"] or GOAL_PAIRINGS:
                 a, b = PAIRINGS[name]
                 a = opts["search"] if a == "search" else a
                 row = match_rate(
