@@ -49,6 +49,21 @@ def test_a_whole_game_is_played_to_the_end_by_clicking(
     assert page.locator(".game-log li").count() > 0
 
 
+@pytest.mark.parametrize("game", ["collision", "bakugan"])
+def test_a_whole_game_against_the_search_bot_is_played_to_the_end_by_clicking(
+    signed_in_page, server, user, deck_for, game
+):
+    """The search bot reads the others as greedy inside its tree; a game with it still ends."""
+    pt = playtest_create(owner=user, deck=deck_for(game), opponent="search", seed=7)
+    page = signed_in_page
+    page.goto(f"{server.url}/play/{pt.pk}/")
+    click_to_the_end(page)
+    screenshot(page, f"{game}-search-over")
+    done = Playtest.objects.get(pk=pt.pk)
+    assert done.over is True
+    assert "Search bot" in page.locator(".game-log").inner_text()
+
+
 def test_a_game_resumes_after_a_reload_and_after_a_server_restart(
     signed_in_page, server, user, deck_for
 ):
