@@ -1398,15 +1398,19 @@ def view(state: State, player: int) -> View:
     )
 
 
-def determinize(state: State, player: int, rng: Rng) -> State:
+def determinize(
+    state: State, player: int, rng: Rng, *, hands_shown: bool = False
+) -> State:
     """Return a copy of ``state`` as ``player`` may believe it, drawn with ``rng``.
 
     What ``player`` cannot see is dealt anew (``redeal``) among the places it
     cannot see: the other seats' hands, every stack and the cards set aside
     (all from the one pack); the game's generator is reseeded.
+    ``hands_shown`` leaves the other seats' hands as they are: a measuring
+    device (``search.SearchBot(sees_hands=True)``), never a player's view.
     """
     st = copy_state(state)
-    zones = [st.hands[s] for s in range(st.players) if s != player]
+    zones = [st.hands[s] for s in range(st.players) if s != player and not hands_shown]
     redeal([*zones, *st.stacks, st.set_aside], rng)
     st.rng = rng.next64()
     st.choices = None

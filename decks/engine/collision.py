@@ -1897,7 +1897,9 @@ def view(state: State, player: int) -> View:
     )
 
 
-def determinize(state: State, player: int, rng: Rng) -> State:
+def determinize(
+    state: State, player: int, rng: Rng, *, hands_shown: bool = False
+) -> State:
     """Return a copy of ``state`` as ``player`` may believe it, drawn with ``rng``.
 
     What ``player`` cannot see is dealt anew (``redeal``): each seat's deck
@@ -1905,11 +1907,13 @@ def determinize(state: State, player: int, rng: Rng) -> State:
     seat's own hidden places; a pending face-down pick is shuffled again; the
     game's generator is reseeded. The deck lists are taken as known, so the
     cards a seat still hides are its deck list less what it has shown.
+    ``hands_shown`` leaves the other seats' hands as they are: a measuring
+    device (``search.SearchBot(sees_hands=True)``), never a player's view.
     """
     s = copy_state(state)
     for p in range(s.n):
         zones = [s.deck[p], s.spin[p]]
-        if p != player:
+        if p != player and not hands_shown:
             zones.append(s.hand[p])
         redeal(zones, rng)
     if s.choice is not None and s.choice[0] == "pick":

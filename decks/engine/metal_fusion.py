@@ -1544,18 +1544,23 @@ def view(state: State, player: int) -> View:
     )
 
 
-def determinize(state: State, player: int, rng: Rng) -> State:
+def determinize(
+    state: State, player: int, rng: Rng, *, hands_shown: bool = False
+) -> State:
     """Return a copy of ``state`` as ``player`` may believe it, drawn with ``rng``.
 
     What ``player`` cannot see is dealt anew (``redeal``): each seat's deck
     order, and the hand of every other seat, among that seat's own hidden
     places; the game's generator is reseeded. The deck lists are taken as
     known. A face-down booster stays where it is: its booster code, which is
-    all it adds to a battle, is shown to everyone.
+    all it adds to a battle, is shown to everyone. ``hands_shown`` leaves the
+    other seats' hands as they are: a measuring device
+    (``search.SearchBot(sees_hands=True)``), never a player's view.
     """
     s = copy_state(state)
     for p in range(s.players):
-        redeal([s.deck[p], s.hand[p]] if p != player else [s.deck[p]], rng)
+        hidden = p != player and not hands_shown
+        redeal([s.deck[p], s.hand[p]] if hidden else [s.deck[p]], rng)
     s.rng = rng.next64()
     return s
 

@@ -57,7 +57,13 @@ playout from a copy of the real game (the others' hands, every deck order and
 the game's generator as they are) instead of a determinization. It answers
 how far knowing everything would take this search (``manage.py bench_bots
 --pairing sees-all-greedy``, README); it is in no bot list a player picks
-from (``bots.BOT_NAMES``), only in ``strength.SEES_ALL``.
+from (``bots.BOT_NAMES``), only in ``strength.SEES_ALL``. Its half,
+``SearchBot(sees_hands=True)``, reads the others' hands and nothing else: its
+worlds are dealt as the honest bot's are, but with those hands left as they
+are (each game's ``determinize(..., hands_shown=True)``), so it tells how much
+of the ceiling is the hands and how much the deck orders, which no reading of
+the others' play could give (``--pairing sees-hands-greedy``;
+``strength.SEES_HANDS``).
 
 Strength is set by playouts per move, not time, so a game replays exactly: the
 bot's generator is seeded from the seed it is made with, which the callers
@@ -146,10 +152,16 @@ class _Node:
         self.prior: str | None = None  # the greedy choice here, when biased
 
 
-def determinized(game, state, player: int, rng: Rng):
-    """Return a copy of ``state`` as ``player`` may believe it (see the module text)."""
+def determinized(game, state, player: int, rng: Rng, hands_shown: bool = False):
+    """Return a copy of ``state`` as ``player`` may believe it (see the module text).
+
+    ``hands_shown`` leaves the other seats' hands as they are (the
+    ``sees_hands`` measuring device, never a player).
+    """
     determinize = getattr(game, "determinize", None)
     if determinize is not None:
+        if hands_shown:
+            return determinize(state, player, rng, hands_shown=True)
         return determinize(state, player, rng)
     s = copy_state(state)
     s.rng = Rng(rng.next64()) if isinstance(s.rng, Rng) else rng.next64()
@@ -193,13 +205,18 @@ class SearchBot:
         settings: Settings | None = None,
         *,
         sees_all: bool = False,
+        sees_hands: bool = False,
     ):
         self.settings = settings or settings_for(level)
         self.level = level
         self.name = "search" if level == DEFAULT_LEVEL else f"search:{level}"
-        self.sees_all = sees_all  # a measuring device only (see the module text)
+        # Measuring devices only (see the module text): never a player.
+        self.sees_all = sees_all
+        self.sees_hands = sees_hands
         if sees_all:
             self.name += " (sees all)"
+        elif sees_hands:
+            self.name += " (sees hands)"
         self.rng = Rng(seed_state(seed, 303))
 
     def choose(self, game, state):
@@ -237,7 +254,7 @@ class SearchBot:
                 world = (
                     copy_state(state)
                     if self.sees_all
-                    else determinized(game, state, me, rng)
+                    else determinized(game, state, me, rng, self.sees_hands)
                 )
                 worlds.append(world)
                 s = copy_state(world)

@@ -12,7 +12,9 @@ Everything is seeded from ``seed``, so a run replays exactly.
 Besides the bots a player can pick (``bots.BOT_NAMES``) a measurement may
 name ``SEES_ALL``: the default search bot reading every hidden card
 (``search.SearchBot(sees_all=True)``), the ceiling of what knowing the others'
-hands and the deck orders would bring this search.
+hands and the deck orders would bring this search, or ``SEES_HANDS``: the
+same bot reading the others' hands only (``SearchBot(sees_hands=True)``),
+which parts the ceiling into what the hands give and what the deck orders do.
 """
 
 from __future__ import annotations
@@ -25,12 +27,15 @@ from .core import CHANCE, Rng, resolve_chance, seed_state
 from .search import SearchBot, outcome_shares
 
 SEES_ALL = "search:sees-all"  # a measuring device only: it reads hidden cards
+SEES_HANDS = "search:sees-hands"  # a measuring device only: it reads the hands
 
 
 def _bot(name: str, seed: int):
-    """Return the bot named ``name``: one of ``bots.BOT_NAMES``, or ``SEES_ALL``."""
+    """Return the bot named ``name``: one of ``bots.BOT_NAMES``, ``SEES_ALL``, ``SEES_HANDS``."""
     if name == SEES_ALL:
         return SearchBot(seed, sees_all=True)
+    if name == SEES_HANDS:
+        return SearchBot(seed, sees_hands=True)
     return make_bot(name, seed)
 
 

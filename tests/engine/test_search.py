@@ -29,12 +29,13 @@ def _setup(slug: str, seed: int, players: int = 2):
     return game, [pick.choice(presets).deck() for _ in range(players)], {}
 
 
-def _shuffled_unseen(slug: str, state, seat: int, seed: int):
+def _shuffled_unseen(slug: str, state, seat: int, seed: int, hands: bool = True):
     """Return a copy of ``state`` with what ``seat`` cannot see shuffled at random.
 
     Written here from the rules of each game, apart from the engines'
     ``determinize``: hands of the other seats, deck orders, face-down spin,
-    stacks and set-aside cards; the game's generator gets a new state.
+    stacks and set-aside cards; the game's generator gets a new state. With
+    ``hands`` false the other seats' hands stay as they are.
     """
     from decks.engine.core import copy_state
 
@@ -50,7 +51,7 @@ def _shuffled_unseen(slug: str, state, seat: int, seed: int):
 
     if slug == "collision":
         for p in range(s.n):
-            deal([s.deck[p], s.spin[p]] + ([s.hand[p]] if p != seat else []))
+            deal([s.deck[p], s.spin[p]] + ([s.hand[p]] if p != seat and hands else []))
         if s.choice is not None and s.choice[0] == "pick":
             kind, chooser, subject, amount, hidden, uid = s.choice
             hidden = list(s.hand[subject])
@@ -60,10 +61,10 @@ def _shuffled_unseen(slug: str, state, seat: int, seed: int):
         s.cached = None
     elif slug == "metal-fusion":
         for p in range(s.players):
-            deal([s.deck[p]] + ([s.hand[p]] if p != seat else []))
+            deal([s.deck[p]] + ([s.hand[p]] if p != seat and hands else []))
         s.rng = shuffle.getrandbits(64)
     elif slug == "collide-o":
-        others = [s.hands[p] for p in range(s.players) if p != seat]
+        others = [s.hands[p] for p in range(s.players) if p != seat and hands]
         deal([*others, *s.stacks, s.set_aside])
         s.rng = shuffle.getrandbits(64)
         s.choices = None
@@ -313,14 +314,23 @@ def test_the_playouts_cycle_through_the_worlds_dealt_for_the_choice(slug):
     assert counted.deals == 40
 
 
-def test_the_sees_all_bot_is_no_bot_a_player_can_pick():
-    from decks.engine.strength import SEES_ALL, _bot
+@pytest.mark.parametrize(
+    "device, name",
+    [("SEES_ALL", "search (sees all)"), ("SEES_HANDS", "search (sees hands)")],
+)
+def test_the_measuring_bots_are_no_bots_a_player_can_pick(device, name):
+    from decks.engine import strength
 
-    assert SEES_ALL not in BOT_NAMES
+    measured = getattr(strength, device)
+    assert measured not in BOT_NAMES
     with pytest.raises(ValueError):
-        make_bot(SEES_ALL, 1)
-    bot = _bot(SEES_ALL, 1)
-    assert bot.sees_all and bot.name == "search (sees all)"
+        make_bot(measured, 1)
+    bot = strength._bot(measured, 1)
+    assert bot.name == name
+    assert (bot.sees_all, bot.sees_hands) == (
+        device == "SEES_ALL",
+        device == "SEES_HANDS",
+    )
 
 
 def test_the_sees_all_bot_reads_what_the_honest_one_cannot():
@@ -344,17 +354,48 @@ def test_the_sees_all_bot_reads_what_the_honest_one_cannot():
     assert moved >= 4
 
 
-def test_bench_bots_measures_the_sees_all_ceiling_only_when_asked():
+@pytest.mark.parametrize("slug", ["collision", "collide-o", "metal-fusion"])
+def test_the_sees_hands_bot_reads_the_others_hands_and_nothing_else(slug):
+    """Shuffling the deck orders leaves its counts as they were; dealing the hands anew moves them."""
+    game = get_game(slug)
+    moved = tried = 0
+    for seed in range(40):
+        _, decks, options = _setup(slug, seed)
+        state = _walk(game, game.new_game(decks, options, seed), 6, seed)
+        if game.is_over(state):
+            continue
+        tried += 1
+        seat = game.to_act(state)
+
+        def counts(s, seed=seed):
+            return SearchBot(seed, "fast", sees_hands=True).visit_counts(game, s)
+
+        seen = counts(state)
+        decks_only = _shuffled_unseen(slug, state, seat, seed + 100, hands=False)
+        assert counts(decks_only) == seen
+        moved += counts(_shuffled_unseen(slug, state, seat, seed + 100)) != seen
+        if tried == 8:
+            break
+    assert tried == 8 and moved >= 4
+
+
+def test_bench_bots_measures_the_ceilings_only_when_asked():
     from io import StringIO
 
     from django.core.management import call_command
 
     asked, default = StringIO(), StringIO()
     common = ("--game", "metal-fusion", "--games", "2")
-    call_command("bench_bots", "--pairing", "sees-all-greedy", *common, stdout=asked)
+    call_command(
+        "bench_bots",
+        *("--pairing", "sees-all-greedy", "--pairing", "sees-hands-greedy"),
+        *common,
+        stdout=asked,
+    )
     call_command("bench_bots", *common, stdout=default)
     assert "search:sees-all vs greedy" in asked.getvalue()
-    assert "sees-all" not in default.getvalue()
+    assert "search:sees-hands vs greedy" in asked.getvalue()
+    assert "sees-" not in default.getvalue()
     assert "search vs greedy" in default.getvalue()
 
 

@@ -6,6 +6,7 @@ time per choice, with the preset decks of every game.
     manage.py bench_bots --timing 20           # p50/p95 seconds per choice instead
     manage.py bench_bots --hidden 12           # how often greedy reads what it cannot see
     manage.py bench_bots --pairing sees-all-greedy   # the search bot reading every hidden card
+    manage.py bench_bots --pairing sees-hands-greedy # ... reading the others' hands only
 
 Two-seat games play every ordered pair of the game's presets from both seats; a
 shared pack (Collide-O!) is played by two and by three seats, the first bot in one of them,
@@ -21,7 +22,13 @@ from django.core.management.base import BaseCommand, CommandError
 from cards.games import GAMES
 from decks.engine import get_game
 from decks.engine.bots import BOT_NAMES
-from decks.engine.strength import SEES_ALL, choice_times, hidden_reads, match_rate
+from decks.engine.strength import (
+    SEES_ALL,
+    SEES_HANDS,
+    choice_times,
+    hidden_reads,
+    match_rate,
+)
 from decks.presets import preset_decks
 
 PAIRINGS = {
@@ -31,6 +38,8 @@ PAIRINGS = {
     # card, the ceiling of what reading the others' hands would bring it.
     "sees-all-greedy": (SEES_ALL, "greedy"),
     "sees-all-random": (SEES_ALL, "random"),
+    # The same, reading the others' hands only: which part of the ceiling is theirs.
+    "sees-hands-greedy": (SEES_HANDS, "greedy"),
     "search-random": ("search", "random"),
 }
 GOAL_PAIRINGS = ("search-greedy", "greedy-random")  # what issue 21 sets goals for
