@@ -10,14 +10,14 @@ class CardsConfig(AppConfig):
 
         # The admin autodiscovers cards/admin.py only; the community package's
         # admin is a module of a sub-package, so it is imported here.
-        from .api.cache import bump_card_list_version
-        from .api.totals import (
+        from .community import admin  # noqa: F401
+        from .models import Card
+        from .signals import (
+            bump_card_list_version,
             refresh_on_card_write,
             refresh_on_set_save,
             remember_set,
         )
-        from .community import admin  # noqa: F401
-        from .models import Card
         from .words import refresh_on_save
 
         # Any write to what the card list shows marks its kept answers stale.
@@ -27,7 +27,7 @@ class CardsConfig(AppConfig):
             post_delete.connect(bump_card_list_version, sender=sender)
         # Every save of a card refreshes its word index rows (cards/words.py).
         post_save.connect(refresh_on_save, sender=Card, dispatch_uid="card_words")
-        # Each set's cards_total follows its cards (cards/api/totals.py).
+        # Each set's cards_total follows its cards (cards/signals.py).
         post_init.connect(remember_set, sender=Card, dispatch_uid="set_totals")
         post_save.connect(refresh_on_card_write, sender=Card, dispatch_uid="set_totals")
         post_delete.connect(

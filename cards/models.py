@@ -29,7 +29,7 @@ from .choices import (
     Timing,
     Verification,
 )
-from .querysets import CardQuerySet, CardSetQuerySet
+from .querysets import CardListVersionQuerySet, CardQuerySet, CardSetQuerySet
 from .validation import validate_card
 
 
@@ -112,7 +112,7 @@ class CardSet(models.Model):
     source = models.TextField(blank=True, help_text="Where this set's data comes from.")
     notes = models.TextField(blank=True)
     sort_order = models.PositiveSmallIntegerField(default=0)
-    # How many cards the set holds, kept by every card write (cards/api/totals.py)
+    # How many cards the set holds, kept by every card write (CardSetQuerySet.refresh_totals)
     # so the unfiltered card list counts sets, not cards.
     cards_total = models.PositiveIntegerField(default=0, editable=False)
 
@@ -419,10 +419,13 @@ class CardListVersion(models.Model):
     """One row whose number grows on every write to a game, set or card.
 
     The card list API keys its cached answers and its ETag on it (see
-    ``cards/api/cache.py``), so every worker sees a change at once.
+    ``cards/api/cache.py``), so every worker sees a change at once. Every write
+    keeps it (``cards/signals.py`` and the querysets' bulk writes).
     """
 
     value = models.PositiveBigIntegerField(default=0)
+
+    objects = CardListVersionQuerySet.as_manager()
 
     def __str__(self):
         return f"card list version {self.value}"

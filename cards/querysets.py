@@ -1,30 +1,103 @@
-"""Querysets for sets and cards."""
+"""Querysets for sets and cards, the card list version and each set's card total.
 
-from django.db import models, transaction
-from django.db.models import Q
+The card list version and the set totals are the model layer's own bookkeeping:
+every write path (``save``, ``delete``, and these querysets' ``update`` and
+``bulk_create``, which send no signals) keeps them, and the card list API reads
+them. The other models are reached through the app registry, so this module
+imports no other module of the site.
+"""
+
+import secrets
+
+from django.apps import apps
+from django.db import IntegrityError, connections, models, transaction
+from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 
 from .choices import SetKind
+
+VERSION_ROW = 1
+
+
+class CardListVersionQuerySet(models.QuerySet):
+    """The one row whose number grows on every write to a game, set or card."""
+
+    def current(self) -> int:
+        """Return the card list version (creating its row on first use)."""
+        # Read on every card list request: plain SQL the ORM would write,
+        # without compiling it.
+        connection = connections[self.db]
+        table = connection.ops.quote_name(self.model._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT value FROM {table} WHERE id = %s", [VERSION_ROW])
+            row = cursor.fetchone()
+        return self._create_row() if row is None else row[0]
+
+    def bump(self) -> None:
+        """Mark every kept card list answer out of date (a card, set or game changed)."""
+        if not self.filter(pk=VERSION_ROW).update(value=F("value") + 1):
+            self._create_row()
+
+    def _create_row(self) -> int:
+        # A random start, so a table emptied and refilled (a test database flushed)
+        # never reuses a number that answers were kept under.
+        start = secrets.randbits(40) + 1
+        try:
+            with transaction.atomic(using=self.db):
+                self.create(pk=VERSION_ROW, value=start)
+            return start
+        except IntegrityError:
+            return self.values_list("value", flat=True).get(pk=VERSION_ROW)
+
+
+def _versions(using: str):
+    return apps.get_model("cards", "CardListVersion").objects.db_manager(using)
 
 
 class VersionedQuerySet(models.QuerySet):
     """A queryset whose bulk writes, which send no signals, still mark the card list changed."""
 
     def update(self, **kwargs):
-        from .api.cache import bump_card_list_version
-
         with transaction.atomic(using=self.db):
-            bump_card_list_version()
+            _versions(self.db).bump()
             return super().update(**kwargs)
 
     def bulk_create(self, objs, *args, **kwargs):
-        from .api.cache import bump_card_list_version
-
         with transaction.atomic(using=self.db):
-            bump_card_list_version()
+            _versions(self.db).bump()
             return super().bulk_create(objs, *args, **kwargs)
 
 
 class CardSetQuerySet(VersionedQuerySet):
+    def refresh_totals(self, set_ids=None) -> None:
+        """Count again the cards of the sets ``set_ids`` (every set when None).
+
+        The unfiltered card list needs how many cards each visible set holds;
+        counting them reads every card. Instead each ``cards_total`` is counted
+        again, from that set's cards only (the card_set index), whenever one of
+        its cards is saved, moved or deleted. Recounting rather than adding one
+        keeps the figure exact whatever the write was.
+        """
+        if set_ids is not None:
+            set_ids = {pk for pk in set_ids if pk is not None}
+            if not set_ids:
+                return
+        cards = self.model._meta.get_field("cards").related_model
+        counted = (
+            cards.objects.using(self.db)
+            .filter(card_set_id=OuterRef("pk"))
+            .order_by()
+            .values("card_set_id")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+        sets = self.all()
+        if set_ids is not None:
+            sets = sets.filter(pk__in=set_ids)
+        # The plain update: the card write that called this already marked the
+        # card list changed (VersionedQuerySet.update would mark it again).
+        models.QuerySet.update(sets, cards_total=Coalesce(Subquery(counted), 0))
+
     def official(self):
         return self.filter(kind=SetKind.OFFICIAL)
 
@@ -37,24 +110,25 @@ class CardSetQuerySet(VersionedQuerySet):
 
 
 class CardQuerySet(VersionedQuerySet):
-    # Both keep each set's cards_total (cards/api/totals.py): they send no signals.
+    # Both keep each set's cards_total (CardSetQuerySet.refresh_totals): they
+    # send no signals.
     def update(self, **kwargs):
-        from .api.totals import set_totals_refresh
-
         with transaction.atomic(using=self.db):
             updated = super().update(**kwargs)
             if "card_set" in kwargs or "card_set_id" in kwargs:
-                set_totals_refresh(using=self.db)
+                self._sets().refresh_totals()
             return updated
 
     def bulk_create(self, objs, *args, **kwargs):
-        from .api.totals import set_totals_refresh
-
         objs = list(objs)
         with transaction.atomic(using=self.db):
             created = super().bulk_create(objs, *args, **kwargs)
-            set_totals_refresh({obj.card_set_id for obj in objs}, using=self.db)
+            self._sets().refresh_totals({obj.card_set_id for obj in objs})
             return created
+
+    def _sets(self):
+        card_set = self.model._meta.get_field("card_set").related_model
+        return card_set.objects.db_manager(self.db)
 
     def official(self):
         return self.filter(card_set__kind=SetKind.OFFICIAL)

@@ -2,7 +2,7 @@
 
 Every write to a game, set or card (``save``, ``delete``, and the querysets'
 ``update`` and ``bulk_create``) adds one to the single ``CardListVersion`` row
-in the same transaction. Each request reads that number (one small query), so
+in the same transaction (the model layer keeps it: ``cards/querysets.py``). Each request reads that number (one small query), so
 an answer kept by any worker is served only while no card has changed since it
 was made: a cached answer is always the one the request would compute. The
 ETag is the version and the request's key, so a client revalidating an
@@ -10,50 +10,19 @@ unchanged list gets 304 Not Modified.
 """
 
 import hashlib
-import secrets
 from collections import OrderedDict
 from dataclasses import dataclass
 from threading import Lock
 
-from django.db import IntegrityError, connections, transaction
-from django.db.models import F
 from django.http import HttpResponse, HttpResponseNotModified
 from django.utils.http import parse_etags
 
 from ..models import CardListVersion
 
-VERSION_ROW = 1
-
 
 def card_list_version(using: str = "default") -> int:
-    """Return the card list version (creating its row on first use)."""
-    # Read on every request: plain SQL the ORM would write, without compiling it.
-    connection = connections[using]
-    table = connection.ops.quote_name(CardListVersion._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT value FROM {table} WHERE id = %s", [VERSION_ROW])
-        row = cursor.fetchone()
-    return _create_version_row() if row is None else row[0]
-
-
-def bump_card_list_version(**_signal_kwargs) -> None:
-    """Mark every kept card list answer out of date (a card, set or game changed)."""
-    if not CardListVersion.objects.filter(pk=VERSION_ROW).update(value=F("value") + 1):
-        _create_version_row()
-
-
-def _create_version_row() -> int:
-    # A random start, so a table emptied and refilled (a test database flushed)
-    # never reuses a number that answers were kept under.
-    start = secrets.randbits(40) + 1
-    try:
-        with transaction.atomic():
-            CardListVersion.objects.create(pk=VERSION_ROW, value=start)
-        return start
-    except IntegrityError:
-        return CardListVersion.objects.values_list("value", flat=True).get(
-            pk=VERSION_ROW
-        )
+    """Return the card list version the answers are kept under."""
+    return CardListVersion.objects.db_manager(using).current()
 
 
 @dataclass(frozen=True)

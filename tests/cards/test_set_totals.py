@@ -3,7 +3,6 @@
 import pytest
 from django.db.models import Count
 
-from cards.api.totals import set_totals_refresh
 from cards.history import card_save
 from cards.models import Card, CardSet
 from tests.factories import C, make_card, make_set
@@ -97,5 +96,5 @@ def test_a_set_saved_from_an_older_copy_keeps_the_true_total(sets):
 
 def test_the_refresh_counts_every_set_when_none_are_named(sets):
     CardSet.objects.update(cards_total=99)
-    set_totals_refresh()
+    CardSet.objects.refresh_totals()
     assert_totals_exact()

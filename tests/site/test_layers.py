@@ -11,6 +11,7 @@ CONTRACTS = (
     "The engine imports no Django and no app but the pure game registry",
     "The game registry and the effect vocabulary import no Django and no other "
     "part of the site",
+    "Inside cards, the model layer imports nothing above it",
 )
 
 
