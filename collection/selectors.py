@@ -306,3 +306,18 @@ def entries_for_share(*, link):
     if link.kind == ShareKind.TRADELIST:
         return entries.filter(trade_quantity__gt=0)
     return entries.filter(quantity__gt=0)
+
+
+def owned_copies(*, user, card_ids) -> dict[int, list[int]]:
+    """Return card id -> the G-Power of each owned copy that records one."""
+    copies: dict[int, list[int]] = {}
+    rows = (
+        CollectionEntry.objects.filter(
+            user=user, card_id__in=card_ids, g_power__isnull=False, quantity__gt=0
+        )
+        .order_by("-g_power", "pk")
+        .values_list("card_id", "g_power", "quantity")
+    )
+    for card_id, g_power, quantity in rows:
+        copies.setdefault(card_id, []).extend([g_power] * quantity)
+    return copies

@@ -10,24 +10,10 @@ from django.db import transaction
 
 from cards.games import GAMES
 from collection.models import CollectionEntry
+from collection.selectors import owned_copies
 
 from .rules import rules_module
 from .services import deck_create
-
-
-def owned_copies(*, user, card_ids) -> dict[int, list[int]]:
-    """Return card id -> the G-Power of each owned copy that records one."""
-    copies: dict[int, list[int]] = {}
-    rows = (
-        CollectionEntry.objects.filter(
-            user=user, card_id__in=card_ids, g_power__isnull=False, quantity__gt=0
-        )
-        .order_by("-g_power", "pk")
-        .values_list("card_id", "g_power", "quantity")
-    )
-    for card_id, g_power, quantity in rows:
-        copies.setdefault(card_id, []).extend([g_power] * quantity)
-    return copies
 
 
 @transaction.atomic

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from cards.community.readings import apply_readings_to_entries
 from cards.games import GAMES as CARD_GAMES
 from cards.selectors import hidden_card_ids
+from collection.selectors import owned_copies
 
 from ..engine import get_game
 from ..presets import BASE_FIELDS
@@ -111,7 +112,6 @@ def blocked_cards(game_slug: str, engine_decks: Sequence[dict]) -> list[dict]:
 def _copy_values(owner, entries, engine_deck: dict) -> None:
     """Give each copy in the deck whose slot names no G-Power the G-Power
     recorded on one of the owner's other copies (strongest first)."""
-    from decks.owned import owned_copies
 
     cards = [c for zone in engine_deck.values() for c in zone]
     open_ids = {c["id"] for c in cards if "g_power" in c and c["g_power"] is None}
