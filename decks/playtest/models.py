@@ -125,8 +125,14 @@ class Playtest(models.Model):
         return bool(user and user.is_authenticated and user.pk == self.owner_id)
 
 
-class DeckReport(models.Model):
-    """A batch of bot games of one deck against another (or a mirror), run by a task worker."""
+class DeckJob(models.Model):
+    """A deck's run of bot games on the task workers: a report or a deck doctor.
+
+    What the two share: the game and its options, the bot, the seed, the
+    opponent, and the run's state (``status``, ``done_games``, ``result``,
+    ``error``). Each names its own owner and deck relations, its games and its
+    statuses.
+    """
 
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
@@ -134,26 +140,13 @@ class DeckReport(models.Model):
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
 
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, related_name="deck_reports", on_delete=models.CASCADE
-    )
-    deck = models.ForeignKey(
-        "decks.Deck", related_name="reports", on_delete=models.CASCADE
-    )
     opponent_deck = models.ForeignKey(
         "decks.Deck", related_name="+", on_delete=models.SET_NULL, null=True, blank=True
     )
     game = models.CharField(max_length=20)
     bot = models.CharField(max_length=20, default="greedy")  # engine.bots.BOT_NAMES
-    games = models.PositiveIntegerField()
     seed = models.BigIntegerField(default=1)
     options = models.JSONField(default=dict, blank=True)
-    decks = models.JSONField(help_text="Engine decks snapshot: seat 0 is this deck.")
-    field = models.JSONField(
-        default=list,
-        blank=True,
-        help_text="The opposing field: one label per opponent deck (decks[1:]).",
-    )
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.QUEUED
     )
@@ -164,10 +157,46 @@ class DeckReport(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        abstract = True
         ordering = ["-created_at"]
+
+    @property
+    def unfinished(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+    @property
+    def progress(self) -> int:
+        """The share of its games played, in per cent."""
+        total = self.planned_games
+        return round(100 * self.done_games / total) if total else 100
+
+
+class DeckReport(DeckJob):
+    """A batch of bot games of one deck against another (or a mirror), run by a task worker."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="deck_reports", on_delete=models.CASCADE
+    )
+    deck = models.ForeignKey(
+        "decks.Deck", related_name="reports", on_delete=models.CASCADE
+    )
+    games = models.PositiveIntegerField()
+    decks = models.JSONField(help_text="Engine decks snapshot: seat 0 is this deck.")
+    field = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The opposing field: one label per opponent deck (decks[1:]).",
+    )
+
+    class Meta(DeckJob.Meta):
+        pass
 
     def __str__(self):
         return f"Report {self.pk}: {self.games} games"
+
+    @property
+    def planned_games(self) -> int:
+        return self.games
 
     @property
     def against(self) -> str:
@@ -179,10 +208,6 @@ class DeckReport(models.Model):
         if self.options.get("players"):
             return f"{self.options['players']} players sharing the one pack"
         return "a mirror"
-
-    @property
-    def progress(self) -> int:
-        return round(100 * self.done_games / self.games) if self.games else 100
 
 
 class DeckReportChunk(models.Model):
@@ -215,7 +240,7 @@ class DeckReportChunk(models.Model):
         return f"Report {self.report_id} chunk {self.index}"
 
 
-class DeckDoctor(models.Model):
+class DeckDoctor(DeckJob):
     """ "Improve this deck": single-card swaps of a deck, each played by the workers.
 
     Candidate 0 is the deck as it was; every other candidate swaps one copy of
@@ -238,15 +263,8 @@ class DeckDoctor(models.Model):
     deck = models.ForeignKey(
         "decks.Deck", related_name="doctors", on_delete=models.CASCADE
     )
-    opponent_deck = models.ForeignKey(
-        "decks.Deck", related_name="+", on_delete=models.SET_NULL, null=True, blank=True
-    )
-    game = models.CharField(max_length=20)
-    bot = models.CharField(max_length=20, default="greedy")
     source = models.CharField(max_length=12, default="game")  # "collection" or "game"
     games = models.PositiveIntegerField(help_text="Games per candidate in each round.")
-    seed = models.BigIntegerField(default=1)
-    options = models.JSONField(default=dict, blank=True)
     round = models.PositiveIntegerField(default=1, help_text="The round being played.")
     budget = models.PositiveIntegerField(
         default=0, help_text="The most games the run plays, over all its rounds."
@@ -264,28 +282,17 @@ class DeckDoctor(models.Model):
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.QUEUED
     )
-    done_games = models.PositiveIntegerField(default=0)
     total_games = models.PositiveIntegerField(default=0)
-    result = models.JSONField(default=dict, blank=True)
-    error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
-    class Meta:
-        ordering = ["-created_at"]
+    class Meta(DeckJob.Meta):
+        pass
 
     def __str__(self):
         return f"Deck doctor {self.pk} of deck {self.deck_id}"
 
     @property
-    def unfinished(self) -> bool:
-        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
-
-    @property
-    def progress(self) -> int:
-        if not self.total_games:
-            return 100
-        return round(100 * self.done_games / self.total_games)
+    def planned_games(self) -> int:
+        return self.total_games
 
     @property
     def racing(self) -> int:

@@ -267,3 +267,15 @@ def test_the_report_form_offers_and_keeps_the_games_ceiling(client, user, deck_f
     page = client.get(response["Location"]).content.decode()
     assert f"A report runs 1 to {MAX_GAMES} games." in page
     assert DeckReport.objects.count() == 0
+
+
+def test_a_report_and_a_deck_doctor_are_one_kind_of_job():
+    from decks.playtest.models import DeckDoctor, DeckJob
+
+    assert issubclass(DeckReport, DeckJob) and issubclass(DeckDoctor, DeckJob)
+    shared = {f.name for f in DeckJob._meta.fields}
+    assert {"game", "bot", "seed", "status", "done_games", "result"} <= shared
+    report = DeckReport(games=40, done_games=10)
+    doctor = DeckDoctor(games=10, total_games=200, done_games=50)
+    assert (report.progress, doctor.progress) == (25, 25)
+    assert DeckDoctor(total_games=0).progress == 100
