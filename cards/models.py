@@ -21,7 +21,6 @@ from .choices import (
     CardType,
     Colour,
     Distribution,
-    GameSlug,
     GateClass,
     MoveKind,
     SetKind,
@@ -51,8 +50,15 @@ class GameManager(models.Manager):
             )
 
 
+def validate_game_slug(value: str) -> None:
+    """Refuse a slug the game registry (``cards.games``) does not have."""
+    if value not in games.GAMES:
+        raise ValidationError(f"No game {value!r}.", code="unknown_game")
+
+
 class Game(models.Model):
-    slug = models.SlugField(max_length=20, unique=True, choices=GameSlug.choices)
+    # The registry says which games exist: a new game needs no migration.
+    slug = models.SlugField(max_length=20, unique=True, validators=[validate_game_slug])
     name = models.CharField(max_length=80)
     publisher = models.CharField(max_length=80, blank=True)
     year = models.CharField(max_length=20, blank=True)
