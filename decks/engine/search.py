@@ -29,7 +29,7 @@ How it chooses (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012):
   bot's own choices are searched, to the depth the playouts reach. It is a
   reading of how the others play, not knowledge of their cards: the greedy
   move is worked out in the dealt world. (``"search"`` weighs their moves by
-  UCB1 like the bot's own, the first way written; measured weaker, README.)
+  UCB1 like the bot's own, the first way written; measured weaker, below.)
 - A forced move (one legal action) is no choice: a playout goes on through
   it and expands the next real choice.
 - Progressive bias: at each node the first playout to reach it marks the
