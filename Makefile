@@ -54,8 +54,8 @@ data: migrate
 worker: setup
 	$(PYTHON) manage.py db_worker --queue-name '*'
 
-# Production settings behind gunicorn, with a TLS proxy in front (README,
-# "Deployment"). SECRET_KEY comes from the environment, or from
+# Production settings behind gunicorn, with a TLS proxy in front
+# (docs/deployment.md). SECRET_KEY comes from the environment, or from
 # $(SECRET_KEY_FILE) (made once, readable by its owner only, never committed).
 SECRET_KEY_FILE ?= .secret-key
 STATIC_MANIFEST := staticfiles/staticfiles.json
@@ -73,8 +73,10 @@ $(STATIC_MANIFEST): requirements.txt $(shell find static -type f) | venv
 	CARDSITE_PRODUCTION=1 SECRET_KEY="$$($(PYTHON) -c "import secrets; print(secrets.token_urlsafe(64))")" \
 		$(PYTHON) manage.py collectstatic --no-input -v 0
 
+# The standard benchmarks (docs/performance.md); ARGS="bots --game collision" runs
+# one, ARGS=--list names them all.
 bench: setup
-	$(PYTHON) manage.py bench
+	$(PYTHON) -m tools.bench $(ARGS)
 
 # Load test, not part of `make test`: 60 s of locust traffic against gunicorn
 # (production settings, plain HTTP on loopback) on SQLite, then on a throwaway

@@ -29,7 +29,7 @@ How it chooses (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012):
   bot's own choices are searched, to the depth the playouts reach. It is a
   reading of how the others play, not knowledge of their cards: the greedy
   move is worked out in the dealt world. (``"search"`` weighs their moves by
-  UCB1 like the bot's own, the first way written; measured weaker, README.)
+  UCB1 like the bot's own, the first way written; measured weaker, below.)
 - A forced move (one legal action) is no choice: a playout goes on through
   it and expands the next real choice.
 - Progressive bias: at each node the first playout to reach it marks the
@@ -44,8 +44,8 @@ How it chooses (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012):
   share it).
 - The move is the root's most visited action.
 
-Measured (``manage.py bench_bots``, README): on the loaded machine, 40 games a
-set-up, the biased depth-0 search was the only variant tried that stayed level
+Measured (``python -m tools.bench bots``, docs/bots.md): on the loaded
+machine, 40 games a set-up, the biased depth-0 search was the only variant tried that stayed level
 with the greedy bot in every game (random playouts of 24 actions, greedy
 playouts of 4 to 40 actions and unbiased depth 0 lost Bakugan 33-43%).
 Reading the others as greedy then raised it in every game over 400 games
@@ -55,8 +55,8 @@ Reading the others as greedy then raised it in every game over 400 games
 A measuring device, never a player: ``SearchBot(sees_all=True)`` plays every
 playout from a copy of the real game (the others' hands, every deck order and
 the game's generator as they are) instead of a determinization. It answers
-how far knowing everything would take this search (``manage.py bench_bots
---pairing sees-all-greedy``, README); it is in no bot list a player picks
+how far knowing everything would take this search (``python -m tools.bench
+bots --pairing sees-all-greedy``, docs/bots.md); it is in no bot list a player picks
 from (``bots.BOT_NAMES``), only in ``strength.SEES_ALL``. Its half,
 ``SearchBot(sees_hands=True)``, reads the others' hands and nothing else: its
 worlds are dealt as the honest bot's are, but with those hands left as they

@@ -12,7 +12,7 @@ many workers ran it and in whatever order (``simulate_report`` plays them all
 in one go, for comparison). The page polls the progress.
 
 What a slice costs beside its games is kept small, so N workers finish a
-report in about its CPU time / N (``manage.py bench_reports`` measures it): one
+report in about its CPU time / N (``python -m tools.bench reports`` measures it): one
 read when it starts (the report's decks; the engine keeps its read of them
 between slices in a worker), one write transaction when it ends, the tallies
 read once, by the last slice only; a worker takes its next slice as soon as one

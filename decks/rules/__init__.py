@@ -5,7 +5,7 @@ or an object with those attributes (a ``DeckEntry``), where a card is a dict or 
 object with the card's fields. It returns a list of ``Problem``; the deck is legal
 when no problem is an error (warnings say what could not be checked). The editor,
 the API and the playtest all call ``validate_deck``: no rule is written twice.
-Nothing here queries the database, so validation stays fast (``bench_decks``).
+Nothing here queries the database, so validation stays fast (``python -m tools.bench decks``).
 
 Each game's module, found by the registry's ``module`` name, offers ``ZONES``,
 ``NAME``, ``validate(lines, **options)``, ``sample(cards, variant)`` (a legal deck

@@ -25,6 +25,7 @@ from cards.search import parse_query, word_q, word_scan_q
 from cards.words import Prefix, card_words_refresh, fold, search_prefix, word_starts
 from tests.factories import build_card, make_card, make_set
 from tests.utils import full_strength
+from tools.bench import main
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -279,8 +280,8 @@ def test_the_word_search_reads_the_index():
 def test_the_benchmark_finds_the_same_cards_both_ways_and_cleans_up():
     out = io.StringIO()
     before = Card.objects.count()
-    call_command("bench_words", sizes="20,40", runs=1, stdout=out)
-    lines = out.getvalue().splitlines()
-    assert [line.split()[0] for line in lines[2:]] == ["20", "40"]
+    assert main(["--json", "words", "--sizes", "20,40", "--runs", "1"], out=out) == 0
+    rows = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [row["cards"] for row in rows if "cards" in row] == [20, 40]
     assert Card.objects.count() == before
     assert not CardWord.objects.exists()

@@ -666,12 +666,12 @@ def test_the_games_a_key_applies_to_come_from_the_registry():
 
 
 def test_the_benchmark_query_has_100_terms_in_20_nested_groups_and_reads_cleanly():
-    from cards.management.commands.bench_search import _depth, benchmark_query
     from cards.search import tokenize
+    from tools.bench.search import benchmark_query, depth
 
     text = benchmark_query()
     assert sum(t.kind == "term" for t in tokenize(text, [])) == 100
-    assert _depth(text) == 20
+    assert depth(text) == 20
     assert parse_query(text).warnings == []
 
 

@@ -5,9 +5,9 @@ import time
 
 import pytest
 
-from decks.management.commands.bench_decks import sample_decks
 from decks.rules import WARNING, is_legal, validate_deck
 from decks.rules.collide_o import pack_minimum
+from tools.bench.decks import sample_decks
 
 COLOURS = ("red", "yellow", "green", "blue")
 

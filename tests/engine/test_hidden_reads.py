@@ -1,12 +1,12 @@
 """The measurements that watch each choice: ``strength.hidden_reads`` and ``choice_times``."""
 
+import re
 from io import StringIO
-
-from django.core.management import call_command
 
 from decks.engine import get_game
 from decks.engine.strength import hidden_reads
 from decks.presets import preset_decks
+from tools.bench import main
 
 
 def _presets(slug):
@@ -30,8 +30,10 @@ def test_the_counts_add_up_and_replay_for_a_seed():
 
 def test_bench_bots_prints_the_hidden_reads_of_each_setup():
     out = StringIO()
-    call_command("bench_bots", "--hidden", "1", "--game", "bakugan", stdout=out)
-    assert "greedy's best moves changed by a new deal in 0 of" in out.getvalue()
+    main(["bots", "--hidden", "1", "--game", "bakugan"], out=out)
+    line = next(x for x in out.getvalue().splitlines() if x.startswith("bakugan"))
+    assert "greedy's best moves changed by a new deal" in line
+    assert re.search(r"deal\s+0 of \d+ \(0\.0%\)", line), line
 
 
 def test_choice_times_times_each_real_choice_of_the_bot_measured():

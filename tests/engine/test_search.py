@@ -382,17 +382,19 @@ def test_the_sees_hands_bot_reads_the_others_hands_and_nothing_else(slug):
 def test_bench_bots_measures_the_ceilings_only_when_asked():
     from io import StringIO
 
-    from django.core.management import call_command
+    from tools.bench import main
 
     asked, default = StringIO(), StringIO()
     common = ("--game", "metal-fusion", "--games", "2")
-    call_command(
-        "bench_bots",
-        *("--pairing", "sees-all-greedy", "--pairing", "sees-hands-greedy"),
-        *common,
-        stdout=asked,
+    main(
+        [
+            "bots",
+            *("--pairing", "sees-all-greedy", "--pairing", "sees-hands-greedy"),
+            *common,
+        ],
+        out=asked,
     )
-    call_command("bench_bots", *common, stdout=default)
+    main(["bots", *common], out=default)
     assert "search:sees-all vs greedy" in asked.getvalue()
     assert "search:sees-hands vs greedy" in asked.getvalue()
     assert "sees-" not in default.getvalue()

@@ -1,13 +1,11 @@
 """Chunked deck reports: slices taken by any number of workers add up to one result."""
 
-import json
 import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 
 from decks.playtest.models import DeckReport, DeckReportChunk
 from decks.playtest.reports import (
@@ -17,6 +15,7 @@ from decks.playtest.reports import (
     simulate_report,
 )
 from tests.utils import subprocess_env
+from tools.bench.reports import measure
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -119,21 +118,10 @@ def test_one_and_three_worker_processes_give_the_same_report(client, user, deck_
 
 
 @pytest.mark.django_db(transaction=True)
-def test_bench_reports_prints_each_runs_wall_and_worker_cpu_times(capsys, practice):
+def test_bench_reports_measures_each_runs_wall_and_worker_cpu_times(practice):
     practice("collision")
-    call_command(
-        "bench_reports",
-        "--games",
-        "200",
-        "--bot",
-        "random",
-        "--workers",
-        "1",
-        "--workers",
-        "2",
-        "--json",
-    )
-    summary = json.loads(capsys.readouterr().out)
+    options = {"game": "collision", "games": 200, "bot": "random", "interval": 0.2}
+    summary = measure({**options, "workers": [1, 2]})
     assert summary["same_result"] is True
     one, two = summary["runs"]
     assert (one["workers"], len(one["cpu"]), two["workers"], len(two["cpu"])) == (

@@ -3,7 +3,7 @@
 Each path runs once on a small site, then again after the card table, other
 users' collections and the public decks have grown; it must run exactly the
 same number of queries both times (issue 22). Timings are for the benchmark
-(``manage.py bench_scale``), never for a test.
+(``python -m tools.bench scale``), never for a test.
 """
 
 import gc

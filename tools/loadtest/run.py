@@ -169,6 +169,38 @@ def load_test(backend: str, args) -> dict:
 
 
 def _load_test(backend: str, args, tmp: Path, db_env: dict) -> dict:
+    env = _server_env(tmp, db_env)
+    t0 = time.monotonic()
+
+    def say(text):
+        print(
+            f"[{backend} {time.monotonic() - t0:6.1f}s] {text}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    _prepare_database(env, args, tmp, say)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    say(f"gunicorn with {args.workers} workers on {url}")
+    server = _start_gunicorn(port, args.workers, env, tmp)
+    try:
+        wait_until_up(url, server)
+        say(f"locust: {args.users} users for {args.run_time} s")
+        load_before = round(os.getloadavg()[0], 1)
+        elapsed = _run_locust(url, args, env, tmp)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+    return _figures(backend, args, tmp, min(float(args.run_time), elapsed), load_before)
+
+
+def _server_env(tmp: Path, db_env: dict) -> dict:
+    """Return ``make serve``'s production environment on plain loopback HTTP."""
     env = {
         key: value
         for key, value in os.environ.items()
@@ -184,16 +216,12 @@ def _load_test(backend: str, args, tmp: Path, db_env: dict) -> dict:
         PYTHONUNBUFFERED="1",
         LOG_LEVEL="WARNING",
     )
+    return env
+
+
+def _prepare_database(env: dict, args, tmp: Path, say) -> None:
+    """Migrate, load the cards, collect static files and seed the users."""
     python = str(BIN / "python")
-    t0 = time.monotonic()
-
-    def say(text):
-        print(
-            f"[{backend} {time.monotonic() - t0:6.1f}s] {text}",
-            file=sys.stderr,
-            flush=True,
-        )
-
     say("migrating")
     run([python, "manage.py", "migrate", "--no-input", "-v", "0"], env)
     say("loading cards")
@@ -207,91 +235,85 @@ def _load_test(backend: str, args, tmp: Path, db_env: dict) -> dict:
     ).stdout
     (tmp / "seed.json").write_text(seed.strip().splitlines()[-1], encoding="utf-8")
 
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    error_log = tmp / "gunicorn-error.log"
-    access_log = tmp / "gunicorn-access.log"
-    say(f"gunicorn with {args.workers} workers on {url}")
-    server = subprocess.Popen(
+
+def _start_gunicorn(port: int, workers: int, env: dict, tmp: Path):
+    """Start gunicorn in its own session, logging to files in ``tmp``."""
+    return subprocess.Popen(
         [
             str(BIN / "gunicorn"),
             "cardsite.wsgi:application",
             "--bind",
             f"127.0.0.1:{port}",
             "--workers",
-            str(args.workers),
+            str(workers),
             "--timeout",
             "60",
             "--access-logfile",
-            str(access_log),
+            str(tmp / "gunicorn-access.log"),
             "--access-logformat",
             '%(s)s %(m)s "%(U)s" %(M)s',
             "--error-logfile",
-            str(error_log),
+            str(tmp / "gunicorn-error.log"),
             "--capture-output",
         ],
         cwd=ROOT,
         env=env,
         start_new_session=True,
     )
-    try:
-        wait_until_up(url, server)
-        say(f"locust: {args.users} users for {args.run_time} s")
-        records_path = tmp / "requests.jsonl"
-        locust_env = dict(
-            env,
-            LOADTEST_SEED=str(tmp / "seed.json"),
-            LOADTEST_RECORDS=str(records_path),
-            LOADTEST_MAX_REQUESTS=str(args.max_requests),
-            LOADTEST_THINK=str(args.think),
-        )
-        load_before = round(os.getloadavg()[0], 1)
-        started = time.monotonic()
-        locust = subprocess.run(
-            [
-                str(BIN / "locust"),
-                "-f",
-                str(LOCUSTFILE),
-                "--headless",
-                "--users",
-                str(args.users),
-                "--spawn-rate",
-                str(args.users),
-                "--run-time",
-                f"{args.run_time}s",
-                "--host",
-                url,
-                "--csv",
-                str(tmp / "locust"),
-                "--only-summary",
-                "--loglevel",
-                "WARNING",
-                "--exit-code-on-error",
-                "0",
-            ],
-            cwd=ROOT,
-            env=locust_env,
-            capture_output=True,
-            text=True,
-            timeout=args.run_time + 120,
-        )
-        elapsed = time.monotonic() - started
-        if locust.returncode != 0:
-            raise SystemExit(f"locust failed:\n{locust.stderr[-3000:]}")
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
 
-    records = [json.loads(line) for line in records_path.open(encoding="utf-8")]
-    seconds = min(float(args.run_time), elapsed)
+
+def _run_locust(url: str, args, env: dict, tmp: Path) -> float:
+    """Run locust headless against ``url``; return the seconds it ran."""
+    locust_env = dict(
+        env,
+        LOADTEST_SEED=str(tmp / "seed.json"),
+        LOADTEST_RECORDS=str(tmp / "requests.jsonl"),
+        LOADTEST_MAX_REQUESTS=str(args.max_requests),
+        LOADTEST_THINK=str(args.think),
+    )
+    started = time.monotonic()
+    locust = subprocess.run(
+        [
+            str(BIN / "locust"),
+            "-f",
+            str(LOCUSTFILE),
+            "--headless",
+            "--users",
+            str(args.users),
+            "--spawn-rate",
+            str(args.users),
+            "--run-time",
+            f"{args.run_time}s",
+            "--host",
+            url,
+            "--csv",
+            str(tmp / "locust"),
+            "--only-summary",
+            "--loglevel",
+            "WARNING",
+            "--exit-code-on-error",
+            "0",
+        ],
+        cwd=ROOT,
+        env=locust_env,
+        capture_output=True,
+        text=True,
+        timeout=args.run_time + 120,
+    )
+    elapsed = time.monotonic() - started
+    if locust.returncode != 0:
+        raise SystemExit(f"locust failed:\n{locust.stderr[-3000:]}")
+    return elapsed
+
+
+def _figures(backend: str, args, tmp: Path, seconds: float, load_before) -> dict:
+    """Return the run's figures from the request records and gunicorn's logs."""
+    with (tmp / "requests.jsonl").open(encoding="utf-8") as lines:
+        records = [json.loads(line) for line in lines]
+    error_log = tmp / "gunicorn-error.log"
     log_text = error_log.read_text(encoding="utf-8", errors="replace")
+    access_log = tmp / "gunicorn-access.log"
     access = access_log.read_text(encoding="utf-8", errors="replace").splitlines()
-    locust_total = _locust_aggregated(tmp / "locust_stats.csv")
-    failures = [r for r in records if r["failed"]][:10]
     return {
         "backend": backend,
         "users": args.users,
@@ -306,8 +328,8 @@ def _load_test(backend: str, args, tmp: Path, db_env: dict) -> dict:
         ),
         "database_is_locked": log_text.lower().count("database is locked"),
         "tracebacks": log_text.count("Traceback (most recent call last)"),
-        "locust_aggregated_requests": locust_total,
-        "first_failures": failures,
+        "locust_aggregated_requests": _locust_aggregated(tmp / "locust_stats.csv"),
+        "first_failures": [r for r in records if r["failed"]][:10],
     }
 
 

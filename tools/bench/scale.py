@@ -1,4 +1,4 @@
-"""How each path's cost grows with the site: 1k, 10k and 100k cards, in a scratch database.
+"""Growth with the site: each path's cost at 1k, 10k and 100k cards, in a scratch database.
 
 The data grows in steps: the real card files, then public custom sets to reach
 each size, with users, collection entries and public decks growing alongside
@@ -30,10 +30,11 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
+
+from tools.bench.timing import BenchError, Row
 
 MEMORY_PROBE = r"""
 import gc, json, os, resource, sys, tracemalloc
@@ -109,165 +110,156 @@ def figure_ms(runs, *, cpu: bool) -> float:
     return min(wall for wall, _ in runs) * 1000
 
 
-class Command(BaseCommand):
-    help = (
-        "Build 1k/10k/100k cards with users, entries and decks in a scratch database "
-        "and print each path's median ms, SQL queries and ratio to the smallest size."
+def add_arguments(parser) -> None:
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--only-this-database",
+        action="store_true",
+        help="Measure the configured database only (no SQLite subprocess).",
     )
 
-    def add_arguments(self, parser):
-        parser.add_argument("--sizes", default="1000,10000,100000")
-        parser.add_argument("--rounds", type=int, default=5)
-        parser.add_argument(
-            "--only-this-database",
-            action="store_true",
-            help="Measure the configured database only (no SQLite subprocess).",
-        )
 
-    def handle(self, *args, sizes, rounds, only_this_database, **options):
-        try:
-            sizes = sorted({int(s) for s in sizes.split(",")})
-        except ValueError:
-            raise CommandError(
-                "--sizes takes whole numbers, comma-separated."
-            ) from None
-        if rounds < 1 or not sizes or sizes[0] < 700:
-            raise CommandError("--rounds must be positive and sizes at least 700.")
-        if connection.vendor != "sqlite" and not only_this_database:
-            env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-            sqlite = subprocess.run(
-                [
-                    sys.executable,
-                    "manage.py",
-                    "bench_scale",
-                    "--sizes",
-                    ",".join(map(str, sizes)),
-                    "--rounds",
-                    str(rounds),
-                ],
-                cwd=settings.BASE_DIR,
-                env=env,
-                capture_output=True,
-                text=True,
-            )
-            self.stdout.write(sqlite.stdout)
-            if sqlite.returncode:
-                raise CommandError(sqlite.stderr[-2000:])
-        self.run_on_scratch_database(sizes, rounds)
+def rows(args):
+    """Yield the SQLite table (a subprocess when on PostgreSQL), then this database's."""
+    try:
+        sizes = sorted({int(s) for s in args.sizes.split(",")})
+    except ValueError:
+        raise BenchError("--sizes takes whole numbers, comma-separated.") from None
+    if args.rounds < 1 or not sizes or sizes[0] < 700:
+        raise BenchError("--rounds must be positive and sizes at least 700.")
+    if connection.vendor != "sqlite" and not args.only_this_database:
+        yield from sqlite_rows(sizes, args.rounds)
+    yield from run_on_scratch_database(sizes, args.rounds)
 
-    def run_on_scratch_database(self, sizes, rounds):
-        creation = connection.creation
-        old_name = connection.settings_dict["NAME"]
-        scratch = None
-        if connection.vendor == "sqlite":
-            scratch = tempfile.NamedTemporaryFile(
-                prefix="bench-scale-", suffix=".sqlite3", delete=False
-            ).name
-            connection.settings_dict.setdefault("TEST", {})["NAME"] = scratch
-        started = time.monotonic()
-        creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
-        try:
-            with override_settings(DEBUG=False):
-                results = self.measure_sizes(sizes, rounds)
-        finally:
-            creation.destroy_test_db(old_name, verbosity=0)
-            if scratch:
-                for suffix in ("", "-wal", "-shm"):
-                    if os.path.exists(scratch + suffix):
-                        os.unlink(scratch + suffix)
-        self.print_table(results, sizes, time.monotonic() - started)
 
-    # -- data --------------------------------------------------------------
+def sqlite_rows(sizes, rounds):
+    """Yield the rows of the same benchmark run on SQLite in a subprocess."""
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    command = [sys.executable, "-m", "tools.bench", "--json", "scale"]
+    command += ["--sizes", ",".join(map(str, sizes)), "--rounds", str(rounds)]
+    sqlite = subprocess.run(
+        command, cwd=settings.BASE_DIR, env=env, capture_output=True, text=True
+    )
+    if sqlite.returncode:
+        raise BenchError(sqlite.stderr[-2000:])
+    for line in sqlite.stdout.splitlines():
+        row = json.loads(line)
+        if "name" in row:
+            yield Row(row["name"], row["figure"], row["note"], row["seconds"])
 
-    def measure_sizes(self, sizes, rounds) -> dict:
-        call_command("load_cards", verbosity=0, stdout=open(os.devnull, "w"))
-        self.world = World()
-        results = {}
-        for size in sizes:
-            self.world.grow_to(size)
-            if connection.vendor == "postgresql":
-                # What autovacuum does on a running server after such growth:
-                # without it the planner reads 100k cards as the first 2k.
-                with connection.cursor() as cursor:
-                    cursor.execute("ANALYZE")
-            results[size] = self.measure(rounds)
-        return results
 
-    def measure(self, rounds) -> dict:
-        world = self.world
-        paths = world.paths()
-        times = {name: [] for name in paths}
-        queries = {}
-        for name, run in paths.items():  # warm, and count one run's queries
+def run_on_scratch_database(sizes, rounds):
+    """Yield the rows of every size, measured in a scratch copy of the database."""
+    creation = connection.creation
+    old_name = connection.settings_dict["NAME"]
+    scratch = None
+    if connection.vendor == "sqlite":
+        scratch = tempfile.NamedTemporaryFile(
+            prefix="bench-scale-", suffix=".sqlite3", delete=False
+        ).name
+        connection.settings_dict.setdefault("TEST", {})["NAME"] = scratch
+    started = time.monotonic()
+    creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    try:
+        with override_settings(DEBUG=False):
+            results, server_cpu = measure_sizes(sizes, rounds)
+    finally:
+        creation.destroy_test_db(old_name, verbosity=0)
+        if scratch:
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(scratch + suffix):
+                    os.unlink(scratch + suffix)
+    yield from table(results, sizes, server_cpu, time.monotonic() - started)
+
+
+def measure_sizes(sizes, rounds) -> tuple[dict, bool]:
+    """Return each size's figures, and whether they include the server's CPU."""
+    call_command("load_cards", verbosity=0, stdout=open(os.devnull, "w"))
+    world = World()
+    results = {}
+    server_cpu = True
+    for size in sizes:
+        world.grow_to(size)
+        if connection.vendor == "postgresql":
+            # What autovacuum does on a running server after such growth:
+            # without it the planner reads 100k cards as the first 2k.
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
+        results[size], server_cpu = measure(world, rounds)
+    return results, server_cpu
+
+
+def measure(world, rounds) -> tuple[dict, bool]:
+    """Return each path's (ms, queries), the memory figures and the card count."""
+    paths = world.paths()
+    times = {name: [] for name in paths}
+    queries = {}
+    for name, run in paths.items():  # warm, and count one run's queries
+        run()
+        with CaptureQueriesContext(connection) as captured:
             run()
-            with CaptureQueriesContext(connection) as captured:
-                run()
-            queries[name] = len(captured)
-        server = server_cpu_reader()
-        self.server_cpu = server is not None
-        server = server or (lambda: 0.0)
-        for round_ in range(rounds):
-            names = list(paths)
-            shift = round_ % len(names)
-            for name in names[shift:] + names[:shift]:
-                getattr(paths[name], "prepare", lambda: None)()
-                start = time.perf_counter()
-                cpu = time.process_time() + server()
-                paths[name]()
-                times[name].append(
-                    (
-                        time.perf_counter() - start,
-                        time.process_time() + server() - cpu,
-                    )
-                )
-        figures = {
-            name: (figure_ms(times[name], cpu=self.server_cpu), queries[name])
-            for name in paths
-        }
-        figures["memory"] = world.memory_probe()
-        figures["cards"] = world.Card.objects.count()
-        return figures
+        queries[name] = len(captured)
+    server = server_cpu_reader()
+    readable = server is not None
+    server = server or (lambda: 0.0)
+    for round_ in range(rounds):
+        names = list(paths)
+        shift = round_ % len(names)
+        for name in names[shift:] + names[:shift]:
+            getattr(paths[name], "prepare", lambda: None)()
+            start = time.perf_counter()
+            cpu = time.process_time() + server()
+            paths[name]()
+            times[name].append(
+                (time.perf_counter() - start, time.process_time() + server() - cpu)
+            )
+    figures = {
+        name: (figure_ms(times[name], cpu=readable), queries[name]) for name in paths
+    }
+    figures["memory"] = world.memory_probe()
+    figures["cards"] = world.Card.objects.count()
+    return figures, readable
 
-    def print_table(self, results, sizes, seconds):
-        first, last = sizes[0], sizes[-1]
-        self.stdout.write(
-            f"Scale ({connection.vendor}): "
-            + (
-                "fastest wall ms over the rounds (the server's CPU time is not "
-                "readable), "
-                if not self.server_cpu
-                else "median CPU ms in process over the rounds, "
-                if connection.vendor == "sqlite"
-                else "median CPU ms of this process and its PostgreSQL server "
-                "process over the rounds, "
-            )
-            + f"SQL queries of one run, ratio of {last:,} cards to {first:,}; "
-            f"built and measured in {seconds:.0f} s"
+
+def table(results, sizes, server_cpu: bool, seconds: float):
+    """Yield the cards row, a row per path and the memory rows."""
+    first, last = sizes[0], sizes[-1]
+    vendor = connection.vendor
+    how = (
+        "fastest wall ms over the rounds (the server's CPU time is not readable)"
+        if not server_cpu
+        else "median CPU ms in process over the rounds"
+        if vendor == "sqlite"
+        else "median CPU ms of this process and its PostgreSQL server process"
+    )
+    yield Row(
+        f"scale ({vendor}): cards in the database",
+        " | ".join(f"{results[s]['cards']:,}" for s in sizes),
+        f"{how}; SQL queries of one run; built and measured in {seconds:.0f} s",
+    )
+    for name in results[first]:
+        if name in ("memory", "cards"):
+            continue
+        cells = " | ".join(
+            f"{results[s][name][0]:.1f} ms {results[s][name][1]} q" for s in sizes
         )
-        header = "  ".join(f"{s:>17,}" for s in sizes)
-        self.stdout.write(f"{'path':44}  {header}  ratio")
-        cells = "  ".join(f"{results[s]['cards']:17,}" for s in sizes)
-        self.stdout.write(
-            f"{'cards in the database (the real files first)':44}  {cells}"
+        ratio = results[last][name][0] / results[first][name][0]
+        yield Row(
+            f"scale ({vendor}): {name}",
+            cells,
+            f"{ratio:.2f}x at {last:,} cards of {first:,}",
+            seconds=results[last][name][0] / 1000,
         )
-        for name in results[first]:
-            if name in ("memory", "cards"):
-                continue
-            cells = "  ".join(
-                f"{results[s][name][0]:8.1f} ms {results[s][name][1]:3d} q"
-                for s in sizes
-            )
-            ratio = results[last][name][0] / results[first][name][0]
-            self.stdout.write(f"{name:44}  {cells}  {ratio:.2f}x")
-        for key, label in (
-            ("peak", "10-row import, peak traced memory"),
-            ("kept", "10-row import, traced memory kept after 3"),
-            ("rss_growth", "10-row import, worker RSS growth after 3"),
-        ):
-            cells = "  ".join(
-                f"{results[s]['memory'][key] / 2**20:13.2f} MiB" for s in sizes
-            )
-            self.stdout.write(f"{label:44}  {cells}")
+    for key, label in (
+        ("peak", "10-row import, peak traced memory"),
+        ("kept", "10-row import, traced memory kept after 3"),
+        ("rss_growth", "10-row import, worker RSS growth after 3"),
+    ):
+        cells = " | ".join(
+            f"{results[s]['memory'][key] / 2**20:.2f} MiB" for s in sizes
+        )
+        yield Row(f"scale ({vendor}): {label}", cells)
 
 
 class World:
@@ -411,9 +403,7 @@ class World:
 
         def ok(response, status=200):
             if response.status_code != status:
-                raise CommandError(
-                    f"{response.status_code}: {response.content[:300]!r}"
-                )
+                raise BenchError(f"{response.status_code}: {response.content[:300]!r}")
             return response
 
         def csv_import():
@@ -497,5 +487,5 @@ class World:
             text=True,
         )
         if probe.returncode:
-            raise CommandError(probe.stderr[-2000:])
+            raise BenchError(probe.stderr[-2000:])
         return json.loads(probe.stdout.strip().splitlines()[-1])

@@ -1,16 +1,14 @@
-"""Print random two-player Bakugan games per second with the official cards'
-real effects, on one core.
+"""Bakugan with the official cards' real effects: random two-player games per second.
 
 Each deck holds three practice figures (the official ones print their G-Power
 per copy) with three official gates of known bonus grid and three official
 ability cards, all with encoded effects, drawn anew for each deck pair from a
-fixed seed; the figure is the mean over all the games.
+fixed seed; the figure is the mean over all the games. Run it after
+``load_cards``.
 """
 
 import random
 import time
-
-from django.core.management.base import BaseCommand
 
 from cards.games import bakugan
 from cards.models import Card
@@ -18,8 +16,13 @@ from decks.engine import get_game
 from decks.engine.bots import make_bot, play_out
 from decks.engine.core import Rng, seed_state
 from decks.playtest.adapter import card_to_engine
+from tools.bench.timing import BenchError, Row
 
 BONUSES = tuple(f"bonus_{a}" for a in bakugan.ATTRIBUTES)
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--games", type=int, default=2000)
 
 
 def _pools():
@@ -45,7 +48,7 @@ def bench(games: int = 2000, pairs: int = 4, seed: int = 1) -> dict:
     game = get_game(bakugan.GAME.slug)
     figures, gates, abilities = _pools()
     if len(figures) < 3 or len(gates) < 3 or len(abilities) < 3:
-        raise ValueError("Load the card data first (manage.py load_cards).")
+        raise BenchError("Load the card data first (manage.py load_cards).")
     rng = random.Random(seed)
 
     def deck():
@@ -69,6 +72,7 @@ def bench(games: int = 2000, pairs: int = 4, seed: int = 1) -> dict:
     elapsed = time.perf_counter() - started
     return {
         "games": games,
+        "seconds": elapsed,
         "games_per_second": round(games / elapsed, 1),
         "mean_length": round(sum(lengths) / len(lengths), 2),
         "gates": len(gates),
@@ -76,19 +80,14 @@ def bench(games: int = 2000, pairs: int = 4, seed: int = 1) -> dict:
     }
 
 
-class Command(BaseCommand):
-    help = (
-        "Benchmark the Bakugan engine with the official cards' real effects: "
-        "random two-player games per second on one core."
+def rows(args):
+    """Yield the one figure."""
+    r = bench(args.games)
+    yield Row(
+        "engine bakugan, 2 players, official cards' effects",
+        f"{r['games_per_second']} games/s",
+        f"{r['gates']} gates and {r['abilities']} abilities to draw from, "
+        f"mean length {r['mean_length']} turns, {r['games']} games",
+        seconds=r["seconds"] / r["games"],
+        data=r,
     )
-
-    def add_arguments(self, parser):
-        parser.add_argument("--games", type=int, default=2000)
-
-    def handle(self, *args, games, **options):
-        r = bench(games)
-        self.stdout.write(
-            f"bakugan, 2 players, official cards with effects ({r['gates']} gates, "
-            f"{r['abilities']} abilities to draw from): {r['games_per_second']} "
-            f"games/s, mean length {r['mean_length']} turns, {r['games']} games"
-        )
