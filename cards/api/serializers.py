@@ -37,12 +37,15 @@ GAME_FIELD_NOTE = (
 )
 
 
-@functools.cache
 def printed_fields(game: str, card_type: str | None) -> tuple[str, ...]:
     """Return the game columns a card of this game and type answers with."""
     spec = GAMES.get(game)
-    if spec is None:
-        return ()
+    return () if spec is None else _printed_fields(spec.slug, card_type)
+
+
+@functools.cache
+def _printed_fields(game: str, card_type: str | None) -> tuple[str, ...]:
+    spec = GAMES[game]
     kind = spec.kind(card_type)
     if kind is None:
         return spec.fields
@@ -85,7 +88,8 @@ class CardSerializer(serializers.ModelSerializer):
     """A card with its game and set; unknown values are null (see not_printed).
 
     Besides the common fields, a card answers with the fields its game and card
-    type print (``printed_fields``), not every game's columns.
+    type print, not every game's columns; a card of unknown type answers with all
+    of its game's.
     """
 
     game = serializers.CharField(source="card_set.game.slug", read_only=True)
