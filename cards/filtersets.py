@@ -20,6 +20,7 @@ from .choices import (
     Symbol,
     Verification,
 )
+from .games import GAMES
 from .models import Card, CardSet, Game
 
 PIECE_CHOICES = [(name, name) for name in ("bare", "live", "strike", "empty")]
@@ -132,8 +133,41 @@ class CardSetFilterSet(filters.FilterSet):
         fields = ["game", "kind", "slug"]
 
 
-class CardFilterSet(filters.FilterSet):
-    """Every card filter; ``q`` reads the search language (cards/search.py)."""
+# The printed field kinds that hold a whole number.
+NUMBER_KINDS = ("number", "pips", "bonus")
+
+
+def declared_ranges() -> dict[str, filters.Filter]:
+    """Return the number filters of the games' declared fields, by name.
+
+    A number field that names ``<word>_min`` or ``<word>_max`` among its
+    ``filters`` gets all three over its column: ``<word>``, ``<word>_min`` and
+    ``<word>_max``, labelled with its label.
+    """
+    made = {}
+    for game in GAMES.values():
+        for field in game.printed:
+            if field.kind not in NUMBER_KINDS:
+                continue
+            for name in field.filters:
+                word, _, end = name.rpartition("_")
+                if end in ("min", "max") and word not in made:
+                    exact, low, high = _range(field.name, field.label)
+                    made.update({word: exact, f"{word}_min": low, f"{word}_max": high})
+    return made
+
+
+# The declared number filters, as a base whose filters the FilterSet inherits.
+DeclaredRangeFilterSet = type(
+    "DeclaredRangeFilterSet", (filters.FilterSet,), declared_ranges()
+)
+
+
+class CardFilterSet(DeclaredRangeFilterSet):
+    """Every card filter; ``q`` reads the search language (cards/search.py).
+
+    The games' number ranges come from their declared fields (``declared_ranges``).
+    """
 
     q = SearchFilter(
         method="filter_q",
@@ -202,14 +236,9 @@ class CardFilterSet(filters.FilterSet):
     empty_max = WholeNumberFilter(
         method="filter_empty_max", label="Empty pieces at most"
     )
-    spin, spin_min, spin_max = _range("spin_strength", "Spin strength")
     symbol = filters.ChoiceFilter(choices=Symbol.choices, label="Symbol")
 
     # Metal Fusion.
-    red, red_min, red_max = _range("stat_red", "Red stat")
-    blue, blue_min, blue_max = _range("stat_blue", "Blue stat")
-    green, green_min, green_max = _range("stat_green", "Green stat")
-    yellow, yellow_min, yellow_max = _range("stat_yellow", "Yellow stat")
     emblem = filters.CharFilter(lookup_expr="icontains", max_length=60, label="Emblem")
     launcher = filters.ChoiceFilter(choices=COLOUR_CHOICES, label="Launcher colour")
     booster = filters.ChoiceFilter(
@@ -233,14 +262,7 @@ class CardFilterSet(filters.FilterSet):
 
     # Bakugan.
     attribute = filters.ChoiceFilter(choices=Attribute.choices, label="Attribute")
-    g_power, g_power_min, g_power_max = _range("g_power", "G-Power")
     gate_class = filters.ChoiceFilter(choices=GateClass.choices, label="Gate class")
-    pyrus, pyrus_min, pyrus_max = _range("bonus_pyrus", "Pyrus bonus")
-    aquos, aquos_min, aquos_max = _range("bonus_aquos", "Aquos bonus")
-    subterra, subterra_min, subterra_max = _range("bonus_subterra", "Subterra bonus")
-    haos, haos_min, haos_max = _range("bonus_haos", "Haos bonus")
-    darkus, darkus_min, darkus_max = _range("bonus_darkus", "Darkus bonus")
-    ventus, ventus_min, ventus_max = _range("bonus_ventus", "Ventus bonus")
 
     filter_live = _count_filter("live", "exact")
     filter_live_min = _count_filter("live", "gte")

@@ -36,9 +36,9 @@ COMMON_FILTERS = (
     "text",
     "kind",
 )
-# Fields shown on the card page, per game, after the common ones.
+# Fields shown on the card page after its number (``Game.card_number``); the
+# game's own follow (``Game.page_fields``).
 COMMON_FIELDS = (
-    ("Number", "printed_number"),
     ("Name", "name"),
     ("Type", "card_type"),
     ("Rarity", "rarity"),
@@ -229,7 +229,11 @@ def card_detail(request, pk):
         "spec": GAMES[slug],
         "fields": [
             (label, name, levels.get(name))
-            for label, name in COMMON_FIELDS + GAMES[slug].page_fields
+            for label, name in (
+                ("Number", GAMES[slug].card_number),
+                *COMMON_FIELDS,
+                *GAMES[slug].page_fields,
+            )
             if field_applies(card, name)
         ],
         **card_neighbours(card),

@@ -1,21 +1,23 @@
 """Read-only serializers of games, sets and cards."""
 
+import functools
 from collections import OrderedDict
 from threading import Lock
 
 from django.db import connections
 from rest_framework import serializers
 
+from ..games import GAMES
 from ..models import Card, CardSet, Game
 
-CARD_FIELDS = (
+# What every card answers with; the columns of its game follow (``printed_fields``).
+COMMON_CARD_FIELDS = (
     "id",
     "key",
     "number",
     "printed_number",
     "name",
     "card_type",
-    "colour",
     "rarity",
     "text",
     "lore",
@@ -25,38 +27,29 @@ CARD_FIELDS = (
     "distribution",
     "not_printed",
     "effects",
-    "title",
-    "subtitle",
-    "battle_edge",
-    "spin_strength",
-    "symbol",
-    "stat_red",
-    "stat_blue",
-    "stat_green",
-    "stat_yellow",
-    "emblem",
-    "move_name",
-    "move_kind",
-    "move_red",
-    "move_blue",
-    "move_green",
-    "move_yellow",
-    "launcher",
-    "boosters",
-    "timing",
-    "section_1",
-    "section_2",
-    "section_3",
-    "attribute",
-    "g_power",
-    "gate_class",
-    "bonus_pyrus",
-    "bonus_aquos",
-    "bonus_subterra",
-    "bonus_haos",
-    "bonus_darkus",
-    "bonus_ventus",
 )
+# The games' own columns, each declared in its game's ``printed`` fields.
+GAME_CARD_FIELDS = tuple(dict.fromkeys(f for g in GAMES.values() for f in g.fields))
+CARD_FIELDS = COMMON_CARD_FIELDS + GAME_CARD_FIELDS
+GAME_FIELD_NOTE = (
+    "Only on the cards whose game and card type print it (every column of its "
+    "game when the card type is unknown)."
+)
+
+
+def printed_fields(game: str, card_type: str | None) -> tuple[str, ...]:
+    """Return the game columns a card of this game and type answers with."""
+    spec = GAMES.get(game)
+    return () if spec is None else _printed_fields(spec.slug, card_type)
+
+
+@functools.cache
+def _printed_fields(game: str, card_type: str | None) -> tuple[str, ...]:
+    spec = GAMES[game]
+    kind = spec.kind(card_type)
+    if kind is None:
+        return spec.fields
+    return tuple(f for f in kind.fields if f in spec.fields)
 
 
 def _datetime(value):
@@ -92,7 +85,12 @@ class CardSetSerializer(serializers.ModelSerializer):
 
 
 class CardSerializer(serializers.ModelSerializer):
-    """A card with its game and set; unknown values are null (see not_printed)."""
+    """A card with its game and set; unknown values are null (see not_printed).
+
+    Besides the common fields, a card answers with the fields its game and card
+    type print, not every game's columns; a card of unknown type answers with all
+    of its game's.
+    """
 
     game = serializers.CharField(source="card_set.game.slug", read_only=True)
     set = serializers.CharField(source="card_set.slug", read_only=True)
@@ -115,7 +113,14 @@ class CardSerializer(serializers.ModelSerializer):
             "page_url",
             "image_url",
         ]
-        read_only_fields = fields
+        # The game columns are left out of the read-only (hence always present)
+        # fields so the schema does not promise them on every card; the viewset
+        # takes no writes.
+        read_only_fields = [f for f in fields if f not in GAME_CARD_FIELDS]
+        extra_kwargs = {
+            name: {"required": False, "help_text": GAME_FIELD_NOTE}
+            for name in GAME_CARD_FIELDS
+        }
 
     def get_page_url(self, card) -> str:
         return f"/cards/{card.pk}/"
@@ -162,7 +167,9 @@ def represent_row(row: dict) -> dict:
         "set_name": row["card_set__name"],
         "set_kind": row["card_set__kind"],
     }
-    for name in CARD_FIELDS[1:]:
+    for name in COMMON_CARD_FIELDS[1:]:
+        data[name] = row[name]
+    for name in printed_fields(row["card_set__game__slug"], row["card_type"]):
         data[name] = row[name]
     created, updated = row["created_at"], row["updated_at"]
     data["created_at"] = _datetime(created) if created else None

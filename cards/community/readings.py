@@ -49,7 +49,16 @@ from .services import (
 DEFAULT_SOURCE = "My own copy of the card."
 # Fields a reading never sets: provenance is the site's, text is not transcribed.
 NOT_READ = ("source", "verification", "distribution", "effects", "text", "lore",
-            "key", "number", "code")  # fmt: skip
+            "key", "code")  # fmt: skip
+# The columns a card number may be read into: a game reads into one of them
+# (``Game.card_number``), never the other.
+NUMBER_COLUMNS = ("number", "printed_number")
+
+
+def not_read(game: str) -> tuple[str, ...]:
+    """Return the fields a reading of a card of ``game`` never sets."""
+    number = GAMES[game].card_number
+    return NOT_READ + tuple(name for name in NUMBER_COLUMNS if name != number)
 
 
 def pending_readings(user, card_ids) -> dict[int, CardSubmission]:
@@ -108,18 +117,24 @@ def apply_readings_to_entries(user, entries) -> list:
 def reading_fields(game: str, card_type: str | None) -> tuple[str, ...]:
     """Return the fields the transcribe page asks of a card of this type."""
     spec = GAMES[game]
-    names = ["card_type", *spec.type_fields(card_type), "printed_number"]
+    asked = [f for f in spec.type_fields(card_type) if _transcribed(spec, f)]
+    names = ["card_type", *asked, spec.card_number]
     if spec.name_from is not None and "name" in names:
         # The name is made of the title (and subtitle): ask for those instead.
         at = names.index("name")
         names[at : at + 1] = [] if "title" in names else ["title"]
-    seen, result = set(), []
+    seen, result, skipped = set(), [], not_read(game)
     for name in names:
-        if name in NOT_READ or name in seen:
+        if name in skipped or name in seen:
             continue
         seen.add(name)
         result.append(name)
     return tuple(result)
+
+
+def _transcribed(spec, name: str) -> bool:
+    declared = spec.printed_field(name)
+    return declared is None or declared.transcribed
 
 
 def _complete(game: str, values: dict, card: Card | None = None) -> dict:
@@ -162,7 +177,8 @@ def card_reading_save(
         raise ValidationError(
             {"card": "Custom cards are changed by their owner, not by readings."}
         )
-    fields = {k: v for k, v in dict(fields).items() if k not in NOT_READ}
+    skipped = not_read(game)
+    fields = {k: v for k, v in dict(fields).items() if k not in skipped}
     errors: dict = {}
     values, field_errors = _clean_fields(game, fields)
     errors.update(field_errors)

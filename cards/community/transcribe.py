@@ -25,32 +25,26 @@ from .services import field_label
 
 # What each key typed into the battle-edge box means (the stored letter).
 NOTCH_KEYS = {".": ".", "b": ".", "l": "L", "s": "S", "e": "E"}
-PIPS_MAX = 5
 
 
 def _kind(name: str, spec) -> str:
     """Return the control a field takes on the transcribe page."""
-    if name == "battle_edge":
-        return "notches"
-    if name.startswith("stat_"):
-        return "pips"
-    if name.startswith("section_"):
-        return "section"
-    if name.startswith("bonus_"):
-        return "bonus"
-    if name == "rarity" and spec.rarity_symbols:
-        return "rarity"
-    if name in ("colour", "launcher"):
-        return "colour"
+    declared = spec.printed_field(name)
+    if declared is not None:
+        return declared.kind
+    # Columns no game declares (the card type, the printed number): by their type.
     model_field = Card._meta.get_field(name)
     if model_field.choices:
         return "choice"
-    if isinstance(model_field, models.IntegerField | models.PositiveIntegerField):
+    if isinstance(model_field, models.IntegerField):
         return "number"
     return "text"
 
 
-def _bounds(name: str) -> tuple[int | None, int | None]:
+def _bounds(name: str, spec) -> tuple[int | None, int | None]:
+    declared = spec.printed_field(name)
+    if declared is not None:
+        return declared.minimum, declared.maximum
     low = high = None
     for validator in Card._meta.get_field(name).validators:
         limit = getattr(validator, "limit_value", None)
@@ -105,7 +99,6 @@ def controls(
             ]
         elif kind == "pips":
             control["colour"] = name.removeprefix("stat_")
-            control["max"] = PIPS_MAX
         elif kind == "section":
             control["groups"] = section_choices(spec)
         elif kind == "rarity":
@@ -120,7 +113,7 @@ def controls(
                 choices = [(k.value, k.label) for k in spec.kinds]
             control["choices"] = choices
         if kind in ("number", "bonus", "pips"):
-            control["min"], control["max"] = _bounds(name)
+            control["min"], control["max"] = _bounds(name, spec)
         result.append(control)
     return result
 

@@ -9,9 +9,11 @@ Pages, search, deck rules, deck tools, the playtest and the engines read it here
 
 from . import bakugan, collide_o, collision, metal_fusion
 from .spec import (
+    COMMON_FIELDS,
     PALETTE,
     CardKind,
     Colour,
+    Field,
     Game,
     Mat,
     MatchMode,
@@ -34,22 +36,6 @@ SLUGS = tuple(GAMES)
 
 # Columns used by some game only; a card of another game must leave them empty.
 GAME_FIELDS = tuple(sorted({f for game in GAMES.values() for f in game.fields}))
-COMMON_FIELDS = (
-    "key",
-    "number",
-    "printed_number",
-    "name",
-    "card_type",
-    "rarity",
-    "text",
-    "lore",
-    "code",
-    "source",
-    "verification",
-    "distribution",
-    "not_printed",
-    "effects",
-)
 
 __all__ = [
     "COMMON_FIELDS",
@@ -59,6 +45,7 @@ __all__ = [
     "SLUGS",
     "CardKind",
     "Colour",
+    "Field",
     "Game",
     "Mat",
     "MatPlace",

@@ -4,6 +4,7 @@ from .spec import (
     MAT_SIZE,
     CardKind,
     Colour,
+    Field,
     Game,
     Mat,
     MatPlace,
@@ -11,12 +12,12 @@ from .spec import (
     Option,
     PrintSize,
     Zone,
+    check_choices,
 )
 
 FIGURE = "bakugan"  # the card type of a Bakugan figure (and its deck zone)
 ATTRIBUTES = ("pyrus", "aquos", "subterra", "haos", "darkus", "ventus")
 BONUS_FIELDS = tuple(f"bonus_{a}" for a in ATTRIBUTES)
-FIELDS = BONUS_FIELDS + ("colour", "attribute", "g_power", "gate_class", "timing")
 ABILITY_COLOURS = ("red", "blue", "green")
 GATE_CLASSES = ("gold", "silver", "copper")
 TIMINGS = ("before-roll", "after-roll", "before-battle", "in-battle", "after-battle")
@@ -132,13 +133,10 @@ def validate(card, errors) -> None:
         )
     if card.gate_class and kind != "gate":
         errors.add("gate_class", "Only Gate cards have a class.", "class_not_gate")
-    if card.colour is not None:
-        if kind != "ability":
-            errors.add(
-                "colour", "Only Ability cards have a colour.", "colour_not_ability"
-            )
-        elif card.colour not in ABILITY_COLOURS:
-            errors.add("colour", "Ability cards are red, blue or green.", "bad_colour")
+    if card.colour is not None and kind != "ability":
+        errors.add("colour", "Only Ability cards have a colour.", "colour_not_ability")
+    elif kind == "ability":
+        check_choices(card, errors, PRINTED, "colour")
     if kind == "bakugan":
         for field in BONUS_FIELDS:
             if getattr(card, field) is not None:
@@ -150,12 +148,32 @@ def validate(card, errors) -> None:
         errors.add(
             field, "Only Bakugan figures have an attribute and G-Power.", "not_a_figure"
         )
-    if card.timing is not None and card.timing not in TIMINGS:
-        errors.add(
-            "timing",
-            "Bakugan timing windows are: " + ", ".join(TIMINGS) + ".",
-            "bad_timing",
-        )
+    check_choices(card, errors, PRINTED, "timing")
+
+
+PRINTED = (
+    Field("name", "Name"),
+    Field("attribute", "Attribute", "choice", types=(FIGURE,), page=2,
+          filters=("attribute",), search=("attribute",)),
+    Field("g_power", "G-Power", "number", types=(FIGURE,), minimum=0, maximum=2000,
+          page=3, filters=("g_power_min", "g_power_max"), search=("gpower",),
+          sort="g"),
+    Field("gate_class", "Gate class", "choice", types=("gate",), page=4,
+          filters=("gate_class",), search=("class",)),
+    *(
+        Field(f"bonus_{a}", f"{a.title()} bonus", "bonus", types=("gate",),
+              minimum=-9999, maximum=9999, filters=(f"{a}_min",), search=(a,),
+              sort=a)
+        for a in ATTRIBUTES
+    ),
+    Field("colour", "Colour", "colour", types=("ability",), choices=ABILITY_COLOURS,
+          invalid="Ability cards are red, blue or green.", invalid_code="bad_colour",
+          page=1, search=("colour", "class")),
+    Field("text", "Text", types=("ability",), transcribed=False),
+    Field("timing", "Timing", "choice", types=("ability",), choices=TIMINGS,
+          invalid="Bakugan timing windows are: " + ", ".join(TIMINGS) + ".",
+          invalid_code="bad_timing", page=5, search=("timing",)),
+)  # fmt: skip
 
 
 # No source gives the printed size of Gate and Ability cards: they print at
@@ -245,28 +263,14 @@ GAME = Game(
     year="2007-2012",
     order=4,
     validate=validate,
-    fields=FIELDS,
-    # What a card of each type prints: shown on its page, asked for when unknown.
     kinds=(
-        CardKind("gate", "Gate card", ("name", "gate_class", *BONUS_FIELDS)),
-        CardKind("ability", "Ability card", ("name", "colour", "text", "timing")),
-        CardKind("bakugan", "Bakugan figure", ("name", "attribute", "g_power")),
+        CardKind("gate", "Gate card"),
+        CardKind("ability", "Ability card"),
+        CardKind("bakugan", "Bakugan figure"),
     ),
     unknown_type_fields=("name", "card_type"),
     colours=tuple(Colour(c, c.title(), c[0].upper()) for c in ABILITY_COLOURS),
     not_printable=NOT_PRINTABLE,
-    page_fields=(
-        ("Colour", "colour"),
-        ("Attribute", "attribute"),
-        ("G-Power", "g_power"),
-        ("Gate class", "gate_class"),
-        ("Timing", "timing"),
-    ),
-    filters=(
-        "attribute", "g_power_min", "g_power_max", "gate_class",
-        "pyrus_min", "aquos_min", "subterra_min", "haos_min", "darkus_min",
-        "ventus_min",
-    ),
     zones=(
         Zone("bakugan", "Bakugan"),
         Zone("gate", "Gate cards", ("gates",)),
@@ -290,10 +294,6 @@ GAME = Game(
     attributes=ATTRIBUTES,
     gate_classes=GATE_CLASSES,
     timings=TIMINGS,
-    sort_numbers=(
-        ("g", "g_power", "G-Power"),
-        *((a, f"bonus_{a}", f"{a.title()} bonus") for a in ATTRIBUTES),
-    ),
     print_size=CARD_SIZE,
     not_cards=(FIGURE,),  # figures are toys: a proxy sheet leaves them out
     mats=(PLAYER_MAT, FIELD_2, FIELD_4),
@@ -301,4 +301,6 @@ GAME = Game(
     copy_check=copy_g_power_problem,
     species_of=species_of,
     deck_from_collection=True,
+    # What a card of each type prints: shown on its page, asked for when unknown.
+    printed=PRINTED,
 )  # fmt: skip

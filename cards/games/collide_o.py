@@ -6,6 +6,7 @@ from .spec import (
     MAT_SIZE,
     CardKind,
     Colour,
+    Field,
     Game,
     Mat,
     MatchMode,
@@ -16,8 +17,7 @@ from .spec import (
     Zone,
 )
 
-FIELDS = ("section_1", "section_2", "section_3")
-SECTION_FIELDS = FIELDS
+SECTION_FIELDS = ("section_1", "section_2", "section_3")
 ORDER = "BYRGK"  # blue, yellow, red, green, black
 WILD = ORDER
 NOT_PRINTABLE = ()
@@ -48,6 +48,17 @@ def validate(card, errors) -> None:
             )
         else:
             setattr(card, field, normalise(value))
+
+
+# The filters and search keys over every section ("section", "wild") are
+# declared with the first and the last, which keeps the form's order.
+PRINTED = tuple(
+    Field(name, f"Section {i}", "section", page=i,
+          filters=(("section",) if i == 1 else ()) + (name,)
+          + (("wild",) if i == 3 else ()),
+          search=("colour", "section", f"section{i}", "wild"))
+    for i, name in enumerate(SECTION_FIELDS, 1)
+)  # fmt: skip
 
 
 # No source gives the printed size: the common 63 x 88 mm, said so on the print
@@ -102,8 +113,7 @@ GAME = Game(
     year="2004",
     order=3,
     validate=validate,
-    fields=FIELDS,
-    kinds=(CardKind("sections", "Section card", SECTION_FIELDS),),
+    kinds=(CardKind("sections", "Section card"),),
     unknown_type_fields=("card_type", *SECTION_FIELDS),
     colours=(
         Colour("blue", "Blue", "B"),
@@ -113,12 +123,6 @@ GAME = Game(
         Colour("black", "Black", "K"),
     ),
     not_printable=NOT_PRINTABLE,
-    page_fields=(
-        ("Section 1", "section_1"),
-        ("Section 2", "section_2"),
-        ("Section 3", "section_3"),
-    ),
-    filters=("section", "section_1", "section_2", "section_3", "wild"),
     zones=(Zone("pack", "Pack"),),
     seat_counts=(2, 3, 4, 5),
     shared_pack=True,
@@ -150,4 +154,5 @@ GAME = Game(
     print_size=CARD_SIZE,
     mats=(LINE_GUIDE,),
     frame="#3c3c3c",
+    printed=PRINTED,
 )  # fmt: skip

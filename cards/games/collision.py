@@ -8,6 +8,7 @@ from .spec import (
     MAT_SIZE,
     CardKind,
     Colour,
+    Field,
     Game,
     Mat,
     MatchMode,
@@ -16,9 +17,9 @@ from .spec import (
     Option,
     PrintSize,
     Zone,
+    check_choices,
 )
 
-FIELDS = ("title", "subtitle", "colour", "battle_edge", "spin_strength", "symbol")
 COLOURS = ("red", "yellow", "green", "blue")
 RARITIES = ("starter", "common", "uncommon", "rare", "xtra-rare", "promo")
 PROMO_NUMBERS = range(131, 145)
@@ -63,16 +64,7 @@ def validate(card, errors) -> None:
             "A battle edge is exactly six notches, each . (bare), L (live), S (strike) or E (empty).",
             "bad_notch",
         )
-    if card.colour is not None and card.colour not in COLOURS:
-        errors.add(
-            "colour", "Collision colours are red, yellow, green and blue.", "bad_colour"
-        )
-    if card.rarity is not None and card.rarity not in RARITIES:
-        errors.add(
-            "rarity",
-            "Collision rarities are: " + ", ".join(RARITIES) + ".",
-            "bad_rarity",
-        )
+    check_choices(card, errors, PRINTED, "colour", "rarity")
     kind = card.card_type
     if kind == "blade":
         if card.colour is not None:
@@ -111,6 +103,30 @@ def validate(card, errors) -> None:
         )
 
 
+TEXTED = ("action", "character", "event")
+PRINTED = (
+    Field("name", "Name"),
+    Field("rarity", "Rarity", "rarity", choices=RARITIES,
+          invalid="Collision rarities are: " + ", ".join(RARITIES) + ".",
+          invalid_code="bad_rarity"),
+    Field("text", "Text", types=TEXTED, transcribed=False),
+    Field("title", "Title", page=1),
+    Field("subtitle", "Subtitle", types=("blade", "character"), page=2),
+    Field("colour", "Colour", "colour", types=TEXTED, choices=COLOURS,
+          invalid="Collision colours are red, yellow, green and blue.",
+          invalid_code="bad_colour", page=3, search=("colour",)),
+    Field("battle_edge", "Battle edge", "notches", page=4,
+          filters=("edge_1", "edge_2", "edge_3", "edge_4", "edge_5", "edge_6",
+                   "live_min", "live_max", "strike_min", "strike_max",
+                   "empty_min", "empty_max"),
+          search=("edge", "live", "strike", "empty")),
+    Field("spin_strength", "Spin strength", "number", types=("blade",),
+          minimum=1, maximum=99, page=5, filters=("spin_min", "spin_max"),
+          search=("spin",), sort="spin", sort_label="spin strength"),
+    Field("symbol", "Symbol", "choice", types=("action",), page=6,
+          filters=("symbol",), search=("symbol",)),
+)  # fmt: skip
+
 # One player's mat: the six places a card can sit (rules text, "Setting up").
 # The Blade rests on its spin pile at the table; the mat gives each its own box
 # so both can be read (the Blade's place is beside the pile it stands over).
@@ -143,38 +159,15 @@ GAME = Game(
     year="2002",
     order=1,
     validate=validate,
-    fields=FIELDS,
-    # What a card of each type prints: shown on its page, asked for when unknown.
     kinds=(
-        CardKind("blade", "Blade", (
-            "name", "rarity", "title", "subtitle", "battle_edge", "spin_strength",
-        )),
-        CardKind("action", "Action", (
-            "name", "rarity", "text", "title", "colour", "battle_edge", "symbol",
-        )),
-        CardKind("character", "Character", (
-            "name", "rarity", "text", "title", "subtitle", "colour", "battle_edge",
-        )),
-        CardKind("event", "Event", (
-            "name", "rarity", "text", "title", "colour", "battle_edge",
-        )),
+        CardKind("blade", "Blade"),
+        CardKind("action", "Action"),
+        CardKind("character", "Character"),
+        CardKind("event", "Event"),
     ),
     unknown_type_fields=("name", "card_type", "rarity"),
     colours=tuple(Colour(c, c.title(), c[0].upper()) for c in COLOURS),
     not_printable=NOT_PRINTABLE,
-    page_fields=(
-        ("Title", "title"),
-        ("Subtitle", "subtitle"),
-        ("Colour", "colour"),
-        ("Battle edge", "battle_edge"),
-        ("Spin strength", "spin_strength"),
-        ("Symbol", "symbol"),
-    ),
-    filters=(
-        "edge_1", "edge_2", "edge_3", "edge_4", "edge_5", "edge_6",
-        "live_min", "live_max", "strike_min", "strike_max", "empty_min", "empty_max",
-        "spin_min", "spin_max", "symbol",
-    ),
     zones=(
         Zone("blade", "Blade", ("blades",)),
         Zone("deck", "Deck", ("main deck",)),
@@ -207,7 +200,6 @@ GAME = Game(
     promo_numbers=PROMO_NUMBERS,
     colour_search=("colour",),
     symbols=("play", "win"),
-    sort_numbers=(("spin", "spin_strength", "spin strength"),),
     rarity_letters={
         "s": "starter", "c": "common", "u": "uncommon", "r": "rare",
         "x": "xtra-rare", "xr": "xtra-rare", "p": "promo",
@@ -218,4 +210,6 @@ GAME = Game(
     mats=(PLAYER_MAT,),
     frame="#1f2a44",
     name_from=compose_name,
+    # What a card of each type prints: shown on its page, asked for when unknown.
+    printed=PRINTED,
 )  # fmt: skip

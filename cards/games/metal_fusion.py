@@ -13,6 +13,7 @@ from .spec import (
     MAT_SIZE,
     CardKind,
     Colour,
+    Field,
     Game,
     Mat,
     MatPlace,
@@ -20,16 +21,12 @@ from .spec import (
     Option,
     PrintSize,
     Zone,
+    check_choices,
 )
 
 COLOURS = ("red", "blue", "green", "yellow")
 STAT_FIELDS = ("stat_red", "stat_blue", "stat_green", "stat_yellow")
 MOVE_FIELDS = ("move_red", "move_blue", "move_green", "move_yellow")
-FIELDS = (
-    STAT_FIELDS
-    + MOVE_FIELDS
-    + ("emblem", "move_name", "move_kind", "launcher", "boosters", "timing")
-)
 STAT_NAMES = {
     "character": ("strength", "knowledge", "skill", "spirit"),
     "beyblade": ("attack", "balance", "stamina", "defence"),
@@ -62,24 +59,14 @@ def validate(card, errors) -> None:
         )
     if kind == "effect" and any(getattr(card, f) is not None for f in STAT_FIELDS):
         errors.add("stat_red", "Effect cards print no stat rows.", "stats_on_effect")
-    if card.launcher is not None and card.launcher not in COLOURS:
-        errors.add(
-            "launcher",
-            "Launcher colours are red, blue, green and yellow.",
-            "bad_colour",
-        )
+    check_choices(card, errors, PRINTED, "launcher")
     if card.boosters is not None and not BOOSTER_RE.match(card.boosters):
         errors.add(
             "boosters",
             "Boosters are one colour, two colours, or all four (letters R, B, G, Y in that order).",
             "bad_booster",
         )
-    if card.timing is not None and card.timing not in TIMINGS:
-        errors.add(
-            "timing",
-            "Metal Fusion effect timings are: " + ", ".join(TIMINGS) + ".",
-            "bad_timing",
-        )
+    check_choices(card, errors, PRINTED, "timing")
     if card.rarity is not None and not RARITY_RE.match(card.rarity):
         errors.add(
             "rarity",
@@ -87,6 +74,37 @@ def validate(card, errors) -> None:
             "bad_rarity",
         )
 
+
+STAT_TYPES = ("character", "beyblade", "customizer")
+PRINTED = (
+    Field("name", "Name"),
+    Field("rarity", "Rarity"),
+    Field("text", "Text", types=("effect",), transcribed=False),
+    *(
+        Field(f"stat_{c}", f"{c.title()} stat", "pips", types=STAT_TYPES,
+              minimum=0, maximum=5, page=7 + i,
+              filters=(f"{c}_min", f"{c}_max"), search=(c,), sort=c,
+              sort_label=f"{c} stat")
+        for i, c in enumerate(COLOURS)
+    ),
+    Field("emblem", "Emblem", types=("character", "beyblade"), page=1,
+          filters=("emblem",), search=("emblem",)),
+    Field("move_name", "Move", types=("beyblade",), page=2),
+    Field("move_kind", "Move kind", "choice", types=("beyblade",), page=3),
+    *(
+        Field(f"move_{c}", f"{c.title()} move value", "number", types=("beyblade",),
+              minimum=-9, maximum=9)
+        for c in COLOURS
+    ),
+    Field("timing", "Timing", "choice", types=("effect",), choices=TIMINGS,
+          invalid="Metal Fusion effect timings are: " + ", ".join(TIMINGS) + ".",
+          invalid_code="bad_timing", page=6, search=("timing",)),
+    Field("launcher", "Launcher colour", "colour", choices=COLOURS,
+          invalid="Launcher colours are red, blue, green and yellow.",
+          invalid_code="bad_colour", page=4, filters=("launcher",),
+          search=("launcher",)),
+    Field("boosters", "Boosters", page=5, filters=("booster",), search=("booster",)),
+)  # fmt: skip
 
 # One player's line-up mat (rules text, steps 1, 3 and 5): the three line-up
 # cards with their boosters slid under them, the deck, the discard pile, and
@@ -135,40 +153,15 @@ GAME = Game(
     year="c. 2010",
     order=2,
     validate=validate,
-    fields=FIELDS,
-    # What a card of each type prints: shown on its page, asked for when unknown.
     kinds=(
-        CardKind("character", "Character", (
-            "name", "rarity", *STAT_FIELDS, "emblem", "launcher", "boosters",
-        )),
-        CardKind("beyblade", "Beyblade", (
-            "name", "rarity", *STAT_FIELDS, "emblem", "move_name", "move_kind",
-            *MOVE_FIELDS, "launcher", "boosters",
-        )),
-        CardKind("customizer", "Customizer", (
-            "name", "rarity", *STAT_FIELDS, "launcher", "boosters",
-        )),
-        CardKind("effect", "Effect", (
-            "name", "rarity", "text", "timing", "launcher", "boosters",
-        )),
+        CardKind("character", "Character"),
+        CardKind("beyblade", "Beyblade"),
+        CardKind("customizer", "Customizer"),
+        CardKind("effect", "Effect"),
     ),
     unknown_type_fields=("name", "card_type", "rarity"),
     colours=tuple(Colour(c, c.title(), c[0].upper()) for c in COLOURS),
     not_printable=NOT_PRINTABLE,
-    page_fields=(
-        ("Emblem", "emblem"),
-        ("Move", "move_name"),
-        ("Move kind", "move_kind"),
-        ("Launcher colour", "launcher"),
-        ("Boosters", "boosters"),
-        ("Timing", "timing"),
-        *((f"{c.title()} stat", f"stat_{c}") for c in COLOURS),
-    ),
-    filters=(
-        "red_min", "red_max", "blue_min", "blue_max",
-        "green_min", "green_max", "yellow_min", "yellow_max",
-        "emblem", "launcher", "booster",
-    ),
     zones=(
         Zone("lineup", "Line-up", ("line up",)),
         Zone("deck", "Deck", ("main deck",)),
@@ -193,10 +186,12 @@ GAME = Game(
     opening=Opening("top", "deck", 1),
     aliases=("metalfusion", "mf"),
     timings=TIMINGS,
-    sort_numbers=tuple((c, f"stat_{c}", f"{c} stat") for c in COLOURS),
     face="stat_rows",
     # "About 63 x 88 mm" (issue 23): the common trading card size.
     print_size=PrintSize(63, 88, sourced=True),
     mats=(LINEUP_MAT,),
     frame="#5a1e1e",
+    # What a card of each type prints: shown on its page, asked for when unknown.
+    printed=PRINTED,
+    card_number="number",
 )  # fmt: skip

@@ -54,13 +54,82 @@ class Colour:
         return PALETTE[self.value]
 
 
+# Columns every game's cards have; a game's own columns are the rest of what it
+# declares (``Game.fields``).
+COMMON_FIELDS = (
+    "key",
+    "number",
+    "printed_number",
+    "name",
+    "card_type",
+    "rarity",
+    "text",
+    "lore",
+    "code",
+    "source",
+    "verification",
+    "distribution",
+    "not_printed",
+    "effects",
+)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field a game's cards print, declared once; the site derives the rest.
+
+    ``name`` is the Card column and ``label`` its name on the card page. ``kind``
+    is the transcribe page's control: ``notches``, ``pips``, ``section``,
+    ``colour``, ``rarity``, ``choice``, ``number``, ``bonus`` or ``text``.
+    ``minimum``/``maximum`` bound a number, ``choices`` the values a choice takes
+    (a value outside them is refused with ``invalid``, code ``invalid_code``).
+    ``types`` are the card types that print it (empty: every type). ``page`` is
+    its place among the card page's fields (None: not listed there),
+    ``filters`` the card filters over it in form order, ``search`` the search
+    keys that read it, ``sort`` its sort key (None: no order by it);
+    ``transcribed`` says whether the transcribe page asks for it.
+    """
+
+    name: str
+    label: str
+    kind: str = "text"
+    types: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+    invalid: str = ""
+    invalid_code: str = ""
+    transcribed: bool = True
+    page: int | None = None
+    filters: tuple[str, ...] = ()
+    search: tuple[str, ...] = ()
+    sort: str | None = None
+    sort_label: str = ""  # its name in a sort list, when not its label
+
+    def printed_by(self, card_type: str) -> bool:
+        """Return whether a card of this type prints the field."""
+        return not self.types or card_type in self.types
+
+
+def check_choices(card, errors, printed: tuple[Field, ...], *names: str) -> None:
+    """Add the declared message for each field of ``names`` outside its choices."""
+    for declared in printed:
+        value = getattr(card, declared.name)
+        if declared.name in names and value is not None:
+            if value not in declared.choices:
+                errors.add(declared.name, declared.invalid, declared.invalid_code)
+
+
 @dataclass(frozen=True)
 class CardKind:
-    """A card type of a game and the fields a card of that type prints."""
+    """A card type of a game and the fields a card of that type prints.
+
+    ``fields`` is filled in by ``Game`` from its declared ``printed`` fields.
+    """
 
     value: str
     label: str
-    fields: tuple[str, ...]
+    fields: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -197,6 +266,10 @@ class MatPlace:
     note: str = ""
 
 
+def _page(field: Field) -> int:
+    return field.page
+
+
 # A one-player mat fills a landscape sheet of A4 or US Letter inside 5 mm
 # margins: four 63 x 88 mm card places across, two rows.
 MAT_SIZE = (269.0, 190.0)
@@ -230,13 +303,10 @@ class Game:
     year: str
     order: int
     validate: Callable  # validate(card, errors): the game's own card checks
-    fields: tuple[str, ...]  # the Card columns only this game uses
     kinds: tuple[CardKind, ...]
     unknown_type_fields: tuple[str, ...]  # what to ask for when the type is unknown
     colours: tuple[Colour, ...] = ()
     not_printable: tuple[str, ...] = ()
-    page_fields: tuple[tuple[str, str], ...] = ()  # (label, field) on the card page
-    filters: tuple[str, ...] = ()  # its own filters on its pages, in form order
     zones: tuple[Zone, ...] = ()
     default_zones: dict[str, str] = field(default_factory=dict)  # card type -> zone
     # The zones the deck editor offers a card type (first is the editor's default);
@@ -263,14 +333,13 @@ class Game:
     # What the search language (``cards.search``) reads of this game: the columns
     # ``colour:`` looks in (holding colour values, or colour letters when
     # ``colour_search_letters``), the words of its fields a bare search word may
-    # name, and its numbers a list can be ordered by: (sort key, column, label).
+    # name (its numbers a list can be ordered by are ``sort_numbers``).
     colour_search: tuple[str, ...] = ()
     colour_search_letters: bool = False
     attributes: tuple[str, ...] = ()
     gate_classes: tuple[str, ...] = ()
     symbols: tuple[str, ...] = ()
     timings: tuple[str, ...] = ()
-    sort_numbers: tuple[tuple[str, str, str], ...] = ()
     # Letters a search may write a rarity word with (``r:c`` for common).
     rarity_letters: dict[str, str] = field(default_factory=dict)
     # Proxy sheets (``decks.printing``): the card size on paper, per card type
@@ -293,6 +362,53 @@ class Game:
     # official item belongs to, for completion per species (Bakugan figures,
     # one species per mould); None where a game's items have no species.
     species_of: Callable | None = None
+
+    # --- printed fields (issue 31): each declared once, the rest derived -------
+    # What a card of each type prints, in the order the transcribe page asks it.
+    printed: tuple[Field, ...] = ()
+    # The column a reader's printed card number goes to: Metal Fusion's engine
+    # compares ``number``, so that game reads the number straight into it.
+    card_number: str = "printed_number"
+
+    def __post_init__(self):
+        kinds = tuple(
+            CardKind(
+                k.value,
+                k.label,
+                tuple(f.name for f in self.printed if f.printed_by(k.value)),
+            )
+            for k in self.kinds
+        )
+        object.__setattr__(self, "kinds", kinds)
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """Return the Card columns only this game uses (its declared, not common)."""
+        return tuple(f.name for f in self.printed if f.name not in COMMON_FIELDS)
+
+    @property
+    def page_fields(self) -> tuple[tuple[str, str], ...]:
+        """Return (label, field) of the fields the card page lists, in its order."""
+        shown = sorted((f for f in self.printed if f.page is not None), key=_page)
+        return tuple((f.label, f.name) for f in shown)
+
+    @property
+    def filters(self) -> tuple[str, ...]:
+        """Return the game's own filters on its pages, in form order."""
+        return tuple(name for f in self.printed for name in f.filters)
+
+    @property
+    def sort_numbers(self) -> tuple[tuple[str, str, str], ...]:
+        """Return (sort key, column, label) of the numbers a list is ordered by."""
+        return tuple(
+            (f.sort, f.name, f.sort_label or f.label)
+            for f in self.printed
+            if f.sort is not None
+        )
+
+    def printed_field(self, name: str) -> Field | None:
+        """Return the declaration of the field ``name``, or None if not declared."""
+        return next((f for f in self.printed if f.name == name), None)
 
     @property
     def types(self) -> tuple[str, ...]:

@@ -5,8 +5,9 @@ is exactly fifteen more cards, of any type, with no two cards sharing a number
 (ruling M1: "in a deck" means the fifteen; the line-up is not part of it). The
 line-up's slots, the deck size and the repeated-number test are the engine's.
 
-The number compared is the card's ``number`` (its printed number when no number
-is recorded). A card whose number is unknown cannot be checked: the deck gets a
+The number compared is the card's ``number``, the one column a Metal Fusion
+card number is kept and read into (``GAME.card_number``), as the engine compares
+it. A card whose number is unknown cannot be checked: the deck gets a
 warning (code ``unknown_number``), which does not make it illegal, and that card
 is never reported as a duplicate. The site does not guess a number it lacks.
 """
@@ -30,11 +31,7 @@ FINE_PRINT = "rules: 7. The fine print"
 
 def card_number(line: Line):
     """Return the number M1 compares, or None when it is unknown."""
-    number = line.get("number")
-    if number is not None:
-        return number
-    printed = (line.get("printed_number") or "").strip()
-    return printed or None
+    return line.get(GAME.card_number)
 
 
 def validate(lines: list[Line], **options) -> list[Problem]:

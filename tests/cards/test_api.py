@@ -6,7 +6,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.fields import DateTimeField
 
 from cards.api import cache
-from cards.api.serializers import CardSerializer
+from cards.api.serializers import GAME_CARD_FIELDS, CardSerializer
 from cards.models import Card
 from cards.search import SORT_KEYS
 from tests.factories import MF, B, C, make_card, make_set
@@ -205,7 +205,32 @@ def test_the_list_rows_equal_the_detail_and_the_generic_serializer(client):
     # The detail alone adds each field's own verification level (none here).
     assert detail.pop("field_verification") == {}
     assert listed == detail
-    assert detail == dict(generic)
+    # The generic path gives every game's columns; a Blade answers with its own.
+    printed = {"title", "subtitle", "battle_edge", "spin_strength"}
+    assert {k: v for k, v in generic.items() if k in detail} == detail
+    assert set(generic) - set(detail) == set(GAME_CARD_FIELDS) - printed
+
+
+def test_a_card_answers_with_the_fields_its_game_and_type_print(client):
+    blade = make_card(C, key="1", title="Dragoon", card_type="blade")
+    unknown = make_card(C, key="2", title="Dranzer", card_type=None)
+    blade_data = client.get(f"/api/cards/{blade.pk}/").json()
+    unknown_data = client.get(f"/api/cards/{unknown.pk}/").json()
+    assert [f for f in GAME_CARD_FIELDS if f in blade_data] == [
+        "title",
+        "subtitle",
+        "battle_edge",
+        "spin_strength",
+    ]
+    assert [f for f in GAME_CARD_FIELDS if f in unknown_data] == [
+        "title",
+        "subtitle",
+        "colour",
+        "battle_edge",
+        "spin_strength",
+        "symbol",
+    ]
+    assert "stat_red" not in blade_data and blade_data["rarity"] is None
 
 
 def test_the_api_is_read_only(client, user):
