@@ -7,7 +7,7 @@ import cards.models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("cards", "0009_perf_set_card_totals"),
+        ("cards", "0010_metal_fusion_card_number"),
     ]
 
     operations = [
