@@ -39,34 +39,44 @@ from .windows import (
 # --- describing, viewing, serialising --------------------------------------
 
 
+def _describe_shift(state: State, action: Action, who: str) -> str:
+    name = state.static.bak_name[action.seat * 3 + action.arg]
+    return f"{who} moves {name} to {_gname_for(state, action.arg2, action.seat)}."
+
+
+# Action kind -> its words, from the state, the action and its seat's name.
+_DESCRIPTIONS = {
+    "miss": lambda state, action, who: "The Bakugan misses every gate.",
+    # Whoever enters a roll may not know the gate: name it only once open.
+    "land": lambda state, action, who: (
+        f"The Bakugan lands on {_gname_for(state, action.arg, -1)}."
+    ),
+    "place": lambda state, action, who: (
+        f"{who} places "
+        f"{state.static.gate_name[action.seat * 3 + action.arg]} face down."
+    ),
+    "roll": lambda state, action, who: (
+        f"{who} rolls {state.static.bak_name[action.seat * 3 + action.arg]}."
+    ),
+    "play": lambda state, action, who: (
+        f"{who} plays {state.static.ab_name[action.seat][action.arg]}."
+    ),
+    "pass": lambda state, action, who: f"{who} plays no more ability cards now.",
+    "move": lambda state, action, who: (
+        f"{who} moves the Bakugan to {_gname_for(state, action.arg, action.seat)}."
+    ),
+    "shift": _describe_shift,
+    "clear": lambda state, action, who: (
+        f"{who} moves {_gname_for(state, action.arg, action.seat)} to their used pile."
+    ),
+    "skip": lambda state, action, who: f"{who} has no Bakugan and skips the turn.",
+}
+
+
 def describe(state: State, action: Action) -> str:
     """Return the action in plain words."""
-    static = state.static
-    kind, seat = action.kind, action.seat
-    who = _seat_word(seat) if seat >= 0 else ""
-    if kind == "miss":
-        return "The Bakugan misses every gate."
-    if kind == "land":
-        # Whoever enters a roll may not know the gate: name it only once open.
-        return f"The Bakugan lands on {_gname_for(state, action.arg, -1)}."
-    if kind == "place":
-        return f"{who} places {static.gate_name[seat * 3 + action.arg]} face down."
-    if kind == "roll":
-        return f"{who} rolls {static.bak_name[seat * 3 + action.arg]}."
-    if kind == "play":
-        return f"{who} plays {static.ab_name[seat][action.arg]}."
-    if kind == "pass":
-        return f"{who} plays no more ability cards now."
-    if kind == "move":
-        return f"{who} moves the Bakugan to {_gname_for(state, action.arg, seat)}."
-    if kind == "shift":
-        return (
-            f"{who} moves {static.bak_name[seat * 3 + action.arg]} to "
-            f"{_gname_for(state, action.arg2, seat)}."
-        )
-    if kind == "clear":
-        return f"{who} moves {_gname_for(state, action.arg, seat)} to their used pile."
-    return f"{who} has no Bakugan and skips the turn."
+    who = _seat_word(action.seat) if action.seat >= 0 else ""
+    return _DESCRIPTIONS.get(action.kind, _DESCRIPTIONS["skip"])(state, action, who)
 
 
 def _gname_for(state: State, code: int, player: int) -> str:
