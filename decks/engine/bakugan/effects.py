@@ -633,55 +633,12 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
     if op in _TRAP_OPS:
         state.events.append("No Bakugan Trap is in play: no effect.")
         return
-    lead = _battler_of(state, owner)
-    if op in (
-        "cancel_gate",
-        "nullify_gate",
-        "lower_wins",
-        "swap_g_power",
-        "zero_printed",
-        "zero_ability_bonus",
-        "cap_gate_bonus",
-        "clear_bonuses",
-    ):
-        if not _holds(state, owner, step, lead):
+    whole = _WHOLE_BATTLE.get(op)
+    if whole is not None:
+        if not _holds(state, owner, step, _battler_of(state, owner)):
             state.events.append("Its condition does not hold: no effect.")
             return
-    if op == "cancel_gate":
-        battle.cancelled = True
-        state.events.append(f"The gate {_gname(state, battle.gate)} is cancelled.")
-        return
-    if op == "nullify_gate":
-        battle.nullified = True
-        state.events.append(
-            f"The text of {_gname(state, battle.gate)} does not count; its bonus does."
-        )
-        return
-    if op == "lower_wins":
-        battle.steps.append((owner, is_gate, op, 0, ()))
-        state.events.append("In this battle the lower G-Power wins.")
-        return
-    if op == "swap_g_power":
-        battle.steps.append((owner, is_gate, op, 0, ()))
-        state.events.append("The two Bakugan exchange G-Power.")
-        return
-    if op == "zero_ability_bonus":
-        battle.steps.append((owner, is_gate, op, 0, ()))
-        state.events.append("Ability cards add no G-Power in this battle.")
-        return
-    if op == "zero_printed":
-        battle.steps.append((owner, is_gate, op, 0, ()))
-        state.events.append("Printed G-Power counts as zero in this battle.")
-        return
-    if op == "cap_gate_bonus":
-        battle.steps.append((owner, is_gate, op, step.amount, ()))
-        state.events.append(
-            f"Gate bonuses above {step.amount} count as {step.amount} in this battle."
-        )
-        return
-    if op == "clear_bonuses":
-        battle.steps.append((owner, is_gate, op, 0, ()))
-        state.events.append("Every G-Power bonus so far in this battle is lost.")
+        whole(state, owner, is_gate, step)
         return
     found = _targets(state, owner, step.target, step.attribute)
     targets = tuple(b for b in found if _holds(state, owner, step, b))
@@ -689,129 +646,223 @@ def _battle_step(state: State, owner: int, is_gate: bool, card: int, k: int) -> 
         if step.when:
             state.events.append("Its condition does not hold: no effect.")
         return
-    static = state.static
-    if op == "add_g_power" and step.per in LATE_COUNTS:
-        # Counted when the battle is decided ("for each card played in it").
-        letter = "" if is_gate else (static.ab_colour[owner][card] or "-")[0]
-        for b in targets:
-            battle.steps.append(
-                (owner, is_gate, f"late/{step.per}/{letter}", step.amount, (b,))
-            )
-            state.events.append(
-                f"{_bname(state, b)}: {step.amount:+d} G-Power for each "
-                f"{EFFECT_COUNTS[step.per]}."
-            )
-    elif op == "add_g_power" or op == "attribute_bonus":
-        tag = op if is_gate else f"add_g_power/{static.ab_colour[owner][card]}"
-        tag = "add_g_power" if is_gate else tag
-        for b in targets:
-            if op == "attribute_bonus":
-                grid = (
-                    static.gate_bonus[card] if is_gate else static.ab_bonus[owner][card]
-                )
-                if step.of == "own_piles":
-                    seat = b // 3
-                    kinds = {
-                        static.bak_attr[seat * 3 + i]
-                        for i in state.unused[seat] + state.used[seat]
-                    }
-                    amount = sum(grid.get(k) or 0 for k in kinds) * step.amount
-                elif step.of == "opponent_used":
-                    them = _other(battle, b) // 3
-                    best = [
-                        grid.get(static.bak_attr[them * 3 + i]) or 0
-                        for i in state.used[them]
-                    ]
-                    amount = max(best, default=0) * step.amount
-                else:
-                    whose = _other(battle, b) if step.of == "opponent" else b
-                    amount = (grid.get(_attr(state, whose)) or 0) * step.amount
-                if step.per:
-                    amount *= _count(state, b // 3, step.per, step.colours)
-            else:
-                amount = step.amount
-                if step.per:
-                    amount *= _count(state, b // 3, step.per, step.colours)
-            battle.steps.append((owner, is_gate, tag, amount, (b,)))
-            state.events.append(f"{_bname(state, b)}: {amount:+d} G-Power.")
-    elif op == "best_gate_bonus":
-        battle.steps.append((owner, is_gate, op, 0, targets))
-        names = " and ".join(_bname(state, b) for b in targets)
-        state.events.append(
-            f"{names}: the gate's highest bonus, whatever the attribute."
+    _ON_BATTLERS.get(op, _no_battle_effect)(state, owner, is_gate, card, step, targets)
+
+
+# --- battle steps that act on the whole battle: (state, owner, is_gate, step) ---
+
+
+def _cancel_gate(state: State, owner: int, is_gate: bool, step) -> None:
+    state.battle.cancelled = True
+    state.events.append(f"The gate {_gname(state, state.battle.gate)} is cancelled.")
+
+
+def _nullify_gate(state: State, owner: int, is_gate: bool, step) -> None:
+    state.battle.nullified = True
+    state.events.append(
+        f"The text of {_gname(state, state.battle.gate)} does not count; its bonus does."
+    )
+
+
+def _cap_gate_bonus(state: State, owner: int, is_gate: bool, step) -> None:
+    state.battle.steps.append((owner, is_gate, step.op, step.amount, ()))
+    state.events.append(
+        f"Gate bonuses above {step.amount} count as {step.amount} in this battle."
+    )
+
+
+def _battle_rule(said: str):
+    """Return the step that records its op for the whole battle and says ``said``."""
+
+    def apply(state: State, owner: int, is_gate: bool, step) -> None:
+        state.battle.steps.append((owner, is_gate, step.op, 0, ()))
+        state.events.append(said)
+
+    return apply
+
+
+# Ops that act on the whole battle, once their conditions hold for the card
+# owner's battler.
+_WHOLE_BATTLE = {
+    "cancel_gate": _cancel_gate,
+    "nullify_gate": _nullify_gate,
+    "lower_wins": _battle_rule("In this battle the lower G-Power wins."),
+    "swap_g_power": _battle_rule("The two Bakugan exchange G-Power."),
+    "zero_printed": _battle_rule("Printed G-Power counts as zero in this battle."),
+    "zero_ability_bonus": _battle_rule("Ability cards add no G-Power in this battle."),
+    "cap_gate_bonus": _cap_gate_bonus,
+    "clear_bonuses": _battle_rule("Every G-Power bonus so far in this battle is lost."),
+}
+
+
+# --- battle steps on the battlers they hold for --------------------------------
+# Each takes (state, owner, is_gate, card, step, targets).
+
+
+def _add_g_power(state, owner, is_gate, card, step, targets) -> None:
+    if step.per not in LATE_COUNTS:
+        _gain_g_power(state, owner, is_gate, card, step, targets)
+        return
+    # Counted when the battle is decided ("for each card played in it").
+    colour = "" if is_gate else (state.static.ab_colour[owner][card] or "-")[0]
+    for b in targets:
+        state.battle.steps.append(
+            (owner, is_gate, f"late/{step.per}/{colour}", step.amount, (b,))
         )
-    elif op == "change_attribute":
-        _change_attribute(state, step, targets)
-    elif op == "swap_battler":
-        _swap_battler(state, step, targets)
-    elif op == "copy_printed":
-        for b in targets:
-            them = _other(battle, b) // 3
-            printed = [static.bak_g[them * 3 + i] for i in state.used[them]]
-            if not printed:
-                state.events.append("No Bakugan in the opponent's used pile to copy.")
-                continue
-            battle.steps.append((owner, is_gate, "set_printed", max(printed), (b,)))
-            state.events.append(
-                f"{_bname(state, b)}: printed G-Power {max(printed)} from now."
-            )
-    elif op == "gate_bonus_again":
-        for b in targets:
-            times = step.amount
-            if step.per:
-                times *= _count(state, b // 3, step.per, step.colours)
-            battle.steps.append((owner, is_gate, op, times, (b,)))
-        names = " and ".join(_bname(state, b) for b in targets)
-        state.events.append(f"{names}: the gate bonus counts again.")
-    elif op == "no_gate_bonus":
-        battle.steps.append((owner, is_gate, op, 0, targets))
-        names = " and ".join(_bname(state, b) for b in targets)
-        state.events.append(f"{names}: no gate bonus.")
-    elif op == "double_ability_bonus":
-        tag = "double_ability_bonus/" + "".join(c[0] for c in step.colours)
-        battle.steps.append((owner, is_gate, tag, 0, targets))
-        state.events.append("G-Power from Ability cards is doubled.")
-    elif op == "no_abilities" and step.colours:
-        words = _or_words([c.capitalize() for c in step.colours])
-        for b in targets:
-            seat = b // 3
-            for colour in step.colours:
-                if f"{seat}{colour[0]}" not in battle.banned:
-                    battle.banned.append(f"{seat}{colour[0]}")
-            state.events.append(
-                f"{_seat_word(seat)} may not play {words} Ability cards in this battle."
-            )
-    elif op == "no_abilities":
+        state.events.append(
+            f"{_bname(state, b)}: {step.amount:+d} G-Power for each "
+            f"{EFFECT_COUNTS[step.per]}."
+        )
+
+
+def _gain_g_power(state, owner, is_gate, card, step, targets) -> None:
+    static = state.static
+    tag = "add_g_power" if is_gate else f"add_g_power/{static.ab_colour[owner][card]}"
+    for b in targets:
+        if step.op == "attribute_bonus":
+            grid = static.gate_bonus[card] if is_gate else static.ab_bonus[owner][card]
+            amount = _attribute_amount(state, step, grid, b)
+        else:
+            amount = step.amount
+        if step.per:
+            amount *= _count(state, b // 3, step.per, step.colours)
+        state.battle.steps.append((owner, is_gate, tag, amount, (b,)))
+        state.events.append(f"{_bname(state, b)}: {amount:+d} G-Power.")
+
+
+def _attribute_amount(state: State, step, grid: dict, b: int) -> int:
+    """Return what a card's printed bonus (``grid``) gives Bakugan ``b``."""
+    static = state.static
+    if step.of == "own_piles":
+        seat = b // 3
+        kinds = {
+            static.bak_attr[seat * 3 + i] for i in state.unused[seat] + state.used[seat]
+        }
+        return sum(grid.get(k) or 0 for k in kinds) * step.amount
+    if step.of == "opponent_used":
+        them = _other(state.battle, b) // 3
+        best = [grid.get(static.bak_attr[them * 3 + i]) or 0 for i in state.used[them]]
+        return max(best, default=0) * step.amount
+    whose = _other(state.battle, b) if step.of == "opponent" else b
+    return (grid.get(_attr(state, whose)) or 0) * step.amount
+
+
+def _best_gate_bonus(state, owner, is_gate, card, step, targets) -> None:
+    state.battle.steps.append((owner, is_gate, step.op, 0, targets))
+    names = " and ".join(_bname(state, b) for b in targets)
+    state.events.append(f"{names}: the gate's highest bonus, whatever the attribute.")
+
+
+def _copy_printed(state, owner, is_gate, card, step, targets) -> None:
+    static = state.static
+    for b in targets:
+        them = _other(state.battle, b) // 3
+        printed = [static.bak_g[them * 3 + i] for i in state.used[them]]
+        if not printed:
+            state.events.append("No Bakugan in the opponent's used pile to copy.")
+            continue
+        state.battle.steps.append((owner, is_gate, "set_printed", max(printed), (b,)))
+        state.events.append(
+            f"{_bname(state, b)}: printed G-Power {max(printed)} from now."
+        )
+
+
+def _gate_bonus_again(state, owner, is_gate, card, step, targets) -> None:
+    for b in targets:
+        times = step.amount
+        if step.per:
+            times *= _count(state, b // 3, step.per, step.colours)
+        state.battle.steps.append((owner, is_gate, step.op, times, (b,)))
+    names = " and ".join(_bname(state, b) for b in targets)
+    state.events.append(f"{names}: the gate bonus counts again.")
+
+
+def _no_gate_bonus(state, owner, is_gate, card, step, targets) -> None:
+    state.battle.steps.append((owner, is_gate, step.op, 0, targets))
+    names = " and ".join(_bname(state, b) for b in targets)
+    state.events.append(f"{names}: no gate bonus.")
+
+
+def _double_ability_bonus(state, owner, is_gate, card, step, targets) -> None:
+    tag = "double_ability_bonus/" + "".join(c[0] for c in step.colours)
+    state.battle.steps.append((owner, is_gate, tag, 0, targets))
+    state.events.append("G-Power from Ability cards is doubled.")
+
+
+def _no_abilities(state, owner, is_gate, card, step, targets) -> None:
+    battle = state.battle
+    if not step.colours:
         for b in targets:
             if b // 3 not in battle.barred:
                 battle.barred.append(b // 3)
                 state.events.append(
                     f"{_seat_word(b // 3)} may not play Ability cards in this battle."
                 )
-    elif op in ("return_abilities", "discard_ability", "take_gate"):
-        seats = []
-        for b in targets:
-            if b // 3 not in seats:
-                seats.append(b // 3)
-        _seat_step(state, step, seats)
-        if state.over:
-            battle.decided = True
-    elif op == "win_gate":
-        if len(targets) == 1:
-            battle.decided, battle.winner = True, targets[0]
-            state.events.append(f"{_bname(state, targets[0])} wins the battle at once.")
-    elif op == "remove_bakugan":
-        for b in targets:
-            battle.removed.append(b)
-            state.removed[b // 3].append(b % 3)
-            state.events.append(f"{_bname(state, b)} is removed from the game (B12).")
-        left = [
-            b for b in (battle.attacker, battle.defender) if b not in battle.removed
-        ]
-        battle.decided = True
-        battle.winner = left[0] if len(left) == 1 else -1
-    else:
-        state.events.append("That has no effect in a battle.")
+        return
+    words = _or_words([c.capitalize() for c in step.colours])
+    for b in targets:
+        seat = b // 3
+        for colour in step.colours:
+            if f"{seat}{colour[0]}" not in battle.banned:
+                battle.banned.append(f"{seat}{colour[0]}")
+        state.events.append(
+            f"{_seat_word(seat)} may not play {words} Ability cards in this battle."
+        )
+
+
+def _on_seats(state, owner, is_gate, card, step, targets) -> None:
+    seats = []
+    for b in targets:
+        if b // 3 not in seats:
+            seats.append(b // 3)
+    _seat_step(state, step, seats)
+    if state.over:
+        state.battle.decided = True
+
+
+def _win_gate(state, owner, is_gate, card, step, targets) -> None:
+    if len(targets) == 1:
+        battle = state.battle
+        battle.decided, battle.winner = True, targets[0]
+        state.events.append(f"{_bname(state, targets[0])} wins the battle at once.")
+
+
+def _remove_bakugan(state, owner, is_gate, card, step, targets) -> None:
+    battle = state.battle
+    for b in targets:
+        battle.removed.append(b)
+        state.removed[b // 3].append(b % 3)
+        state.events.append(f"{_bname(state, b)} is removed from the game (B12).")
+    left = [b for b in (battle.attacker, battle.defender) if b not in battle.removed]
+    battle.decided = True
+    battle.winner = left[0] if len(left) == 1 else -1
+
+
+def _no_battle_effect(state, owner, is_gate, card, step, targets) -> None:
+    state.events.append("That has no effect in a battle.")
+
+
+_ON_BATTLERS = {
+    "add_g_power": _add_g_power,
+    "attribute_bonus": _gain_g_power,
+    "best_gate_bonus": _best_gate_bonus,
+    "change_attribute": lambda state, owner, is_gate, card, step, targets: (
+        _change_attribute(state, step, targets)
+    ),
+    "swap_battler": lambda state, owner, is_gate, card, step, targets: _swap_battler(
+        state, step, targets
+    ),
+    "copy_printed": _copy_printed,
+    "gate_bonus_again": _gate_bonus_again,
+    "no_gate_bonus": _no_gate_bonus,
+    "double_ability_bonus": _double_ability_bonus,
+    "no_abilities": _no_abilities,
+    "return_abilities": _on_seats,
+    "discard_ability": _on_seats,
+    "take_gate": _on_seats,
+    "win_gate": _win_gate,
+    "remove_bakugan": _remove_bakugan,
+}
 
 
 # The site's decks hold no Bakugan Traps: these steps find none to act on.
