@@ -85,176 +85,289 @@ def _holds(state: State, owner: int, step, b: int) -> bool:
     """
     if not step.when:
         return True
-    static, battle = state.static, state.battle
+    battle = state.battle
     seat = b // 3 if b >= 0 else owner
     attr = _attr(state, b) if b >= 0 else None
     other = _other(battle, b) if battle is not None and b >= 0 else -1
     for name, value in step.when:
-        if name == "attribute":
-            ok = attr in value
-        elif name == "rolled":
-            rolled = battle.attacker if battle is not None else state.rolling
-            ok = (
-                rolled >= 0
-                and rolled // 3 == owner
-                and static.bak_attr[rolled] in value
-            )
-        elif name == "landed":
-            ok = (state.landed >= 0) == value
-        elif name == "standing_elsewhere":
-            ok = any(
-                x >= 0 and (x // 3 == seat) == (value == "self")
-                for x in state.field_bakugan
-            )
-        elif name == "gates_won":
-            mine = len(state.won[seat])
-            others = [len(w) for s, w in enumerate(state.won) if s != seat]
-            if value == "fewest":
-                ok = mine < min(others)
-            elif value == "most":
-                ok = mine > max(others)
-            elif value == "not_most":
-                ok = not mine > max(others)
-            else:
-                ok = max(others) > mine
-        elif name == "attributes_min":
-            ok = len({static.bak_attr[seat * 3 + i] for i in range(3)}) >= value
-        elif name == "duplicate_species":
-            ok = len({static.bak_lname[seat * 3 + i] for i in range(3)}) < 3
-        elif name == "duplicate_attribute":
-            ok = len({static.bak_attr[seat * 3 + i] for i in range(3)}) < 3
-        elif name == "won_gate_named":
-            ok = any(
-                v.lower() in static.gate_name[_card_of(state, g)].lower()
-                for g in state.won[seat]
-                for v in value
-            )
-        elif name == "abilities_over_gates":
-            ok = len(state.abilities_used[seat]) > len(state.won[seat])
-        elif name in ("used_bakugan", "abilities_left"):
-            rows = state.used if name == "used_bakugan" else state.ability_hand
-            mine = len(rows[seat])
-            others = [len(r) for s, r in enumerate(rows) if s != seat]
-            ok = mine > max(others) if value == "most" else mine < min(others)
-        elif name == "in_piles":
-            ok = any(
-                static.bak_attr[seat * 3 + i] in value
-                for i in state.unused[seat] + state.used[seat]
-            )
-        elif name == "used_species" or name == "unused_species":
-            pile = state.used[seat] if name == "used_species" else state.unused[seat]
-            ok = any(
-                v.lower() in static.bak_lname[seat * 3 + i] for i in pile for v in value
-            )
-        elif name == "standing_species":
-            ok = any(
-                x >= 0 and x // 3 == seat and v.lower() in static.bak_lname[x]
-                for x in state.field_bakugan
-                for v in value
-            )
-        elif name == "used_other_attribute" or name == "used_same_attribute":
-            same = name == "used_same_attribute"
-            ok = b >= 0 and any(
-                (static.bak_attr[seat * 3 + i] == attr) == same
-                for i in state.used[seat]
-                if seat * 3 + i != b
-            )
-        elif name == "trap":
-            ok = False  # the site's decks hold no Bakugan Traps
-        elif name == "first_roll":
-            ok = not state.rerolled
-        elif name == "abilities_used_max":
-            ok = len(state.abilities_used[seat]) <= value
-        elif name == "only_gate":
-            ok = len(state.field_gates) == 1
-        elif name == "own_standing":
-            ok = any(
-                x >= 0 and x // 3 == owner and static.bak_attr[x] in value
-                for x in state.field_bakugan
-            )
-        elif battle is None:
-            return False  # the rest speak of a battle
-        elif name == "opponent_attribute":
-            ok = other >= 0 and _attr(state, other) in value
-        elif name == "battle_has":
-            ok = any(
-                _attr(state, x) in value for x in (battle.attacker, battle.defender)
-            )
-        elif name == "battle_lacks":
-            ok = not any(
-                _attr(state, x) in value for x in (battle.attacker, battle.defender)
-            )
-        elif name == "gate_class":
-            ok = static.gate_class[_card_of(state, battle.gate)] in value
-        elif name == "gate_owner":
-            ok = (battle.gate // 3 == seat) == (value == "self")
-        elif name == "own_attribute":
-            mine = _battler_of(state, owner)
-            ok = mine // 3 == owner and _attr(state, mine) in value
-        elif name == "own_species":
-            mine = _battler_of(state, owner)
-            ok = mine // 3 == owner and any(
-                v.lower() in static.bak_lname[mine] for v in value
-            )
-        elif name == "opponent_gate_best":
-            grid = static.gate_bonus[_card_of(state, battle.gate)]
-            ok = other >= 0 and (grid.get(_attr(state, other)) or 0) == max(
-                grid.values()
-            )
-        elif name == "tied":
-            ok = bool(battle.powers) and battle.powers[0] == battle.powers[1] >= 0
-        elif name == "printed_gap":
-            ok = (
-                abs(static.bak_g[battle.attacker] - static.bak_g[battle.defender])
-                >= value
-            )
-        elif b < 0 or other < 0:
-            return False
-        elif name == "printed":
-            mine, theirs = static.bak_g[b], static.bak_g[other]
-            if value == "lowest":
-                ok = mine < theirs
-            elif value == "highest":
-                ok = mine > theirs
-            else:
-                ok = not mine < theirs
-        elif name == "ahead_by":
-            ok = static.bak_g[b] - static.bak_g[other] >= value
-        elif name == "behind_under":
-            ok = 0 < static.bak_g[other] - static.bak_g[b] < value
-        elif name == "opponent_repeats":
-            them, kind = other // 3, _attr(state, other)
-            ok = any(
-                static.bak_attr[them * 3 + i] == kind
-                for i in state.used[them]
-                if them * 3 + i != other
-            )
-        elif name == "printed_max":
-            ok = static.bak_g[b] <= value
-        elif name == "printed_min":
-            ok = static.bak_g[b] >= value
-        elif name == "behind_by":
-            ok = static.bak_g[other] - static.bak_g[b] >= value
-        elif name == "species":
-            ok = any(v.lower() in static.bak_lname[b] for v in value)
-        elif name == "not_species":
-            ok = not any(v.lower() in static.bak_lname[b] for v in value)
-        elif name == "opposite":
-            ok = OPPOSITES.get(attr) == _attr(state, other)
-        elif name == "result":
-            won = battle.winner == b
-            ok = won if value == "win" else (battle.winner >= 0 and not won)
-        elif name in ("margin_over", "margin_under"):
-            powers = battle.powers
-            if not powers or powers[0] < 0:
-                return False
-            margin = abs(powers[0] - powers[1])
-            ok = margin > value if name == "margin_over" else margin < value
-        else:
-            ok = False
-        if not ok:
+        check = _ANY_TIME.get(name)
+        if check is None:
+            if battle is None:
+                return False  # the rest speak of a battle
+            check = _IN_BATTLE.get(name)
+            if check is None:
+                if b < 0 or other < 0:
+                    return False  # the rest compare a battler with its opponent
+                check = _BETWEEN.get(name)
+                if check is None:
+                    return False
+        if not check(state, owner, b, seat, attr, other, value):
             return False
     return True
+
+
+# The conditions (``cards.effects.EFFECT_CONDITIONS``), each a function of
+# (state, owner, b, seat, attr, other, value) as ``_holds`` reads them: ``b``
+# the Bakugan, ``seat`` its owner's, ``attr`` its attribute, ``other`` its
+# opponent in the battle (-1 for none).
+
+
+def _rolled(state: State, owner, b, seat, attr, other, value) -> bool:
+    battle = state.battle
+    rolled = battle.attacker if battle is not None else state.rolling
+    return (
+        rolled >= 0 and rolled // 3 == owner and state.static.bak_attr[rolled] in value
+    )
+
+
+def _gates_won(state: State, owner, b, seat, attr, other, value) -> bool:
+    mine = len(state.won[seat])
+    others = [len(w) for s, w in enumerate(state.won) if s != seat]
+    if value == "fewest":
+        return mine < min(others)
+    if value == "most":
+        return mine > max(others)
+    if value == "not_most":
+        return not mine > max(others)
+    return max(others) > mine
+
+
+def _won_gate_named(state: State, owner, b, seat, attr, other, value) -> bool:
+    names = state.static.gate_name
+    return any(
+        v.lower() in names[_card_of(state, g)].lower()
+        for g in state.won[seat]
+        for v in value
+    )
+
+
+def _most_or_fewest(rows: str):
+    """Return the check that the seat's ``rows`` hold the most (or fewest) of all."""
+
+    def check(state: State, owner, b, seat, attr, other, value) -> bool:
+        counts = getattr(state, rows)
+        mine = len(counts[seat])
+        others = [len(r) for s, r in enumerate(counts) if s != seat]
+        return mine > max(others) if value == "most" else mine < min(others)
+
+    return check
+
+
+def _in_piles(state: State, owner, b, seat, attr, other, value) -> bool:
+    kinds = state.static.bak_attr
+    return any(
+        kinds[seat * 3 + i] in value for i in state.unused[seat] + state.used[seat]
+    )
+
+
+def _species_in(pile: str):
+    """Return the check that one of the seat's ``pile`` is of those species."""
+
+    def check(state: State, owner, b, seat, attr, other, value) -> bool:
+        names = state.static.bak_lname
+        return any(
+            v.lower() in names[seat * 3 + i]
+            for i in getattr(state, pile)[seat]
+            for v in value
+        )
+
+    return check
+
+
+def _standing_species(state: State, owner, b, seat, attr, other, value) -> bool:
+    names = state.static.bak_lname
+    return any(
+        x >= 0 and x // 3 == seat and v.lower() in names[x]
+        for x in state.field_bakugan
+        for v in value
+    )
+
+
+def _used_attribute(same: bool):
+    """Return the check that another used Bakugan has (or lacks) ``b``'s attribute."""
+
+    def check(state: State, owner, b, seat, attr, other, value) -> bool:
+        kinds = state.static.bak_attr
+        return b >= 0 and any(
+            (kinds[seat * 3 + i] == attr) == same
+            for i in state.used[seat]
+            if seat * 3 + i != b
+        )
+
+    return check
+
+
+def _own_standing(state: State, owner, b, seat, attr, other, value) -> bool:
+    kinds = state.static.bak_attr
+    return any(
+        x >= 0 and x // 3 == owner and kinds[x] in value for x in state.field_bakugan
+    )
+
+
+_ANY_TIME = {
+    "attribute": lambda state, owner, b, seat, attr, other, value: attr in value,
+    "rolled": _rolled,
+    "landed": lambda state, owner, b, seat, attr, other, value: (
+        (state.landed >= 0) == value
+    ),
+    "standing_elsewhere": lambda state, owner, b, seat, attr, other, value: any(
+        x >= 0 and (x // 3 == seat) == (value == "self") for x in state.field_bakugan
+    ),
+    "gates_won": _gates_won,
+    "attributes_min": lambda state, owner, b, seat, attr, other, value: (
+        len({state.static.bak_attr[seat * 3 + i] for i in range(3)}) >= value
+    ),
+    "duplicate_species": lambda state, owner, b, seat, attr, other, value: (
+        len({state.static.bak_lname[seat * 3 + i] for i in range(3)}) < 3
+    ),
+    "duplicate_attribute": lambda state, owner, b, seat, attr, other, value: (
+        len({state.static.bak_attr[seat * 3 + i] for i in range(3)}) < 3
+    ),
+    "won_gate_named": _won_gate_named,
+    "abilities_over_gates": lambda state, owner, b, seat, attr, other, value: (
+        len(state.abilities_used[seat]) > len(state.won[seat])
+    ),
+    "used_bakugan": _most_or_fewest("used"),
+    "abilities_left": _most_or_fewest("ability_hand"),
+    "in_piles": _in_piles,
+    "used_species": _species_in("used"),
+    "unused_species": _species_in("unused"),
+    "standing_species": _standing_species,
+    "used_other_attribute": _used_attribute(False),
+    "used_same_attribute": _used_attribute(True),
+    # The site's decks hold no Bakugan Traps.
+    "trap": lambda state, owner, b, seat, attr, other, value: False,
+    "first_roll": lambda state, owner, b, seat, attr, other, value: not state.rerolled,
+    "abilities_used_max": lambda state, owner, b, seat, attr, other, value: (
+        len(state.abilities_used[seat]) <= value
+    ),
+    "only_gate": lambda state, owner, b, seat, attr, other, value: (
+        len(state.field_gates) == 1
+    ),
+    "own_standing": _own_standing,
+}
+
+
+def _battle_has(state: State, owner, b, seat, attr, other, value) -> bool:
+    battle = state.battle
+    return any(_attr(state, x) in value for x in (battle.attacker, battle.defender))
+
+
+def _own_species(state: State, owner, b, seat, attr, other, value) -> bool:
+    mine = _battler_of(state, owner)
+    names = state.static.bak_lname
+    return mine // 3 == owner and any(v.lower() in names[mine] for v in value)
+
+
+def _opponent_gate_best(state: State, owner, b, seat, attr, other, value) -> bool:
+    grid = state.static.gate_bonus[_card_of(state, state.battle.gate)]
+    return other >= 0 and (grid.get(_attr(state, other)) or 0) == max(grid.values())
+
+
+def _own_attribute(state: State, owner, b, seat, attr, other, value) -> bool:
+    mine = _battler_of(state, owner)
+    return mine // 3 == owner and _attr(state, mine) in value
+
+
+def _printed_gap(state: State, owner, b, seat, attr, other, value) -> bool:
+    printed, battle = state.static.bak_g, state.battle
+    return abs(printed[battle.attacker] - printed[battle.defender]) >= value
+
+
+# Conditions that speak of a battle: none holds outside one.
+_IN_BATTLE = {
+    "opponent_attribute": lambda state, owner, b, seat, attr, other, value: (
+        other >= 0 and _attr(state, other) in value
+    ),
+    "battle_has": _battle_has,
+    "battle_lacks": lambda state, owner, b, seat, attr, other, value: (
+        not (_battle_has(state, owner, b, seat, attr, other, value))
+    ),
+    "gate_class": lambda state, owner, b, seat, attr, other, value: (
+        state.static.gate_class[_card_of(state, state.battle.gate)] in value
+    ),
+    "gate_owner": lambda state, owner, b, seat, attr, other, value: (
+        (state.battle.gate // 3 == seat) == (value == "self")
+    ),
+    "own_attribute": _own_attribute,
+    "own_species": _own_species,
+    "opponent_gate_best": _opponent_gate_best,
+    "tied": lambda state, owner, b, seat, attr, other, value: (
+        bool(state.battle.powers)
+        and state.battle.powers[0] == state.battle.powers[1] >= 0
+    ),
+    "printed_gap": _printed_gap,
+}
+
+
+def _printed(state: State, owner, b, seat, attr, other, value) -> bool:
+    mine, theirs = state.static.bak_g[b], state.static.bak_g[other]
+    if value == "lowest":
+        return mine < theirs
+    if value == "highest":
+        return mine > theirs
+    return not mine < theirs
+
+
+def _opponent_repeats(state: State, owner, b, seat, attr, other, value) -> bool:
+    them, kind = other // 3, _attr(state, other)
+    kinds = state.static.bak_attr
+    return any(
+        kinds[them * 3 + i] == kind for i in state.used[them] if them * 3 + i != other
+    )
+
+
+def _result(state: State, owner, b, seat, attr, other, value) -> bool:
+    winner = state.battle.winner
+    won = winner == b
+    return won if value == "win" else (winner >= 0 and not won)
+
+
+def _margin(over: bool):
+    """Return the check that the battle was decided by more (or less) than a value."""
+
+    def check(state: State, owner, b, seat, attr, other, value) -> bool:
+        powers = state.battle.powers
+        if not powers or powers[0] < 0:
+            return False
+        margin = abs(powers[0] - powers[1])
+        return margin > value if over else margin < value
+
+    return check
+
+
+# Conditions that compare a battler with its opponent: none holds without both.
+_BETWEEN = {
+    "printed": _printed,
+    "ahead_by": lambda state, owner, b, seat, attr, other, value: (
+        state.static.bak_g[b] - state.static.bak_g[other] >= value
+    ),
+    "behind_under": lambda state, owner, b, seat, attr, other, value: (
+        0 < state.static.bak_g[other] - state.static.bak_g[b] < value
+    ),
+    "opponent_repeats": _opponent_repeats,
+    "printed_max": lambda state, owner, b, seat, attr, other, value: (
+        state.static.bak_g[b] <= value
+    ),
+    "printed_min": lambda state, owner, b, seat, attr, other, value: (
+        state.static.bak_g[b] >= value
+    ),
+    "behind_by": lambda state, owner, b, seat, attr, other, value: (
+        state.static.bak_g[other] - state.static.bak_g[b] >= value
+    ),
+    "species": lambda state, owner, b, seat, attr, other, value: any(
+        v.lower() in state.static.bak_lname[b] for v in value
+    ),
+    "not_species": lambda state, owner, b, seat, attr, other, value: (
+        not any(v.lower() in state.static.bak_lname[b] for v in value)
+    ),
+    "opposite": lambda state, owner, b, seat, attr, other, value: (
+        OPPOSITES.get(attr) == _attr(state, other)
+    ),
+    "result": _result,
+    "margin_over": _margin(True),
+    "margin_under": _margin(False),
+}
 
 
 def _count(state: State, seat: int, per: str, colours) -> int:
