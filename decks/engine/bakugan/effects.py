@@ -432,6 +432,10 @@ def _card_steps(state: State, owner: int, is_gate: bool, card: int):
     return static.gate_steps[card] if is_gate else static.ab_steps[owner][card]
 
 
+# The site's decks hold no Bakugan Traps: these steps find none to act on.
+_TRAP_OPS = frozenset(("no_traps", "discard_traps", "return_traps"))
+
+
 def _roll_steps(state: State, seat: int, steps) -> bool:
     """Apply the steps of a card played before or after a roll that act now.
 
@@ -441,116 +445,125 @@ def _roll_steps(state: State, seat: int, steps) -> bool:
     for step in steps:
         if step.timing == "used_pile":
             continue  # it acts from the used pile, in later battles
-        if step.op == "reroll_on_miss":
-            if (
-                state.window_kind == "before_roll"
-                and state.rolling // 3 == seat
-                and _holds(state, seat, step, state.rolling)
-            ):
-                state.miss_rerolls += step.amount
-                state.events.append(
-                    f"{_bname(state, state.rolling)} rolls again if it misses."
-                )
-            else:
-                state.events.append("That re-roll does not apply to this roll.")
-            continue
-        if step.op in _TRAP_OPS:
-            state.events.append("No Bakugan Trap is in play: no effect.")
-            continue
-        if step.op == "arm":
-            continue
-        if step.op == "send_used":
-            if _holds(state, seat, step, state.rolling):
-                _send_used(state, seat, step.target)
-            else:
-                state.events.append("Its condition does not hold: no effect.")
-            continue
-        if step.op == "peek_gates":
-            _peek(state, seat, step.amount)
-            continue
-        mine = (state.rolling // 3 == seat) != (step.target == "opponent")
-        if step.op == "place_gate":
-            if _holds(state, seat, step, state.rolling):
-                _place_from_hand(state, seat)
-            else:
-                state.events.append("Its condition does not hold: no effect.")
-            continue
-        if step.op == "join_gate":
-            _join_gate(state, seat, step)
-            continue
-        if step.op == "reroll":
-            if (
-                state.window_kind == "after_roll"
-                and mine
-                and state.rolling >= 0
-                and _holds(state, seat, step, state.rolling)
-            ):
-                state.reroll = True
-                state.events.append(f"{_bname(state, state.rolling)} will roll again.")
-            else:
-                state.events.append("That re-roll does not apply to this roll.")
-        elif step.op == "extra_turn":
-            if state.rolling // 3 == seat and _holds(state, seat, step, state.rolling):
-                state.extra = seat
-                state.events.append(
-                    f"{_seat_word(seat)} takes another turn if no battle comes."
-                )
-            else:
-                state.events.append("That extra turn does not apply now.")
-        elif step.op == "move_bakugan":
-            if (
-                state.window_kind == "after_roll"
-                and mine
-                and state.rolling >= 0
-                and state.landed >= 0
-                and _holds(state, seat, step, state.rolling)
-            ):
-                state.shift = True
-                state.events.append(
-                    f"{_bname(state, state.rolling)} will move to another gate."
-                )
-            else:
-                state.events.append("That move does not apply to this roll.")
-        elif step.op in ("discard_ability", "return_abilities", "take_gate"):
-            # A player's cards and gates: the step acts when the card is played.
-            if not _holds(state, seat, step, state.rolling):
-                state.events.append("Its condition does not hold: no effect.")
-                continue
-            if step.target == "self":
-                seats = [seat]
-            elif step.target == "all":
-                seats = list(range(state.n))
-            else:
-                seats = [s for s in _turn_order(state) if s != seat]
-            _seat_step(state, step, seats)
-        elif step.op == "return_bakugan":
-            kinds = step.condition("attribute")
-            back = [
-                i
-                for i in state.used[seat]
-                if not kinds or state.static.bak_attr[seat * 3 + i] in kinds
-            ]
-            for i in back:
-                state.used[seat].remove(i)
-                state.unused[seat].append(i)
-            state.unused[seat].sort()
-            state.events.append(
-                f"{_seat_word(seat)} puts {len(back)} used Bakugan back to roll."
-            )
-        elif step.op == "clear_field":
-            if state.rolling // 3 != seat or not _holds(
-                state, seat, step, state.rolling
-            ):
-                state.events.append("Its condition does not hold: no effect.")
-                continue
-            for k, b in enumerate(state.field_bakugan):
-                if b >= 0:
-                    state.field_bakugan[k] = -1
-                    state.used[b // 3].append(b % 3)
-            state.events.append("Every standing Bakugan goes to its owner's used pile.")
-        else:
+        act = _ACT_NOW.get(step.op)
+        if act is None:
             held = True
+        else:
+            act(state, seat, step)
     return held
+
+
+# --- steps of a card played around a roll that act at once: (state, seat, step) --
+
+
+def _reroll_on_miss(state: State, seat: int, step) -> None:
+    if (
+        state.window_kind == "before_roll"
+        and state.rolling // 3 == seat
+        and _holds(state, seat, step, state.rolling)
+    ):
+        state.miss_rerolls += step.amount
+        state.events.append(f"{_bname(state, state.rolling)} rolls again if it misses.")
+    else:
+        state.events.append("That re-roll does not apply to this roll.")
+
+
+def _if_it_holds(act):
+    """Return the step that does ``act(state, seat, step)`` if its conditions hold."""
+
+    def apply(state: State, seat: int, step) -> None:
+        if _holds(state, seat, step, state.rolling):
+            act(state, seat, step)
+        else:
+            state.events.append("Its condition does not hold: no effect.")
+
+    return apply
+
+
+def _mine(state: State, seat: int, step) -> bool:
+    """Return whether the step acts on the roll of its own side."""
+    return (state.rolling // 3 == seat) != (step.target == "opponent")
+
+
+def _reroll(state: State, seat: int, step) -> None:
+    if (
+        state.window_kind == "after_roll"
+        and _mine(state, seat, step)
+        and state.rolling >= 0
+        and _holds(state, seat, step, state.rolling)
+    ):
+        state.reroll = True
+        state.events.append(f"{_bname(state, state.rolling)} will roll again.")
+    else:
+        state.events.append("That re-roll does not apply to this roll.")
+
+
+def _extra_turn(state: State, seat: int, step) -> None:
+    if state.rolling // 3 == seat and _holds(state, seat, step, state.rolling):
+        state.extra = seat
+        state.events.append(
+            f"{_seat_word(seat)} takes another turn if no battle comes."
+        )
+    else:
+        state.events.append("That extra turn does not apply now.")
+
+
+def _move_bakugan(state: State, seat: int, step) -> None:
+    if (
+        state.window_kind == "after_roll"
+        and _mine(state, seat, step)
+        and state.rolling >= 0
+        and state.landed >= 0
+        and _holds(state, seat, step, state.rolling)
+    ):
+        state.shift = True
+        state.events.append(
+            f"{_bname(state, state.rolling)} will move to another gate."
+        )
+    else:
+        state.events.append("That move does not apply to this roll.")
+
+
+def _on_players(state: State, seat: int, step) -> None:
+    # A player's cards and gates: the step acts when the card is played.
+    if step.target == "self":
+        seats = [seat]
+    elif step.target == "all":
+        seats = list(range(state.n))
+    else:
+        seats = [s for s in _turn_order(state) if s != seat]
+    _seat_step(state, step, seats)
+
+
+def _return_bakugan(state: State, seat: int, step) -> None:
+    kinds = step.condition("attribute")
+    back = [
+        i
+        for i in state.used[seat]
+        if not kinds or state.static.bak_attr[seat * 3 + i] in kinds
+    ]
+    for i in back:
+        state.used[seat].remove(i)
+        state.unused[seat].append(i)
+    state.unused[seat].sort()
+    state.events.append(
+        f"{_seat_word(seat)} puts {len(back)} used Bakugan back to roll."
+    )
+
+
+def _clear_field(state: State, seat: int, step) -> None:
+    if state.rolling // 3 != seat or not _holds(state, seat, step, state.rolling):
+        state.events.append("Its condition does not hold: no effect.")
+        return
+    for k, b in enumerate(state.field_bakugan):
+        if b >= 0:
+            state.field_bakugan[k] = -1
+            state.used[b // 3].append(b % 3)
+    state.events.append("Every standing Bakugan goes to its owner's used pile.")
+
+
+def _no_trap(state: State, seat: int, step) -> None:
+    state.events.append("No Bakugan Trap is in play: no effect.")
 
 
 def _send_used(state: State, seat: int, target: str) -> None:
@@ -631,6 +644,29 @@ def _join_gate(state: State, seat: int, step) -> None:
     state.events.append(
         f"{_bname(state, seat * 3 + pick)} stands on {_gname(state, state.landed)}."
     )
+
+
+# The ops that act when their card is played around a roll; the others are held
+# for the seat's battle this turn.
+_ACT_NOW = {
+    "reroll_on_miss": _reroll_on_miss,
+    **dict.fromkeys(_TRAP_OPS, _no_trap),
+    "arm": lambda state, seat, step: None,  # read when the card is played
+    "send_used": _if_it_holds(
+        lambda state, seat, step: _send_used(state, seat, step.target)
+    ),
+    "peek_gates": lambda state, seat, step: _peek(state, seat, step.amount),
+    "place_gate": _if_it_holds(lambda state, seat, step: _place_from_hand(state, seat)),
+    "join_gate": _join_gate,
+    "reroll": _reroll,
+    "extra_turn": _extra_turn,
+    "move_bakugan": _move_bakugan,
+    "discard_ability": _if_it_holds(_on_players),
+    "return_abilities": _if_it_holds(_on_players),
+    "take_gate": _if_it_holds(_on_players),
+    "return_bakugan": _return_bakugan,
+    "clear_field": _clear_field,
+}
 
 
 def _swap_battler(state: State, step, targets) -> None:
@@ -978,8 +1014,6 @@ _ON_BATTLERS = {
 }
 
 
-# The site's decks hold no Bakugan Traps: these steps find none to act on.
-_TRAP_OPS = frozenset(("no_traps", "discard_traps", "return_traps"))
 _NOT_IN_BATTLE = frozenset(
     (
         "arm",
