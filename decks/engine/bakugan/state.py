@@ -339,72 +339,80 @@ class _Static:
                 self.bak_attr.append(card["attribute"])
                 self.bak_g.append(card["g_power"])
             for i, card in enumerate(deck["gate"]):
-                self.gate_name.append(_card_name(card, f"{who}'s gate {i + 1}"))
-                self.gate_bonus.append({a: _bonus(card, a) for a in ATTRIBUTES})
-                self.gate_class.append(card.get("gate_class"))
-                steps = _parse(card, f"{who}'s gate card")
-                ok = bool(steps) and _supported(steps, GATE_TIMINGS)
-                self.gate_steps.append(steps if ok else ())
-                self.gate_text.append(
-                    effect_sentence(steps, is_gate=True)
-                    if ok
-                    else "Not encoded: it gives its bonus alone."
+                self._read_gate(card, who, i)
+            self._read_abilities(deck["ability"], who)
+        self._derive()
+        self._derive_field(len(decks))
+
+    def _read_gate(self, card: dict, who: str, i: int) -> None:
+        self.gate_name.append(_card_name(card, f"{who}'s gate {i + 1}"))
+        self.gate_bonus.append({a: _bonus(card, a) for a in ATTRIBUTES})
+        self.gate_class.append(card.get("gate_class"))
+        steps = _parse(card, f"{who}'s gate card")
+        ok = bool(steps) and _supported(steps, GATE_TIMINGS)
+        self.gate_steps.append(steps if ok else ())
+        self.gate_text.append(
+            effect_sentence(steps, is_gate=True)
+            if ok
+            else "Not encoded: it gives its bonus alone."
+        )
+        self.gate_note.append(
+            ""
+            if ok
+            else (
+                NOT_ENCODED if not steps else "its encoded text is not supported here"
+            )
+        )
+
+    def _read_abilities(self, cards: list, who: str) -> None:
+        windows, names, all_steps, notes = [], [], [], []
+        grids, colours, texts = [], [], []
+        for i, card in enumerate(cards):
+            names.append(_card_name(card, f"{who}'s ability {i + 1}"))
+            grid = {a: card.get(f"bonus_{a}") for a in ATTRIBUTES}
+            grids.append({a: v or 0 for a, v in grid.items()})
+            colours.append(card.get("colour"))
+            steps = _parse(card, f"{who}'s ability card")
+            timing = card.get("timing")
+            window = timing.replace("-", "_") if timing else None
+            if window not in WINDOWS:
+                first = steps[0].timing if steps else None
+                window = first if first in WINDOWS else "in_battle"
+            windows.append(window)
+            ok = bool(steps) and _supported(steps, ABILITY_TIMINGS)
+            printed = any(v is not None for v in grid.values())
+            texts.append(
+                effect_sentence(steps)
+                if ok
+                else (
+                    "Not encoded: it plays as its printed bonus alone."
+                    if printed
+                    else "Not encoded: it only goes to the used pile."
                 )
-                self.gate_note.append(
-                    ""
-                    if ok
-                    else (
-                        NOT_ENCODED
-                        if not steps
-                        else "its encoded text is not supported here"
-                    )
+            )
+            if ok:
+                all_steps.append(steps)
+                notes.append("")
+            else:
+                # Not encoded yet: the card plays as its printed bonus alone.
+                all_steps.append((BONUS_ALONE,) if printed else ())
+                why = NOT_ENCODED if not steps else "its text is not supported here"
+                notes.append(
+                    f"{why}, so it plays as its printed bonus alone"
+                    if printed
+                    else f"{why}, so it only goes to the used pile"
                 )
-            windows, names, all_steps, notes = [], [], [], []
-            grids, colours, texts = [], [], []
-            for i, card in enumerate(deck["ability"]):
-                names.append(_card_name(card, f"{who}'s ability {i + 1}"))
-                grid = {a: card.get(f"bonus_{a}") for a in ATTRIBUTES}
-                grids.append({a: v or 0 for a, v in grid.items()})
-                colours.append(card.get("colour"))
-                steps = _parse(card, f"{who}'s ability card")
-                timing = card.get("timing")
-                window = timing.replace("-", "_") if timing else None
-                if window not in WINDOWS:
-                    first = steps[0].timing if steps else None
-                    window = first if first in WINDOWS else "in_battle"
-                windows.append(window)
-                ok = bool(steps) and _supported(steps, ABILITY_TIMINGS)
-                printed = any(v is not None for v in grid.values())
-                texts.append(
-                    effect_sentence(steps)
-                    if ok
-                    else (
-                        "Not encoded: it plays as its printed bonus alone."
-                        if printed
-                        else "Not encoded: it only goes to the used pile."
-                    )
-                )
-                if ok:
-                    all_steps.append(steps)
-                    notes.append("")
-                else:
-                    # Not encoded yet: the card plays as its printed bonus alone.
-                    all_steps.append((BONUS_ALONE,) if printed else ())
-                    why = NOT_ENCODED if not steps else "its text is not supported here"
-                    notes.append(
-                        f"{why}, so it plays as its printed bonus alone"
-                        if printed
-                        else f"{why}, so it only goes to the used pile"
-                    )
-                    if printed and not timing:
-                        windows[-1] = "in_battle"
-            self.ab_name.append(names)
-            self.ab_bonus.append(grids)
-            self.ab_colour.append(colours)
-            self.ab_text.append(texts)
-            self.ab_window.append(windows)
-            self.ab_steps.append(all_steps)
-            self.ab_note.append(notes)
+                if printed and not timing:
+                    windows[-1] = "in_battle"
+        self.ab_name.append(names)
+        self.ab_bonus.append(grids)
+        self.ab_colour.append(colours)
+        self.ab_text.append(texts)
+        self.ab_window.append(windows)
+        self.ab_steps.append(all_steps)
+        self.ab_note.append(notes)
+
+    def _derive(self) -> None:
         # The steps that act while a card lies in a used pile (most have none).
         self.gate_pile = [
             tuple(k for k, st in enumerate(steps) if st.timing == "used_pile")
@@ -442,6 +450,8 @@ class _Static:
             ]
             for code in range(len(self.gate_name))
         ]
+
+    def _derive_field(self, seats: int) -> None:
         # The greedy score reads, for every gate on the field and every Bakugan,
         # the gate's bonus for its attribute (0 when unknown) and its G-Power on
         # the gate: looked up here once, [gate card][Bakugan code].
@@ -450,7 +460,7 @@ class _Static:
             for bonus in self.gate_bonus
         ]
         self.field_bonus = [  # [card][seat][Bakugan index]
-            [row[seat * 3 : seat * 3 + 3] for seat in range(len(decks))]
+            [row[seat * 3 : seat * 3 + 3] for seat in range(seats)]
             for row in field_bonus
         ]
         self.on_gate = [
@@ -459,7 +469,7 @@ class _Static:
         # And what each seat's Bakugan left (unused and used, as a set of bits)
         # make of each gate: the term ``_prospects_reference`` adds, computed as
         # it computes it, (for the seat scored, for another seat), [card][seat][bits].
-        others = len(decks) - 1
+        others = seats - 1
         self.field_terms = []
         for row in self.field_bonus:
             per_seat = []
