@@ -123,17 +123,12 @@ def _scores_read(state: State, actions: list, player: int) -> list | None:
     not taken from ``legal_actions``) returns None for the whole list:
     the caller plays those out as the reference does.
     """
-    if not state.plain or state.over or state.dirty or state.rounds + 2 >= TURN_CAP:
+    draws = _draws_if_read(state)
+    if draws is None:
         return None
     hands, stacks = state.hands, state.stacks
-    for seat, stack in enumerate(stacks):
-        if not stack and len(hands[seat]) == 1:
-            return None  # the round's end could make this seat a winner (O5)
     seat, players, widths = state.seat, state.players, state.widths
-    hand, stack, limit = hands[seat], stacks[seat], state.limits[seat]
-    draws = min(limit - len(hand) + 1, len(stack))
-    if draws not in (0, 1):
-        return None  # a hand off its limit (only after a penalty)
+    hand, stack = hands[seat], stacks[seat]
     # The refill after any play draws the same card: the stack's top (O3).
     top = stack[-1] if draws else None
     left_after = len(hand) - 1 + draws
@@ -145,26 +140,16 @@ def _scores_read(state: State, actions: list, player: int) -> list | None:
     mover = player == seat
     ours = own - 1 if mover else own  # after any play
     colours_now = _colours(hands[player], widths)
-    colours = colours_now
-    if mover:  # the colours of the hand after any play, but the card played
-        colours += widths[top] if draws else 0
+    # The mover's hand after any play, but the card played: the card drawn joins.
+    colours = colours_now + (widths[top] if mover and draws else 0)
     legal = state.choices or ()
     read, fit, unions, cards = state.read, state.fit, state.unions, len(widths)
     lone = len(state.line) == 1  # a play makes a line of two: both ends change
     base = None  # after any play; no seat is ever barred (``plain``)
     values = []
     for action in actions:
-        if action is PASS:  # the score as it stands: _hand_prospects, inlined
-            now = _position_base(0.0, own, total - own, players, penalised, 0)
-            prospects = 0.0
-            if hands[player]:
-                left, right = state.left_fit, state.right_fit
-                either = unions.get(left[2] << 11 | right[2]) or _either(
-                    unions, left, right
-                )
-                fitting = len(either.intersection(hands[player]))
-                prospects = _prospect_value(fitting, colours_now, len(either), cards)
-            values.append(now + prospects)
+        if action is PASS:
+            values.append(_score_as_it_stands(state, player, own, total, colours_now))
             continue
         if type(action) is not Play:
             return None
@@ -219,6 +204,38 @@ def _scores_read(state: State, actions: list, player: int) -> list | None:
             continue
         values.append(base + _prospect_value(fitting, width, len(either), cards))
     return values
+
+
+def _draws_if_read(state: State) -> int | None:
+    """Return the cards the mover draws after any play, None if ``_scores_read`` cannot read."""
+    if not state.plain or state.over or state.dirty or state.rounds + 2 >= TURN_CAP:
+        return None
+    hands, stacks = state.hands, state.stacks
+    for seat, stack in enumerate(stacks):
+        if not stack and len(hands[seat]) == 1:
+            return None  # the round's end could make this seat a winner (O5)
+    seat = state.seat
+    draws = min(state.limits[seat] - len(hands[seat]) + 1, len(stacks[seat]))
+    if draws not in (0, 1):
+        return None  # a hand off its limit (only after a penalty)
+    return draws
+
+
+def _score_as_it_stands(
+    state: State, player: int, own: int, total: int, colours: int
+) -> float:
+    """Return ``score`` after a pass in ``_scores_read``: ``_hand_prospects``, inlined."""
+    penalised = state.limits[player] == PENALTY_LIMIT
+    now = _position_base(0.0, own, total - own, state.players, penalised, 0)
+    prospects = 0.0
+    hand = state.hands[player]
+    if hand:
+        left, right = state.left_fit, state.right_fit
+        unions = state.unions
+        either = unions.get(left[2] << 11 | right[2]) or _either(unions, left, right)
+        fitting = len(either.intersection(hand))
+        prospects = _prospect_value(fitting, colours, len(either), len(state.widths))
+    return now + prospects
 
 
 def _no_hand_fits(either: frozenset, hands: list, but: int) -> bool:
