@@ -809,7 +809,8 @@ def _cancel_gate(state: State, owner: int, is_gate: bool, step) -> None:
 def _nullify_gate(state: State, owner: int, is_gate: bool, step) -> None:
     state.battle.nullified = True
     state.events.append(
-        f"The text of {_gname(state, state.battle.gate)} does not count; its bonus does."
+        f"The text of {_gname(state, state.battle.gate)} does not count; "
+        "its bonus does."
     )
 
 

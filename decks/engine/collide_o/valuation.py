@@ -207,7 +207,7 @@ def _scores_read(state: State, actions: list, player: int) -> list | None:
 
 
 def _draws_if_read(state: State) -> int | None:
-    """Return the cards the mover draws after any play, None if ``_scores_read`` cannot read."""
+    """Return the mover's draws after any play (0 or 1); None: the scores go unread."""
     if not state.plain or state.over or state.dirty or state.rounds + 2 >= TURN_CAP:
         return None
     hands, stacks = state.hands, state.stacks
@@ -224,7 +224,7 @@ def _draws_if_read(state: State) -> int | None:
 def _score_as_it_stands(
     state: State, player: int, own: int, total: int, colours: int
 ) -> float:
-    """Return ``score`` after a pass in ``_scores_read``: ``_hand_prospects``, inlined."""
+    """Return ``score`` after a pass: ``_hand_prospects``, inlined."""
     penalised = state.limits[player] == PENALTY_LIMIT
     now = _position_base(0.0, own, total - own, state.players, penalised, 0)
     prospects = 0.0
