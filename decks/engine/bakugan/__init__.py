@@ -167,6 +167,12 @@ Readings where the rulings are silent: the "no Bakugan to roll" rule holds in
 two-player games too, and "all of his standing Bakugan" means every one the
 player has standing; the B7 placement starts with the next player to take a
 turn; held steps apply after the gate's own steps.
+
+The package, from the bottom up: ``state`` (actions, card data, the state,
+set-up, turn order), ``effects`` (the effects interpreter), ``battle``
+(landings and battles), ``windows`` (the ability windows), ``play`` (legal
+actions, chance, applying a move), ``view`` (words, views, the saved form) and
+``valuation`` (the bots' scores); this module re-exports their interface.
 """
 
 from ..core import (
@@ -174,9 +180,7 @@ from ..core import (
     EngineError,
     copy_state,
 )
-from .battle import (
-    _powers,
-)
+from .battle import _powers
 from .play import (
     _chance_outcomes_reference,
     apply,

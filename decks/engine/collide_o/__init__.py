@@ -77,6 +77,8 @@ on: everyone plays at once. Helpers ``Match``, ``match_record``,
 ``match_winner``, ``next_game_first`` (the same interface as Collision's).
 
 Left out: the real-time race itself (who is quicker) and hands laid face up.
+
+The rules are this module; ``valuation`` (the bots' scores) reads them.
 """
 
 from __future__ import annotations

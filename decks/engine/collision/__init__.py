@@ -129,6 +129,9 @@ Speed (issue 21, item 4)
     cost more than the forced moves saved (cachegrind: a tenth more
     instructions a random basic game, and more for greedy games too), so
     the bots play Collision by ``play_out_reference``.
+
+The rules are this module; ``valuation`` (the bots' scores) and ``view`` (what a
+player sees, the hidden cards guessed, the board) read them.
 """
 
 from __future__ import annotations

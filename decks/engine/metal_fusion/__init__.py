@@ -98,6 +98,9 @@ pause would too.
 
 Left out: the stat names by colour (ruling M8 is data only), the website code
 in the white box, and card text beyond the vocabulary above.
+
+The rules are this module; ``valuation`` (the bots' race score) and ``view``
+(the move in words, what a player sees, the board) read them.
 """
 
 from __future__ import annotations
