@@ -249,35 +249,59 @@ class Effect:
         return data
 
 
+def _listed(name, value, choices) -> tuple:
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(isinstance(v, str) and v for v in value)
+        or (choices and not all(v in choices for v in value))
+    ):
+        raise EffectError(f"Condition {name!r} takes a list of known values.")
+    return tuple(value)
+
+
+def _word(name, value, allowed):
+    if value not in allowed:
+        raise EffectError(f"Condition {name!r} is one of: {', '.join(allowed)}.")
+    return value
+
+
+def _whole(name, value, allowed) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise EffectError(f"Condition {name!r} takes a whole number.")
+    return value
+
+
+def _bool(name, value, allowed) -> bool:
+    if not isinstance(value, bool):
+        raise EffectError(f"Condition {name!r} is true or false.")
+    return value
+
+
+def _true(name, value, allowed) -> bool:
+    if value is not True:
+        raise EffectError(f"Condition {name!r} can only be true.")
+    return True
+
+
+# Value kind of a condition (``EFFECT_CONDITIONS``) -> its reader, which returns
+# the value as a step holds it or raises EffectError saying what it takes.
+_CONDITION_READERS = {
+    "attrs": lambda name, value, allowed: _listed(name, value, _ATTRS),
+    "words": _listed,
+    "names": _listed,
+    "word": _word,
+    "int": _whole,
+    "bool": _bool,
+    "true": _true,
+}
+
+
 def _condition(name, value) -> tuple:
     kind, allowed = EFFECT_CONDITIONS.get(name, (None, None))
     if kind is None:
         raise EffectError(f"Unknown effect condition {name!r}.")
-    if kind in ("attrs", "words", "names"):
-        choices = _ATTRS if kind == "attrs" else allowed
-        if (
-            not isinstance(value, list)
-            or not value
-            or not all(isinstance(v, str) and v for v in value)
-            or (choices and not all(v in choices for v in value))
-        ):
-            raise EffectError(f"Condition {name!r} takes a list of known values.")
-        return name, tuple(value)
-    if kind == "word":
-        if value not in allowed:
-            raise EffectError(f"Condition {name!r} is one of: {', '.join(allowed)}.")
-        return name, value
-    if kind == "int":
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise EffectError(f"Condition {name!r} takes a whole number.")
-        return name, value
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise EffectError(f"Condition {name!r} is true or false.")
-        return name, value
-    if value is not True:
-        raise EffectError(f"Condition {name!r} can only be true.")
-    return name, True
+    return name, _CONDITION_READERS[kind](name, value, allowed)
 
 
 def parse_effects(steps: Iterable[dict] | None) -> tuple[Effect, ...]:
@@ -396,124 +420,292 @@ def _a(word: str) -> str:
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
+def _printed(value) -> str:
+    if value == "not_lowest":
+        return "if it does not have the lower printed G-Power"
+    return f"if it has the {'lower' if value == 'lowest' else 'higher'} printed G-Power"
+
+
+def _gates_won(value) -> str:
+    if value == "not_most":
+        return "unless its owner has won the most gates"
+    if value == "behind":
+        return "if an opponent has won more gates than its owner"
+    return f"if its owner has won the {value} gates"
+
+
+def _won_gate_named(value) -> str:
+    names = _or([f"\u201c{v}\u201d" for v in value])
+    return f"if its owner has won {names}"
+
+
+_TRAP_PLACES = {
+    "battle": "in the battle",
+    "self": "of its owner's in the battle",
+    "opponent": "of the opponent's in the battle",
+}
+
+# Condition name -> its clause: a template of the value (``v``) and, for a list,
+# its words joined with "or" (``words``, ``a_words`` with "a"/"an"), or a
+# function of the value.
+_CLAUSES = {
+    "attribute": "if it is {words}",
+    "opponent_attribute": "if it battles {a_words} Bakugan",
+    "battle_has": "if {a_words} Bakugan is in the battle",
+    "battle_lacks": "unless {a_words} Bakugan is in the battle",
+    "in_piles": "if its owner has {a_words} Bakugan in a used or unused pile",
+    "gate_class": "on {a_words} gate",
+    "gate_owner": lambda v: (
+        "on its owner's own gate" if v == "self" else "on an opponent's gate"
+    ),
+    "printed": _printed,
+    "ahead_by": "if its printed G-Power is at least {v} higher than its opponent's",
+    "behind_under": "if its opponent's printed G-Power is higher by less than {v}",
+    "used_species": "if its owner has {a_words} in the used pile",
+    "unused_species": "if its owner has {a_words} in the unused pile",
+    "standing_species": "if its owner has {a_words} standing on another gate",
+    "used_other_attribute": "if its owner has a used Bakugan of another attribute",
+    "used_same_attribute": "if its owner has another used Bakugan of its attribute",
+    "opponent_repeats": (
+        "if its opponent's owner already has a used Bakugan "
+        "of that opponent's attribute"
+    ),
+    "trap": lambda v: f"if there is a Bakugan Trap {_TRAP_PLACES[v]}",
+    "first_roll": "if it stood without a re-roll",
+    "abilities_used_max": lambda v: (
+        f"if its owner has no more than {v} used "
+        + ("Ability card" if v == 1 else "Ability cards")
+    ),
+    "own_species": "if your battling Bakugan is {a_words}",
+    "own_standing": "if you have {a_words} Bakugan standing on a gate",
+    "opponent_gate_best": "if its opponent's attribute has the gate's highest bonus",
+    "tied": "if the battle was a tie",
+    "printed_max": "if its printed G-Power is {v} or less",
+    "printed_min": "if its printed G-Power is {v} or more",
+    "behind_by": "if its opponent's printed G-Power is at least {v} higher",
+    "species": "if it is {a_words}",
+    "standing_elsewhere": lambda v: (
+        f"if {'its owner has' if v == 'self' else 'the opponent has'}"
+        " a Bakugan standing on another gate"
+    ),
+    "gates_won": _gates_won,
+    "only_gate": "if this is the only gate in the field",
+    "result": lambda v: "if it won" if v == "win" else "if it lost",
+    "margin_over": "by more than {v} G-Power",
+    "margin_under": "by less than {v} G-Power",
+    "rolled": "if its owner rolled {a_words} Bakugan",
+    "own_attribute": "if your battling Bakugan is {words}",
+    "not_species": "unless it is {a_words}",
+    "attributes_min": "if its owner uses at least {v} different attributes",
+    "printed_gap": "if one battler's printed G-Power is at least {v} higher",
+    "opposite": "if it battles its opposite attribute",
+    "won_gate_named": _won_gate_named,
+    "duplicate_species": "if its owner uses two Bakugan of one species",
+    "duplicate_attribute": "if its owner uses two Bakugan of one attribute",
+    "abilities_over_gates": "if its owner has more used Ability cards than gates won",
+    "used_bakugan": "if its owner has the {v} Bakugan in the used pile",
+    "abilities_left": "if its owner has the {v} unused Ability cards",
+    "landed": lambda v: "if it landed on a gate" if v else "if it missed",
+}
+
+
 def _clause(name: str, value) -> str:
-    if name == "attribute":
-        return f"if it is {_or(value)}"
-    if name == "opponent_attribute":
-        return f"if it battles {_a(_or(value))} Bakugan"
-    if name == "battle_has":
-        return f"if {_a(_or(value))} Bakugan is in the battle"
-    if name == "battle_lacks":
-        return f"unless {_a(_or(value))} Bakugan is in the battle"
-    if name == "in_piles":
-        return f"if its owner has {_a(_or(value))} Bakugan in a used or unused pile"
-    if name == "gate_class":
-        return f"on {_a(_or(value))} gate"
-    if name == "gate_owner":
-        return "on its owner's own gate" if value == "self" else "on an opponent's gate"
-    if name == "printed":
-        if value == "not_lowest":
-            return "if it does not have the lower printed G-Power"
-        return f"if it has the {'lower' if value == 'lowest' else 'higher'} printed G-Power"
-    if name == "ahead_by":
-        return f"if its printed G-Power is at least {value} higher than its opponent's"
-    if name == "behind_under":
-        return f"if its opponent's printed G-Power is higher by less than {value}"
-    if name in ("used_species", "unused_species"):
-        pile = "used" if name == "used_species" else "unused"
-        return f"if its owner has {_a(_or(value))} in the {pile} pile"
-    if name == "standing_species":
-        return f"if its owner has {_a(_or(value))} standing on another gate"
-    if name == "used_other_attribute":
-        return "if its owner has a used Bakugan of another attribute"
-    if name == "used_same_attribute":
-        return "if its owner has another used Bakugan of its attribute"
-    if name == "opponent_repeats":
-        return (
-            "if its opponent's owner already has a used Bakugan "
-            "of that opponent's attribute"
-        )
-    if name == "trap":
-        where = {
-            "battle": "in the battle",
-            "self": "of its owner's in the battle",
-            "opponent": "of the opponent's in the battle",
-        }[value]
-        return f"if there is a Bakugan Trap {where}"
-    if name == "first_roll":
-        return "if it stood without a re-roll"
-    if name == "abilities_used_max":
-        cards = "Ability card" if value == 1 else "Ability cards"
-        return f"if its owner has no more than {value} used {cards}"
-    if name == "own_species":
-        return f"if your battling Bakugan is {_a(_or(value))}"
-    if name == "own_standing":
-        return f"if you have {_a(_or(value))} Bakugan standing on a gate"
-    if name == "opponent_gate_best":
-        return "if its opponent's attribute has the gate's highest bonus"
-    if name == "tied":
-        return "if the battle was a tie"
-    if name == "printed_max":
-        return f"if its printed G-Power is {value} or less"
-    if name == "printed_min":
-        return f"if its printed G-Power is {value} or more"
-    if name == "behind_by":
-        return f"if its opponent's printed G-Power is at least {value} higher"
-    if name == "species":
-        return f"if it is {_a(_or(value))}"
-    if name == "standing_elsewhere":
-        who = "its owner has" if value == "self" else "the opponent has"
-        return f"if {who} a Bakugan standing on another gate"
-    if name == "gates_won":
-        if value == "not_most":
-            return "unless its owner has won the most gates"
-        if value == "behind":
-            return "if an opponent has won more gates than its owner"
-        return f"if its owner has won the {value} gates"
-    if name == "only_gate":
-        return "if this is the only gate in the field"
-    if name == "result":
-        return "if it won" if value == "win" else "if it lost"
-    if name == "margin_over":
-        return f"by more than {value} G-Power"
-    if name == "margin_under":
-        return f"by less than {value} G-Power"
-    if name == "rolled":
-        return f"if its owner rolled {_a(_or(value))} Bakugan"
-    if name == "own_attribute":
-        return f"if your battling Bakugan is {_or(value)}"
-    if name == "not_species":
-        return f"unless it is {_a(_or(value))}"
-    if name == "attributes_min":
-        return f"if its owner uses at least {value} different attributes"
-    if name == "printed_gap":
-        return f"if one battler's printed G-Power is at least {value} higher"
-    if name == "opposite":
-        return "if it battles its opposite attribute"
-    if name == "won_gate_named":
-        names = _or([f"\u201c{v}\u201d" for v in value])
-        return f"if its owner has won {names}"
-    if name == "duplicate_species":
-        return "if its owner uses two Bakugan of one species"
-    if name == "duplicate_attribute":
-        return "if its owner uses two Bakugan of one attribute"
-    if name == "abilities_over_gates":
-        return "if its owner has more used Ability cards than gates won"
-    if name == "used_bakugan":
-        return f"if its owner has the {value} Bakugan in the used pile"
-    if name == "abilities_left":
-        return f"if its owner has the {value} unused Ability cards"
-    if name == "landed":
-        return "if it landed on a gate" if value else "if it missed"
-    return ""
+    clause = _CLAUSES.get(name)
+    if clause is None:
+        return ""
+    if not isinstance(clause, str):
+        return clause(value)
+    if isinstance(value, tuple):
+        words = _or(value)
+        return clause.format(v=value, words=words, a_words=_a(words))
+    return clause.format(v=value)
 
 
 def _times(amount: int) -> str:
     return {1: "", 2: " twice"}.get(amount, f" {amount} times")
 
 
+def _add_g_power(step: Effect, subject: str, player: str, colour: str) -> str:
+    text = f"{subject} gets {step.amount:+d} G-Power"
+    if step.per:
+        text += f" for each{colour if 'abilities' in step.per else ''} "
+        text += EFFECT_COUNTS[step.per]
+    return text
+
+
+def _attribute_bonus(step: Effect, subject: str, player: str, colour: str) -> str:
+    if step.of == "own_piles":
+        text = (
+            f"{subject} gets this card's bonus for each different attribute "
+            "among its owner's used and unused Bakugan"
+        )
+    elif step.of == "opponent_used":
+        text = (
+            f"{subject} gets this card's bonus for the attribute of a Bakugan "
+            "in its opponent's used pile (the best one)"
+        )
+    else:
+        whose = "its opponent's" if step.of == "opponent" else "its"
+        text = f"{subject} gets this card's bonus for {whose} attribute"
+    text += _times(step.amount)
+    if step.per:
+        text += f", once for each {EFFECT_COUNTS[step.per]}"
+    return text
+
+
+def _gate_bonus_again(step: Effect, subject: str, player: str, colour: str) -> str:
+    amount = step.amount
+    if amount == -2:
+        return f"{subject} loses the gate bonus instead of gaining it"
+    more = "again" if amount == 1 else f"{amount} more times"
+    if step.per:
+        more = f"once more for each {EFFECT_COUNTS[step.per]}"
+    return f"{subject} gets the gate bonus {more}"
+
+
+def _no_abilities(step: Effect, subject: str, player: str, colour: str) -> str:
+    cards = f"{colour.strip() + ' ' if colour else ''}Ability cards".strip()
+    if step.target == "all":
+        return f"no {cards} may be played in this battle"
+    return f"{player} may not play {cards} in this battle"
+
+
+def _return_abilities(step: Effect, subject: str, player: str, colour: str) -> str:
+    what = "all" if step.amount == 0 else str(step.amount)
+    noun = "card" if step.amount == 1 else "cards"
+    return f"{player} takes back {what} used{colour} Ability {noun} into the hand"
+
+
+def _discard_ability(step: Effect, subject: str, player: str, colour: str) -> str:
+    noun = "card" if step.amount == 1 else "cards"
+    what = "all" if step.amount == 0 else str(step.amount)
+    return f"{player} puts {what} unused Ability {noun} into the used pile"
+
+
+def _return_bakugan(step: Effect, subject: str, player: str, colour: str) -> str:
+    kinds = step.condition("attribute")
+    what = f"{_or(kinds)} Bakugan" if kinds else "Bakugan"
+    return f"{player} put every used {what} back into the unused pile"
+
+
+def _reroll_on_miss(step: Effect, subject: str, player: str, colour: str) -> str:
+    times = "once" if step.amount == 1 else f"up to {step.amount} times"
+    return f"if the Bakugan you roll misses, you roll it again ({times})"
+
+
+# change_attribute: what the Bakugan's attribute becomes (``to``).
+_CHANGES = {
+    "best": "{subject} takes the attribute that gets the highest gate bonus",
+    "own_best": (
+        "{subject} takes the attribute among its owner's Bakugan "
+        "that gets the highest gate bonus"
+    ),
+    "worst": "{subject} takes the attribute that gets the lowest gate bonus",
+    "none": "{subject} loses its attribute for the battle",
+    "swap": "{subject} swaps attributes with the Bakugan it battles",
+    "opposite": "{subject} takes its opposite attribute",
+    "own_trap": "{subject} takes an attribute on its owner's Bakugan Trap",
+    "opposing_trap": "{subject} takes an attribute on the opposing Bakugan Trap",
+}
+
+
+def _join_gate(step: Effect, subject: str, player: str, colour: str) -> str:
+    kinds = step.condition("attribute")
+    what = f"{_or(kinds)} Bakugan" if kinds else "Bakugan"
+    return (
+        f"you stand one of your unused {what} on the empty gate an opponent's "
+        "Bakugan just landed on, and they battle"
+    )
+
+
+def _swap_battler(step: Effect, subject: str, player: str, colour: str) -> str:
+    pile = {"unused": "unused", "used": "used", "piles": "used or unused"}[step.of]
+    if step.to == "best":
+        return f"{subject} is replaced by one from its owner's {pile} pile"
+    return (
+        f"{subject} may be swapped, at its opponent's choice, for one from "
+        f"its owner's {pile} pile"
+    )
+
+
+def _on_target(opponent: str, own: str):
+    """Return the words of an op that reads otherwise when it targets the opponent."""
+    return lambda step, subject, player, colour: (
+        opponent if step.target == "opponent" else own
+    )
+
+
+def _peek_gates(step: Effect, subject: str, player: str, colour: str) -> str:
+    if step.amount == 0:
+        return "you look at every face-down Gate card in the field"
+    return "you look at one face-down Gate card of an opponent's in the field"
+
+
+# Op -> the words of its action: a function of (step, subject, player, colour)
+# where the step's details change them, else a template of those words.
+_ACTION_WORDS = {
+    "add_g_power": _add_g_power,
+    "attribute_bonus": _attribute_bonus,
+    "gate_bonus_again": _gate_bonus_again,
+    "no_abilities": _no_abilities,
+    "return_abilities": _return_abilities,
+    "discard_ability": _discard_ability,
+    "reroll": _on_target(
+        "your opponent rolls that Bakugan again", "you roll that Bakugan again"
+    ),
+    "move_bakugan": _on_target(
+        "the opponent's Bakugan that landed moves to another gate",
+        "you move the Bakugan that landed to another gate of your choice",
+    ),
+    "return_bakugan": _return_bakugan,
+    "reroll_on_miss": _reroll_on_miss,
+    "change_attribute": lambda step, subject, player, colour: _CHANGES[step.to].format(
+        subject=subject
+    ),
+    "join_gate": _join_gate,
+    "swap_battler": _swap_battler,
+    "send_used": _on_target(
+        "one of your opponent's standing Bakugan (your choice) goes to its used pile",
+        "each player sends one of their standing Bakugan to the used pile",
+    ),
+    "peek_gates": _peek_gates,
+}
+_ACTION_TEMPLATES = {
+    "no_gate_bonus": "{subject} gets no gate bonus",
+    "lower_wins": "the lower G-Power wins",
+    "swap_g_power": "the two battling Bakugan swap G-Power",
+    "cancel_gate": "the gate card is cancelled: no bonus and no text",
+    "nullify_gate": "the gate's text does not count (its bonus does)",
+    "double_ability_bonus": (
+        "G-Power that{colour} Ability cards add to {subject} is doubled"
+    ),
+    "zero_ability_bonus": "Ability cards add no G-Power in this battle",
+    "extra_turn": "you take another turn",
+    "take_gate": "{player} takes a won gate from an opponent's used pile",
+    "keep_gate": "the winner does not take the gate: it stays in the field",
+    "remove_bakugan": "{subject} is removed from the game",
+    "win_gate": "{subject} wins the battle at once",
+    "no_effect": "no effect beyond its printed bonuses",
+    "clear_field": "every standing Bakugan goes to its owner's used pile",
+    "zero_printed": "printed G-Power counts as zero in battles this turn",
+    "best_gate_bonus": "{subject} gets the gate's highest bonus whatever its attribute",
+    "cap_gate_bonus": "every gate bonus above {amount} counts as {amount}",
+    "copy_printed": (
+        "{subject}'s printed G-Power becomes the highest printed G-Power "
+        "in its opponent's used pile"
+    ),
+    "bank_gate": "{player} {put} an unused Gate card into the used pile",
+    "place_gate": "{player} {put} an unused Gate card into the field",
+    "arm": "its lasting effect starts",
+    "face_up_gates": "{player}'s Gate cards lie face up for the rest of the game",
+    "clear_bonuses": "every G-Power bonus given so far in this battle is lost",
+    "no_traps": "{player} may not play Bakugan Traps",
+    "discard_traps": "{player} {put} every Bakugan Trap into the used pile",
+    "return_traps": "{player} {put} every used Bakugan Trap back into the unused pile",
+}
+
+
 def _action(step: Effect, is_gate: bool) -> str:
-    op, amount = step.op, step.amount
     if is_gate and step.timing == "after_battle" and step.target in _AFTER_GATE:
         subject = player = _AFTER_GATE[step.target]
     else:
@@ -521,164 +713,19 @@ def _action(step: Effect, is_gate: bool) -> str:
         player = (_GATE_PLAYERS if is_gate else _PLAYERS)[step.target]
     colour = " ".join(c.capitalize() for c in step.colours)
     colour = f" {_or([c.capitalize() for c in step.colours])}" if colour else ""
-    if op == "add_g_power":
-        text = f"{subject} gets {amount:+d} G-Power"
-        if step.per:
-            text += f" for each{colour if 'abilities' in step.per else ''} "
-            text += EFFECT_COUNTS[step.per]
-        return text
-    if op == "attribute_bonus":
-        if step.of == "own_piles":
-            text = (
-                f"{subject} gets this card's bonus for each different attribute "
-                "among its owner's used and unused Bakugan"
-            )
-        elif step.of == "opponent_used":
-            text = (
-                f"{subject} gets this card's bonus for the attribute of a Bakugan "
-                "in its opponent's used pile (the best one)"
-            )
-        else:
-            whose = "its opponent's" if step.of == "opponent" else "its"
-            text = f"{subject} gets this card's bonus for {whose} attribute"
-        text += _times(amount)
-        if step.per:
-            text += f", once for each {EFFECT_COUNTS[step.per]}"
-        return text
-    if op == "gate_bonus_again":
-        if amount == -2:
-            return f"{subject} loses the gate bonus instead of gaining it"
-        more = "again" if amount == 1 else f"{amount} more times"
-        if step.per:
-            more = f"once more for each {EFFECT_COUNTS[step.per]}"
-        return f"{subject} gets the gate bonus {more}"
-    if op == "no_gate_bonus":
-        return f"{subject} gets no gate bonus"
-    if op == "lower_wins":
-        return "the lower G-Power wins"
-    if op == "swap_g_power":
-        return "the two battling Bakugan swap G-Power"
-    if op == "cancel_gate":
-        return "the gate card is cancelled: no bonus and no text"
-    if op == "nullify_gate":
-        return "the gate's text does not count (its bonus does)"
-    if op == "no_abilities":
-        cards = f"{colour.strip() + ' ' if colour else ''}Ability cards".strip()
-        if step.target == "all":
-            return f"no {cards} may be played in this battle"
-        return f"{player} may not play {cards} in this battle"
-    if op == "double_ability_bonus":
-        return f"G-Power that{colour} Ability cards add to {subject} is doubled"
-    if op == "zero_ability_bonus":
-        return "Ability cards add no G-Power in this battle"
-    if op == "return_abilities":
-        what = "all" if amount == 0 else str(amount)
-        noun = "card" if amount == 1 else "cards"
-        return f"{player} takes back {what} used{colour} Ability {noun} into the hand"
-    if op == "discard_ability":
-        noun = "card" if amount == 1 else "cards"
-        what = "all" if amount == 0 else str(amount)
-        return f"{player} puts {what} unused Ability {noun} into the used pile"
-    if op == "reroll":
-        if step.target == "opponent":
-            return "your opponent rolls that Bakugan again"
-        return "you roll that Bakugan again"
-    if op == "move_bakugan":
-        if step.target == "opponent":
-            return "the opponent's Bakugan that landed moves to another gate"
-        return "you move the Bakugan that landed to another gate of your choice"
-    if op == "extra_turn":
-        return "you take another turn"
-    if op == "take_gate":
-        return f"{player} takes a won gate from an opponent's used pile"
-    if op == "keep_gate":
-        return "the winner does not take the gate: it stays in the field"
-    if op == "remove_bakugan":
-        return f"{subject} is removed from the game"
-    if op == "win_gate":
-        return f"{subject} wins the battle at once"
-    if op == "no_effect":
-        return "no effect beyond its printed bonuses"
-    if op == "return_bakugan":
-        kinds = step.condition("attribute")
-        what = f"{_or(kinds)} Bakugan" if kinds else "Bakugan"
-        return f"{player} put every used {what} back into the unused pile"
-    if op == "clear_field":
-        return "every standing Bakugan goes to its owner's used pile"
-    if op == "zero_printed":
-        return "printed G-Power counts as zero in battles this turn"
-    if op == "reroll_on_miss":
-        times = "once" if amount == 1 else f"up to {amount} times"
-        return f"if the Bakugan you roll misses, you roll it again ({times})"
-    if op == "best_gate_bonus":
-        return f"{subject} gets the gate's highest bonus whatever its attribute"
-    if op == "cap_gate_bonus":
-        return f"every gate bonus above {amount} counts as {amount}"
-    if op == "change_attribute":
-        return {
-            "best": f"{subject} takes the attribute that gets the highest gate bonus",
-            "own_best": (
-                f"{subject} takes the attribute among its owner's Bakugan "
-                "that gets the highest gate bonus"
-            ),
-            "worst": f"{subject} takes the attribute that gets the lowest gate bonus",
-            "none": f"{subject} loses its attribute for the battle",
-            "swap": f"{subject} swaps attributes with the Bakugan it battles",
-            "opposite": f"{subject} takes its opposite attribute",
-            "own_trap": f"{subject} takes an attribute on its owner's Bakugan Trap",
-            "opposing_trap": (
-                f"{subject} takes an attribute on the opposing Bakugan Trap"
-            ),
-        }[step.to]
-    if op == "copy_printed":
-        return (
-            f"{subject}'s printed G-Power becomes the highest printed G-Power "
-            "in its opponent's used pile"
-        )
-    if op == "bank_gate":
-        return f"{player} {'put' if player == 'you' else 'puts'} an unused Gate card into the used pile"
-    if op == "place_gate":
-        return f"{player} {'put' if player == 'you' else 'puts'} an unused Gate card into the field"
-    if op == "join_gate":
-        kinds = step.condition("attribute")
-        what = f"{_or(kinds)} Bakugan" if kinds else "Bakugan"
-        return (
-            f"you stand one of your unused {what} on the empty gate an opponent's "
-            "Bakugan just landed on, and they battle"
-        )
-    if op == "swap_battler":
-        pile = {"unused": "unused", "used": "used", "piles": "used or unused"}[step.of]
-        if step.to == "best":
-            return f"{subject} is replaced by one from its owner's {pile} pile"
-        return (
-            f"{subject} may be swapped, at its opponent's choice, for one from "
-            f"its owner's {pile} pile"
-        )
-    if op == "arm":
-        return "its lasting effect starts"
-    if op == "send_used":
-        if step.target == "opponent":
-            return (
-                "one of your opponent's standing Bakugan (your choice) goes to "
-                "its used pile"
-            )
-        return "each player sends one of their standing Bakugan to the used pile"
-    if op == "peek_gates":
-        if amount == 0:
-            return "you look at every face-down Gate card in the field"
-        return "you look at one face-down Gate card of an opponent's in the field"
-    if op == "face_up_gates":
-        return f"{player}'s Gate cards lie face up for the rest of the game"
-    if op == "clear_bonuses":
-        return "every G-Power bonus given so far in this battle is lost"
-    if op == "no_traps":
-        return f"{player} may not play Bakugan Traps"
-    put = "put" if player == "you" else "puts"
-    if op == "discard_traps":
-        return f"{player} {put} every Bakugan Trap into the used pile"
-    if op == "return_traps":
-        return f"{player} {put} every used Bakugan Trap back into the unused pile"
-    return EFFECT_OPS.get(op, op).lower()
+    words = _ACTION_WORDS.get(step.op)
+    if words is not None:
+        return words(step, subject, player, colour)
+    template = _ACTION_TEMPLATES.get(step.op)
+    if template is None:
+        return EFFECT_OPS.get(step.op, step.op).lower()
+    return template.format(
+        subject=subject,
+        player=player,
+        colour=colour,
+        amount=step.amount,
+        put="put" if player == "you" else "puts",
+    )
 
 
 _BAKUGAN_OPS = {

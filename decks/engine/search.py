@@ -184,6 +184,30 @@ def outcome_shares(game, state, seats: int) -> list[float]:
     return [1.0 if p == winner else 0.0 for p in range(seats)]
 
 
+def _play_below(game, s, depth: int, greedy: bool, rng: Rng) -> None:
+    """Play ``s`` on in place for up to ``depth`` moves, greedy or random."""
+    legal_actions, apply, to_act, is_over = (
+        game.legal_actions,
+        game.apply,
+        game.to_act,
+        game.is_over,
+    )
+    for _ in range(depth):
+        if is_over(s):
+            break
+        if to_act(s) == CHANCE:
+            action = resolve_chance(game, s, rng)
+        else:
+            legal = legal_actions(s)
+            if len(legal) == 1:
+                action = legal[0]
+            elif greedy:
+                action = greedy_choice(game, s, legal, rng)
+            else:
+                action = legal[rng.below(len(legal))]
+        apply(s, action, inplace=True)
+
+
 def leaf_values(game, state, seats: int, scale: float) -> list[float]:
     """Return each seat's share of one win: its outcome share, else the softmax of scores."""
     if game.is_over(state):
@@ -317,20 +341,7 @@ class SearchBot:
                 apply(s, best, inplace=True)
                 path.append(node)
             # Playout: moves below the tree, then the score decides.
-            for _ in range(depth):
-                if is_over(s):
-                    break
-                if to_act(s) == CHANCE:
-                    action = resolve_chance(game, s, rng)
-                else:
-                    legal = legal_actions(s)
-                    if len(legal) == 1:
-                        action = legal[0]
-                    elif greedy:
-                        action = greedy_choice(game, s, legal, rng)
-                    else:
-                        action = legal[rng.below(len(legal))]
-                apply(s, action, inplace=True)
+            _play_below(game, s, depth, greedy, rng)
             values = leaf_values(game, s, seats, scale)
             for n in path:
                 n.visits += 1

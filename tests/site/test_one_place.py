@@ -19,6 +19,7 @@ def per_game_files() -> set[Path]:
     for game in GAMES.values():
         for package in ("cards/games", "decks/rules", "decks/engine"):
             files.add(ROOT / package / f"{game.module}.py")
+            files.update((ROOT / package / game.module).rglob("*.py"))
         for template in (game.board_template, game.help_template):
             files.add(ROOT / "templates" / template)
         files.update((ROOT / "templates" / "cards" / "games" / game.slug).rglob("*"))

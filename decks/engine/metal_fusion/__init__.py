@@ -98,6 +98,9 @@ pause would too.
 
 Left out: the stat names by colour (ruling M8 is data only), the website code
 in the white box, and card text beyond the vocabulary above.
+
+The rules are this module; ``valuation`` (the bots' race score) and ``view``
+(the move in words, what a player sees, the board) read them.
 """
 
 from __future__ import annotations
@@ -108,19 +111,16 @@ from itertools import repeat
 
 from cards.games import GAMES
 
-from .core import (
+from ..core import (
     DeckReads,
     Effect,
     EngineError,
     Rng,
-    View,
     checked_options,
     copy_state,
     derived,
-    envelope,
     marked,
     parse_effects,
-    redeal,
     seed_state,
     state_from_json,
     state_to_json,
@@ -1403,30 +1403,6 @@ def play_forced(state: State) -> list[int]:
         apply(s, actions[0], inplace=True)
 
 
-def describe(state: State, action: Action) -> str:
-    """Return the action in plain words."""
-    s = state
-    kind = action.kind
-    if kind == "reveal":
-        return "Reveal the top card of your deck."
-    if kind == "pass":
-        return "Use nothing more; count the battle."
-    if kind in ("hand", "boost") and s.card >= 0:
-        name = s.seats[s.attacker].cards[s.card].name
-        if kind == "hand":
-            return f"Put {name} into your hand."
-        return f"Slide {name} under your {action.arg} as a booster."
-    seat = to_act(s)
-    name = f"card #{action.arg}"
-    if seat is not None and action.arg in s.seats[seat].by_number:
-        name = s.seats[seat].cards[s.seats[seat].by_number[action.arg]].name
-    if kind == "use":
-        return f"Discard {name} from your hand to use its effect."
-    if kind == "discard":
-        return f"Discard {name} from your hand."
-    return action.text
-
-
 def is_over(state: State) -> bool:
     return state.phase == "over"
 
@@ -1447,122 +1423,6 @@ def length(state: State) -> int:
 def chance_outcomes(state: State) -> list:
     """Return no outcomes: shuffles come from the seed, nothing else is chance."""
     return []
-
-
-def score(state: State, player: int) -> float:
-    """Return a heuristic value of the state for ``player`` (greedy bot)."""
-    s = state
-    if s.phase == "over":
-        if s.winner == player:
-            return 1000.0
-        return -1000.0 if s.winner is not None else 0.0
-    info = s.seats[player]
-    mean_power = sum(info.base[c] + s.boosts[player][c] for c in range(4)) / 4
-    return mean_power + _race(s, player)
-
-
-def _card_view(info: _Seat, index: int) -> dict:
-    card = info.cards[index]
-    return {
-        "id": info.dicts[index].get("id"),
-        "name": card.name,
-        "number": card.number,
-        "type": "effect" if card.slot == EFFECT else SLOTS[card.slot],
-        "launcher": COLOURS[card.launcher] if card.launcher >= 0 else None,
-    }
-
-
-def _booster_code(info: _Seat, index: int) -> str | None:
-    return info.dicts[index].get("boosters")
-
-
-def view(state: State, player: int) -> View:
-    """Return what ``player`` may see: others' hands as counts, no deck order."""
-    s = state
-    seats = []
-    for seat in range(s.players):
-        info = s.seats[seat]
-        own = seat == player
-        boosters = {}
-        for slot, pile in zip(SLOTS, s.boosters[seat], strict=True):
-            if own:
-                boosters[slot] = [
-                    dict(_card_view(info, i), boosters=_booster_code(info, i))
-                    for i in pile
-                ]
-            else:
-                boosters[slot] = [{"boosters": _booster_code(info, i)} for i in pile]
-        seats.append(
-            {
-                "player": seat,
-                "lineup": [_card_view(info, i) for i in range(3)],
-                "deck": len(s.deck[seat]),
-                "hand": [_card_view(info, i) for i in s.hand[seat]]
-                if own
-                else len(s.hand[seat]),
-                "hand_count": len(s.hand[seat]),
-                "discard": [_card_view(info, i) for i in s.discard[seat]],
-                "boosters": boosters,
-            }
-        )
-    battle = None
-    if s.card >= 0:
-        battle = {
-            "attacker": s.attacker,
-            "defenders": s.defenders[:],
-            "colour": COLOURS[s.colour],
-            "card": _card_view(s.seats[s.attacker], s.card),
-            "power": [
-                dict(
-                    zip(
-                        ("player", "total", "parts"),
-                        (seat, *power(s, seat)),
-                        strict=True,
-                    )
-                )
-                for seat in _involved(s)
-            ],
-        }
-    acting = to_act(s)
-    return envelope(
-        SLUG,
-        player,
-        to_act=acting,
-        legal_actions=[a.text for a in legal_actions(s)] if acting == player else [],
-        over=s.phase == "over",
-        winner=s.winner,
-        reason=s.reason,
-        events=s.events[:],
-        turn=s.turn,
-        seats=seats,
-        variant=s.variant,
-        hand_to_win=s.target,
-        turn_cap=TURN_CAP,
-        phase=s.phase,
-        battle=battle,
-        log=s.log[:],
-    )
-
-
-def determinize(
-    state: State, player: int, rng: Rng, *, hands_shown: bool = False
-) -> State:
-    """Return a copy of ``state`` as ``player`` may believe it, drawn with ``rng``.
-
-    What ``player`` cannot see is dealt anew (``redeal``): each seat's deck
-    order, and the hand of every other seat, among that seat's own hidden
-    places; the game's generator is reseeded. The deck lists are taken as
-    known. A face-down booster stays where it is: its booster code, which is
-    all it adds to a battle, is shown to everyone. ``hands_shown`` leaves the
-    other seats' hands as they are: a measuring device
-    (``search.SearchBot(sees_hands=True)``), never a player's view.
-    """
-    s = copy_state(state)
-    for p in range(s.players):
-        hidden = p != player and not hands_shown
-        redeal([s.deck[p], s.hand[p]] if hidden else [s.deck[p]], rng)
-    s.rng = rng.next64()
-    return s
 
 
 def to_json(state: State) -> dict:
@@ -1597,81 +1457,7 @@ def repeated_numbers(numbers: Iterable) -> set:
     return repeated
 
 
-# --- the board: which card a move plays, and why a card cannot be played ------
-
-
-def action_cards(state: State, action: Action) -> tuple[str, ...]:
-    """Return the board keys of the cards ``action`` plays.
-
-    A hand card is keyed by its number; the won card of this battle is
-    ``"revealed"`` (into the hand or under the line-up) and a line-up card by
-    its slot (the booster goes under it). A reveal or a pass names no card.
-    """
-    kind = action.kind
-    if kind in ("use", "discard"):
-        return (str(action.arg),)
-    if kind == "hand":
-        return ("revealed",)
-    if kind == "boost":
-        return ("revealed", action.arg)
-    return ()
-
-
-def why_not(state: State, seat: int, key: str) -> str | None:
-    """Return why ``seat`` cannot play hand card ``key`` now, or None when it can.
-
-    The checks are ``_usable``'s (a "discard from your hand" effect, used in
-    the counting window of a battle its owner fights, ruling M7, when its
-    step applies to this battle) and the window's turn order.
-    """
-    s = state
-    if s.phase == "over":
-        return "The game is over."
-    acting = to_act(s)
-    if acting == seat and any(key in action_cards(s, a) for a in legal_actions(s)):
-        return None
-    info = s.seats[seat]
-    index = info.by_number.get(int(key)) if str(key).isdigit() else None
-    if index is None or index not in s.hand[seat]:
-        return "That card is not in your hand."
-    card = info.cards[index]
-    if index not in info.hand_cards:
-        return (
-            f"{card.name} has no effect to use from the hand; it counts as a card held."
-        )
-    if s.phase != "window" or seat not in _involved(s):
-        return f"{card.name} is used while a battle you fight is counted (ruling M7)."
-    if acting != seat:
-        return f"Wait for your turn in the counting window: Player {acting + 1} first."
-    return f"{card.name}'s effect does not apply in this battle."
-
-
-# The greedy bot's (and the search bot's leaf) reading of the race to the
-# winning hand (ruling M5): each seat's hand is worth more the nearer it is to
-# the target (a card at four of five weighs more than one at one), the best
-# rival's is taken off, and a battle being counted is read as it stands (the
-# attacker ahead takes the card, ruling M4), so a card used in the counting
-# window (ruling M7) is worth what it changes. (Weighing boosters above their
-# mean power was tried: a bot that boosts early loses more, bench_bots.)
-RACE_CARD = 3.0  # per card in hand
-RACE_NEAR = 0.6  # per card squared: the last cards weigh more
-RACE_ALMOST = 300.0  # a hand at the target once the battle is settled
-
-
-def _race_value(cards: int, target: int) -> float:
-    if cards >= target:
-        return RACE_ALMOST
-    return RACE_CARD * cards + RACE_NEAR * cards * cards
-
-
-def _race(s: State, player: int) -> float:
-    """Return the race term of ``score`` for ``player`` (see above)."""
-    hands = [len(hand) for hand in s.hand]
-    if s.phase == "window" and s.card >= 0:
-        involved = _involved(s)
-        powers = [_battle_power(s, seat, involved) for seat in involved]
-        if s.keep or powers[0] > max(powers[1:]):
-            hands[s.attacker] += 1
-    target = s.target
-    rivals = [_race_value(hands[q], target) for q in range(s.players) if q != player]
-    return _race_value(hands[player], target) - max(rivals)
+# The valuation and the view read the rules above: imported last, they find
+# every name they import from this module already defined.
+from .valuation import RACE_ALMOST, RACE_CARD, RACE_NEAR, score  # noqa: E402, F401
+from .view import action_cards, describe, determinize, view, why_not  # noqa: E402, F401
