@@ -294,6 +294,31 @@ class Game:
     # one species per mould); None where a game's items have no species.
     species_of: Callable | None = None
 
+    # --- Behaviour: where a game's code lives -----------------------------------
+    # Shared code reaches a game's behaviour only through these, never by
+    # importing a game's module by name or by branching on a game's name: the
+    # engine and the deck-layer rules module are named by dotted path ("" means
+    # ``decks.engine.<module>`` / ``decks.rules.<module>``), so a game defined
+    # outside the tree names its own. The rules module offers the deck tools
+    # (``deck_tools(game, lines)``), the board helpers (``BOARD``) and the table
+    # companion (``COMPANION``); ``draw_face(card, pen, top)`` draws the card
+    # face's body with the drawing helper ``cards.images`` passes in.
+    engine: str = ""
+    rules: str = ""
+    draw_face: Callable | None = None
+
+    @property
+    def engine_path(self) -> str:
+        return self.engine or f"decks.engine.{self.module}"
+
+    @property
+    def rules_path(self) -> str:
+        return self.rules or f"decks.rules.{self.module}"
+
+    @property
+    def companion_template(self) -> str:
+        return f"table/companion/{self.slug}.html"
+
     @property
     def types(self) -> tuple[str, ...]:
         return tuple(k.value for k in self.kinds)
