@@ -3312,3 +3312,8 @@ def why_not(state: State, seat: int, key: str) -> str | None:
     if phase == "window":
         return f"The ability window {WINDOW_WORDS[state.window_kind]} is open."
     return _why_illegal(state, _ROLL[seat][index])
+
+
+def battle_winner(first_landed: int, second: int) -> int:
+    """Return 0 when the Bakugan that landed first wins a plain battle (ties), else 1."""
+    return 0 if first_landed >= second else 1

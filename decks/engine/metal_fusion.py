@@ -1675,3 +1675,8 @@ def _race(s: State, player: int) -> float:
     target = s.target
     rivals = [_race_value(hands[q], target) for q in range(s.players) if q != player]
     return _race_value(hands[player], target) - max(rivals)
+
+
+def attacker_wins(attack: int, defences: Iterable[int]) -> bool:
+    """Return whether the attacker's power beats every defender's (M4, M9: ties lose)."""
+    return attack > max(defences)

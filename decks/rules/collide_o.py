@@ -5,14 +5,20 @@ one card face up in the centre and every player needs five cards to start, so a
 pack holds at least ``pack_minimum(players)`` cards (the engine's count); the
 deck page checks it for two players, the playtest for the number of players
 chosen.
+
+The table companion (``COMPANION``): one card to the centre, the rest dealt
+equally, what is left over set aside (the same division as the engine's deal);
+each card played takes one off its player's count; one card left wins (ruling
+O5). The players share one pack, so the start form asks for no seat.
 """
 
 from cards.games.collide_o import GAME
 
+from ..companion.score import Companion, ScoreError, players, seat, typed, whole
 from ..engine.collide_o import pack_minimum
 from . import Line, Problem, total
 
-__all__ = ["pack_minimum", "sample", "timing_entries", "validate"]
+__all__ = ["COMPANION", "deal", "pack_minimum", "sample", "timing_entries", "validate"]
 
 SLUG = GAME.slug
 NAME = GAME.short_name
@@ -53,3 +59,50 @@ def timing_entries(size: int) -> list[dict]:
         }
         for i in range(size)
     ]
+
+
+# --- the table companion -------------------------------------------------------
+
+
+def deal(pack: int, count: int) -> tuple[list[int], int]:
+    """Return each player's share and the cards set aside (after the centre card)."""
+    share = (pack - 1) // count
+    return [share] * count, pack - 1 - share * count
+
+
+def _score(setup: dict, log: list) -> dict:
+    count = players(GAME, setup.get("players"))
+    pack = whole(setup.get("pack"), "The pack", pack_minimum(count), 500)
+    left, aside = deal(pack, count)
+    history = []
+    winner = None
+    for event in log:
+        if winner is not None:
+            raise ScoreError("The game is over: a player has one card left.")
+        if event.get("kind") != "play":
+            raise ScoreError("A Collide-O! event is a card played.")
+        player = seat(event.get("player"), count)
+        left[player] -= 1
+        history.append(f"Player {player + 1} plays a card: {left[player]} left")
+        if left[player] <= 1:
+            winner = player
+    return {
+        "rows": [{"player": p, "left": left[p]} for p in range(count)],
+        "aside": aside,
+        "winner": winner,
+        "history": history,
+    }
+
+
+def _setup(form, seats) -> dict:
+    pack = typed(form.get("pack"))
+    if pack is None and seats[0].cards:
+        pack = sum(c.get("copies", 1) for zone in seats[0].cards.values() for c in zone)
+    return {"players": len(seats), "pack": pack if pack is not None else 90}
+
+
+def _event(form, setup: dict) -> dict:
+    return {"kind": "play", "player": typed(form.get("player"))}
+
+
+COMPANION = Companion(replay=_score, setup=_setup, event=_event)

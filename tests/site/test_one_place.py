@@ -19,7 +19,11 @@ def per_game_files() -> set[Path]:
     for game in GAMES.values():
         for package in ("cards/games", "decks/rules", "decks/engine"):
             files.add(ROOT / package / f"{game.module}.py")
-        for template in (game.board_template, game.help_template):
+        for template in (
+            game.board_template,
+            game.help_template,
+            game.companion_template,
+        ):
             files.add(ROOT / "templates" / template)
         files.update((ROOT / "templates" / "cards" / "games" / game.slug).rglob("*"))
     return files
