@@ -259,7 +259,6 @@ class Game:
     rarity_symbols: dict[str, str] = field(default_factory=dict)  # as printed
     promo_numbers: range | None = None  # numbers that are promos whatever the rarity
     frame: str = "#3c3c3c"  # the card face's frame colour
-    face: str = ""  # what the face's body draws (``cards.images.DRAWERS``)
     # What the search language (``cards.search``) reads of this game: the columns
     # ``colour:`` looks in (holding colour values, or colour letters when
     # ``colour_search_letters``), the words of its fields a bare search word may
