@@ -320,7 +320,6 @@ GAME = Game(
         Option("table", "bool", False),
         Option("first", "seat", None),
     ),
-    deck_tools=("gate_table",),
     opening=Opening("gates", "gate"),
     bench_setups=(({}, 2), ({}, 4)),
     draw_face=draw_face,

@@ -165,7 +165,6 @@ GAME = Game(
         "with a fresh shuffle, until one game has a winner.",
         draw_word="tied",
     ),
-    deck_tools=("sections", "coverage"),
     colour_field=None,
     opening=Opening("hand", None, 5),
     bench_setups=(({}, 2), ({}, 5)),

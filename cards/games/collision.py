@@ -244,7 +244,6 @@ GAME = Game(
         first_note="the loser of a game goes first in the next",
         draw_first_note="after a drawn game, the player who went second goes first",
     ),
-    deck_tools=("colours", "odds"),
     # Five cards from the deck; the Blade is never drawn (ruling C2).
     opening=Opening("hand", "deck", 5, ("blade",)),
     bench_setups=(({}, 2), ({"advanced": True}, 2)),

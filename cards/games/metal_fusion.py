@@ -233,7 +233,6 @@ GAME = Game(
         # The engine's own: a seat count, which must match the decks.
         Option("players", "int", None, minimum=2, maximum=4),
     ),
-    deck_tools=("colours", "power"),
     colour_field="launcher",
     colour_caption="Launcher colours",
     opening=Opening("top", "deck", 1),

@@ -249,7 +249,6 @@ class Game:
     mirror_note: str = ""
     chance_steps: bool = False  # physical outcomes a player may enter (Bakugan rolls)
     options: tuple[Option, ...] = ()
-    deck_tools: tuple[str, ...] = ()
     colour_field: str | None = "colour"  # what the deck page's colour bars count
     colour_caption: str = "Colours"  # the caption of those bars
     opening: Opening = field(default_factory=Opening)

@@ -19,6 +19,7 @@ tie goes to the Bakugan that landed first, and a battle names its two Bakugan in
 the order they landed) and how many gates win (``GATES_TO_WIN``).
 """
 
+from cards.games import Game
 from cards.games.bakugan import (
     ABILITY_COLOURS,
     GAME,
@@ -28,6 +29,7 @@ from cards.games.bakugan import (
 
 from ..companion.score import Companion, ScoreError, players, seat, typed, whole
 from ..engine import bakugan as engine
+from ..tools import engine_card, zone_printing
 from . import WARNING, Line, Problem, count_phrase, ids, rotated, total
 
 SLUG = GAME.slug
@@ -385,3 +387,34 @@ def _page(setup: dict) -> dict:
 
 
 COMPANION = Companion(replay=_score, setup=_setup, event=_event, page=_page)
+
+
+# --- deck tools (the deck page's figures) --------------------------------------
+
+
+def gate_table(game: Game, lines: list[Line]) -> dict:
+    """Return each Bakugan's G-Power on each of the deck's gates (None: unknown).
+
+    The Bakugan are the cards that print a G-Power, the gates those with a class.
+    """
+    figures, gated = zone_printing(game, "g_power"), zone_printing(game, "gate_class")
+    bakugan = [line for line in lines if line.zone == figures]
+    gates = [line for line in lines if line.zone == gated]
+    rows = []
+    for b in bakugan:
+        figure = engine_card(b.card)
+        rows.append(
+            {
+                "line": b,
+                "g_power": b.get("g_power"),
+                "cells": [
+                    engine.g_power_on_gate(figure, engine_card(g.card)) for g in gates
+                ],
+            }
+        )
+    return {"gates": gates, "rows": rows}
+
+
+def deck_tools(game, lines: list[Line]) -> dict:
+    """Return this game's own figures for the deck page."""
+    return {"gate_table": gate_table(game, lines)}

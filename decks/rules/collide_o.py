@@ -12,10 +12,12 @@ each card played takes one off its player's count; one card left wins (ruling
 O5). The players share one pack, so the start form asks for no seat.
 """
 
+from cards.games import Game
 from cards.games.collide_o import GAME
 
 from ..companion.score import Companion, ScoreError, players, seat, typed, whole
 from ..engine.collide_o import pack_minimum
+from ..tools import UNKNOWN, Bar
 from . import Line, Problem, total
 
 __all__ = ["COMPANION", "deal", "pack_minimum", "sample", "timing_entries", "validate"]
@@ -106,3 +108,73 @@ def _event(form, setup: dict) -> dict:
 
 
 COMPANION = Companion(replay=_score, setup=_setup, event=_event)
+
+
+# --- deck tools (the deck page's figures) --------------------------------------
+
+
+def section_bars(game: Game, lines: list[Line]) -> list[Bar]:
+    """Return per colour the cards with that colour in any of their sections.
+
+    A card counts once per colour it shows (a red-blue stripe counts for red and
+    for blue; the wild stripe for every colour, ruling O2), so the bars add up to
+    more than the deck; cards with a section nobody has recorded count as unknown.
+    """
+    names = {c.letter: c.value for c in game.colours}
+    fields = ("section_1", "section_2", "section_3")
+    size = sum(line.quantity for line in lines) or 1
+    counts = dict.fromkeys(names.values(), 0)
+    unknown = 0
+    for line in lines:
+        sections = [line.get(f) for f in fields]
+        if any(section is None for section in sections):
+            unknown += line.quantity
+            continue
+        for colour in {names[c] for section in sections for c in section if c in names}:
+            counts[colour] += line.quantity
+    bars = [Bar(c, n, n / size, f"colour-{c}") for c, n in counts.items() if n]
+    if unknown:
+        bars.append(Bar(UNKNOWN, unknown, unknown / size, "colour-unknown"))
+    return bars
+
+
+def coverage(game: Game, lines: list[Line]) -> dict:
+    """Return per colour the cards whose middle, or either end, offers it.
+
+    ``section_2`` is the middle; a wild (five-colour) section offers every
+    colour (ruling O2). Cards with an unknown section are counted apart.
+    """
+    names = {c.letter: c.value for c in game.colours}
+
+    def offered(section: str | None) -> set[str]:
+        return {names[c] for c in (section or "") if c in names}
+
+    size = sum(line.quantity for line in lines) or 1
+    rows = []
+    for colour in names.values():
+        middle = ends = 0
+        for line in lines:
+            if colour in offered(line.get("section_2")):
+                middle += line.quantity
+            if colour in offered(line.get("section_1")) | offered(
+                line.get("section_3")
+            ):
+                ends += line.quantity
+        rows.append(
+            {
+                "colour": colour,
+                "middle": Bar(colour, middle, middle / size, f"colour-{colour}"),
+                "ends": Bar(colour, ends, ends / size, f"colour-{colour}"),
+            }
+        )
+    unknown = sum(
+        line.quantity
+        for line in lines
+        if any(line.get(f) is None for f in ("section_1", "section_2", "section_3"))
+    )
+    return {"rows": rows, "unknown": unknown}
+
+
+def deck_tools(game, lines: list[Line]) -> dict:
+    """Return this game's own figures for the deck page."""
+    return {"sections": section_bars(game, lines), "coverage": coverage(game, lines)}

@@ -19,10 +19,12 @@ two battle edges by the engine's own rule (``engine.hits``, ruling C4).
 from collections import defaultdict
 from types import SimpleNamespace
 
+from cards.games import Game
 from cards.games.collision import GAME
 
 from ..companion.score import Companion, ScoreError, seat, typed, whole
 from ..engine import collision as engine
+from ..tools import Bar, colour_order, opening_pool, p_at_least_one, p_each_present
 from . import Line, Problem, count_phrase, ids, rotated, total
 
 SLUG = GAME.slug
@@ -299,3 +301,52 @@ def _event(form, setup: dict) -> dict:
 
 
 COMPANION = Companion(replay=_score, setup=_setup, event=_event)
+
+
+# --- deck tools (the deck page's figures) --------------------------------------
+
+
+def hand_odds(game: Game, lines: list[Line]) -> dict:
+    """Return per colour the chance of an opening hand holding it and its stopper.
+
+    The hand is the game's opening (Collision: five cards from the deck, the Blade
+    left out, ruling C2); the stopper is the engine's.
+    """
+    drawn = opening_pool(game, lines)
+    draws = game.opening.size
+    population = sum(line.quantity for line in drawn)
+    colours = colour_order(game)
+    counts = {colour: 0 for colour in colours}
+    for line in drawn:
+        if line.get(game.colour_field) in counts:
+            counts[line.get(game.colour_field)] += line.quantity
+    rows = []
+    for colour in colours:
+        stop = engine.stopper(colour)
+        rows.append(
+            {
+                "colour": colour,
+                "count": counts[colour],
+                "p_colour": p_at_least_one(population, counts[colour], draws),
+                "stop": stop,
+                "stop_count": counts[stop],
+                "p_stop": p_at_least_one(population, counts[stop], draws),
+            }
+        )
+        row = rows[-1]
+        row["colour_bar"] = Bar(
+            colour, row["count"], row["p_colour"], f"colour-{colour}"
+        )
+        row["stop_bar"] = Bar(stop, row["stop_count"], row["p_stop"], f"colour-{stop}")
+    p_all = p_each_present(population, list(counts.values()), draws)
+    return {
+        "population": population,
+        "rows": rows,
+        "p_all_colours": p_all,
+        "p_all_percent": round(p_all * 100, 1),
+    }
+
+
+def deck_tools(game, lines: list[Line]) -> dict:
+    """Return this game's own figures for the deck page."""
+    return {"odds": hand_odds(game, lines)}

@@ -22,12 +22,14 @@ Effect text is entered as a typed adjustment.
 
 from collections import defaultdict
 
+from cards.games import Game
 from cards.games.metal_fusion import GAME
 
 from ..companion.score import Companion, ScoreError, seat, typed, whole
 from ..engine import metal_fusion as engine
 from ..engine.core import EngineError
 from ..engine.metal_fusion import DECK_SIZE, SLOTS, repeated_numbers
+from ..tools import Bar, colour_order, engine_card
 from . import WARNING, Line, Problem, count_phrase, ids, rotated, total
 
 SLUG = GAME.slug
@@ -385,3 +387,56 @@ def _page(setup: dict) -> dict:
 
 
 COMPANION = Companion(replay=_score, setup=_setup, event=_event, page=_page)
+
+
+# --- deck tools (the deck page's figures) --------------------------------------
+
+
+def lineup_power(game: Game, lines: list[Line]) -> dict:
+    """Return the line-up's power in each launcher colour and its deck average.
+
+    The count itself is the engine's ``lineup_power`` (ruling M3, M10), so the
+    deck page and the playtest never disagree. The average weighs each colour by
+    how many deck cards carry that launcher; unknown launchers are left out.
+    """
+    colours = colour_order(game)
+    launcher = game.colour_field
+    lineup = [
+        engine_card(line.card)
+        for line in lines
+        if line.zone == "lineup"
+        for _ in range(line.quantity)
+    ]
+    rows, error = [], None
+    for colour in colours:
+        try:
+            total, parts = engine.lineup_power(lineup, colour)
+        except EngineError as exc:
+            error = exc.message
+            rows = []
+            break
+        rows.append({"colour": colour, "total": total, "parts": parts})
+    launchers = {colour: 0 for colour in colours}
+    for line in lines:
+        if line.zone == "deck" and line.get(launcher) in launchers:
+            launchers[line.get(launcher)] += line.quantity
+    weighed = sum(launchers.values())
+    average = None
+    if rows and weighed:
+        power = {row["colour"]: row["total"] for row in rows}
+        average = sum(power[c] * n for c, n in launchers.items()) / weighed
+    top = max((row["total"] for row in rows), default=0) or 1
+    for row in rows:
+        row["bar"] = Bar(
+            row["colour"],
+            row["total"],
+            max(row["total"], 0) / top,
+            f"colour-{row['colour']}",
+        )
+        row["launchers"] = launchers[row["colour"]]
+    return {"rows": rows, "error": error, "average": average, "launchers": weighed}
+
+
+def deck_tools(game, lines: list[Line]) -> dict:
+    """Return this game's own figures for the deck page."""
+    return {"power": lineup_power(game, lines)}
