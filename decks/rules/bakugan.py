@@ -22,6 +22,7 @@ the order they landed) and how many gates win (``GATES_TO_WIN``).
 from cards.games import Game
 from cards.games.bakugan import (
     ABILITY_COLOURS,
+    FIGURE,
     GAME,
     GATE_CLASSES,
     copy_g_power_problem,
@@ -418,3 +419,37 @@ def gate_table(game: Game, lines: list[Line]) -> dict:
 def deck_tools(game, lines: list[Line]) -> dict:
     """Return this game's own figures for the deck page."""
     return {"gate_table": gate_table(game, lines)}
+
+
+# --- board helpers (the playtest board's template filters and tags) ----------
+
+
+def versus(battle) -> str:
+    """Return a battle naming both owners: "Player 1's Dragonoid (Pyrus, 340 G) against ..."."""
+
+    def side(b) -> str:
+        owner = str(b.get("id", ""))[1:2]
+        power = b.get("g_power")
+        parts = [str(b.get("attribute") or "attribute unknown").capitalize()]
+        parts.append(f"{power} G" if power is not None else "G-Power unknown")
+        who = f"Player {owner}'s " if owner.isdigit() else ""
+        return f"{who}{b.get('name')} ({', '.join(parts)})"
+
+    try:
+        return f"{side(battle['attacker'])} against {side(battle['defender'])}"
+    except (KeyError, TypeError, AttributeError):
+        return ""
+
+
+def board_card(decks: list, ref, seat=None) -> dict:
+    """Return the stored card behind a reference: "P1-G2" / "P1-B3" (seat 1, gate or
+    Bakugan 2 / 3) or "A2" (ability 2 of ``seat``)."""
+    ref = str(ref)
+    if ref.startswith("A"):
+        return decks[int(seat)]["ability"][int(ref[1:]) - 1]
+    player, item = ref.split("-")
+    zone = {"G": "gate", "B": FIGURE}[item[0]]
+    return decks[int(player[1:]) - 1][zone][int(item[1:]) - 1]
+
+
+BOARD_SAYINGS = {"bakugan_versus": versus}

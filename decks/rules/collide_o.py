@@ -178,3 +178,65 @@ def coverage(game: Game, lines: list[Line]) -> dict:
 def deck_tools(game, lines: list[Line]) -> dict:
     """Return this game's own figures for the deck page."""
     return {"sections": section_bars(game, lines), "coverage": coverage(game, lines)}
+
+
+# --- board helpers (the playtest board's template filters and tags) ----------
+
+
+SECTION_FILLS = {c.letter: c.hex for c in GAME.colours}
+COLOUR_WORDS = {c.letter: c.value for c in GAME.colours}
+
+
+def section_rects(sections) -> list[dict]:
+    """Return SVG rectangles of a Collide-O! card: three sections, stripes as bands."""
+    rects = []
+    if not isinstance(sections, (list, tuple)):
+        return rects
+    for index, letters in enumerate(sections[:3]):
+        letters = [c for c in str(letters) if c in SECTION_FILLS] or ["K"]
+        x = 2 + index * 30
+        bands = len(letters) if len(letters) > 2 else len(letters) * 2
+        if len(letters) == 1:
+            bands = 1
+        height = 44 / bands
+        for band in range(bands):
+            letter = letters[band % len(letters)]
+            rects.append(
+                {
+                    "x": x,
+                    "y": round(2 + band * height, 2),
+                    "w": 30,
+                    "h": round(height, 2),
+                    "fill": SECTION_FILLS[letter],
+                }
+            )
+    return rects
+
+
+def section_words(letters) -> str:
+    """Return a Collide-O! section in words: "red", "red-black stripe" or "wild"."""
+    letters = [c for c in str(letters or "") if c in COLOUR_WORDS]
+    if len(letters) == 5:
+        return "wild (any colour)"
+    if len(letters) == 2:
+        return "-".join(COLOUR_WORDS[c] for c in letters) + " stripe"
+    return " ".join(COLOUR_WORDS[c] for c in letters) or "unknown"
+
+
+def card_sections_words(sections) -> str:
+    """Return all three sections of a Collide-O! card in words."""
+    if not isinstance(sections, (list, tuple)):
+        return ""
+    return " | ".join(section_words(s) for s in sections)
+
+
+def board_card(decks: list, ref, seat=None) -> dict:
+    """Return the pack card behind an engine reference (its index in the pack)."""
+    return decks[0]["pack"][ref]
+
+
+BOARD_FILTERS = {
+    "section_rects": section_rects,
+    "section_words": section_words,
+    "card_sections_words": card_sections_words,
+}

@@ -350,3 +350,27 @@ def hand_odds(game: Game, lines: list[Line]) -> dict:
 def deck_tools(game, lines: list[Line]) -> dict:
     """Return this game's own figures for the deck page."""
     return {"odds": hand_odds(game, lines)}
+
+
+# --- board helpers (the playtest board's template filters and tags) ----------
+
+
+PIECES = {"L": "live", "S": "strike", "E": "empty", ".": "bare"}
+
+
+def next_colour(colour) -> str:
+    """Return the Collision colour that stops ``colour`` (the next one round the bar)."""
+    return engine.stopper(colour) or ""
+
+
+def edge_notches(edge) -> list[dict]:
+    """Return a battle edge's six notches as {number, x, piece} rows for an SVG."""
+    if not isinstance(edge, str):
+        return []
+    return [
+        {"number": i + 1, "x": 4 + i * 14, "piece": PIECES.get(ch, "bare")}
+        for i, ch in enumerate(edge[:6])
+    ]
+
+
+BOARD_FILTERS = {"next_colour": next_colour, "edge_notches": edge_notches}

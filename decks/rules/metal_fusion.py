@@ -440,3 +440,35 @@ def lineup_power(game: Game, lines: list[Line]) -> dict:
 def deck_tools(game, lines: list[Line]) -> dict:
     """Return this game's own figures for the deck page."""
     return {"power": lineup_power(game, lines)}
+
+
+# --- board helpers (the playtest board's template filters and tags) ----------
+
+
+BOOSTER_WORDS = {c.letter: c.value for c in GAME.colours}
+
+
+def booster_colours(code) -> list[str]:
+    """Return the colour words of a Metal Fusion booster code ("RB" -> red, blue)."""
+    return [BOOSTER_WORDS[c] for c in str(code or "") if c in BOOSTER_WORDS]
+
+
+def power_parts(parts) -> list[dict]:
+    """Return a Metal Fusion power breakdown as labelled rows, in counting order."""
+    if not isinstance(parts, dict):
+        return []
+    labels = (
+        ("character", "Character stat"),
+        ("beyblade", "Beyblade stat"),
+        ("customizer", "Customizer stat"),
+        ("emblem", "Matching emblems"),
+        ("move", "Beyblade move"),
+        ("boosters", "Boosters"),
+        ("effects", "Card effects"),
+    )
+    return [
+        {"label": label, "value": parts[key]} for key, label in labels if key in parts
+    ]
+
+
+BOARD_FILTERS = {"booster_colours": booster_colours, "power_parts": power_parts}
