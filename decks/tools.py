@@ -145,10 +145,15 @@ def sample_hand(game_slug: str, lines: list[Line], seed: int) -> dict:
     opening = game.opening
     pool = opening_pool(game, lines)
     if opening.size is None:
-        return {"kind": opening.kind, "cards": pool}
+        return {"kind": opening.kind, "heading": opening.heading, "cards": pool}
     copies = [line for line in pool for _ in range(line.quantity)]
     random.Random(seed).shuffle(copies)
-    return {"kind": opening.kind, "cards": copies[: opening.size]}
+    return {
+        "kind": opening.kind,
+        "heading": opening.heading,
+        "cards": copies[: opening.size],
+        "redraw": True,
+    }
 
 
 def deck_tools(game_slug: str, entries, *, seed: int = 0) -> dict:

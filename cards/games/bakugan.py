@@ -320,7 +320,9 @@ GAME = Game(
         Option("table", "bool", False),
         Option("first", "seat", None),
     ),
-    opening=Opening("gates", "gate"),
+    opening=Opening(
+        "gates", "gate", heading="Your gates (a Bakugan player holds no hand)"
+    ),
     bench_setups=(({}, 2), ({}, 4)),
     draw_face=draw_face,
     colour_search=("colour",),

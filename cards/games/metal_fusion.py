@@ -235,7 +235,7 @@ GAME = Game(
     ),
     colour_field="launcher",
     colour_caption="Launcher colours",
-    opening=Opening("top", "deck", 1),
+    opening=Opening("top", "deck", 1, heading="Sample top card"),
     aliases=("metalfusion", "mf"),
     timings=TIMINGS,
     sort_numbers=tuple((c, f"stat_{c}", f"{c} stat") for c in COLOURS),

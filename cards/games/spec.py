@@ -156,12 +156,14 @@ class Opening:
     (Bakugan's gates, set out with no draw). The cards come from ``zone``
     (every zone when None), leaving out the card types ``leaves_out``; ``size``
     cards are drawn from the shuffled copies (None: the zone as it is).
+    ``heading`` is what the deck page calls it.
     """
 
     kind: str = "hand"
     zone: str | None = None
     size: int | None = None
     leaves_out: tuple[str, ...] = ()
+    heading: str = "Sample opening hand"
 
 
 @dataclass(frozen=True)
