@@ -1,11 +1,11 @@
-"""Deck statistics: breakdowns, hand odds with each colour's stopper, line-up
-power, G-Power per gate, section colour coverage and a seeded opening.
+"""Deck statistics: breakdowns by colour, type and rarity and a seeded opening.
 
 Everything reads the same plain entries as the rules (``decks.rules.to_lines``),
-so one query for the deck's entries feeds the legality list and every tool. Which
-tools a game shows, its colours and its opening are the registry's
-(``cards.games``); the play rules they count (the stop colour, battle power,
-G-Power on a gate) are the engine's.
+so one query for the deck's entries feeds the legality list and every tool. The
+colours and the opening are the registry's (``cards.games``); a game's own
+figures (hand odds with each colour's stopper, line-up power, G-Power per gate,
+section colour coverage) come from its rules module's ``deck_tools``, which
+count by its engine's rules.
 """
 
 from __future__ import annotations

@@ -3,6 +3,14 @@
 Each game module in this package builds one ``Game`` from its own constants;
 ``cards.games`` finds it by slug. The site's pages, search, deck rules, deck
 tools, playtest and engine all read what a game is from here.
+
+A game's behaviour (its ``# Behaviour`` block) is named, not chosen by a shared
+word: ``draw_face`` is the game's own function, and ``rules_path`` and
+``engine_path`` are dotted module paths, ``decks.rules.<module>`` and
+``decks.engine.<module>`` unless the entry names others, so a game defined
+outside the tree (a test's) brings its own. What a rules module offers beside
+its construction rules is optional, each read with ``getattr``: ``deck_tools``,
+``BOARD_FILTERS``, ``BOARD_SAYINGS``, ``board_card`` and ``COMPANION``.
 """
 
 from __future__ import annotations

@@ -12,6 +12,12 @@ Each game's module, found by the registry's ``rules_path``, offers ``ZONES``,
 of a set's cards) and ``timing_entries(size)`` (a large plain deck to time). What
 the engine also enforces (Metal Fusion's deck size, Collide-O!'s pack minimum) is
 read from the engine, never restated.
+
+A rules module is also the deck layer's home for the rest of its game's
+behaviour, each part optional: ``deck_tools(game, lines)`` (the deck page's own
+figures, ``decks.tools``), ``BOARD_FILTERS`` / ``BOARD_SAYINGS`` /
+``board_card`` (the playtest board's helpers, ``decks.templatetags.play``) and
+``COMPANION`` (the table companion, ``decks.companion.score``).
 """
 
 from __future__ import annotations
