@@ -25,7 +25,7 @@ from collections import defaultdict
 from cards.games import Game
 from cards.games.metal_fusion import GAME
 
-from ..companion.score import Companion, ScoreError, seat, typed, whole
+from ..companion.score import Companion, ScoreError, players, seat, typed, whole
 from ..engine import metal_fusion as engine
 from ..engine.core import EngineError
 from ..engine.metal_fusion import DECK_SIZE, SLOTS, repeated_numbers
@@ -248,10 +248,7 @@ def _defenders(event: dict, attacker: int, count: int, chosen: str) -> list[int]
 
 def _score(setup: dict, log: list) -> dict:
     lineups = setup.get("lineups") or []
-    count = len(lineups)
-    if count not in GAME.seat_counts:
-        counts = " or ".join(str(n) for n in GAME.seat_counts)
-        raise ScoreError(f"{GAME.short_name} is for {counts} players.")
+    count = players(GAME, len(lineups))
     chosen = variant(setup)
     to_win = engine.VARIANTS[chosen]
     boosters: list[list[str]] = [[] for _ in range(count)]
