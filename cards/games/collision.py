@@ -138,7 +138,7 @@ PLAYER_MAT = Mat(
 # --- the card face -----------------------------------------------------------
 
 _PIECE_FILL = {".": rgb("bare"), "L": rgb("green"), "S": rgb("red"), "E": rgb("paper")}
-_PIECE_NAMES = {".": "bare", "L": "live", "S": "strike", "E": "empty"}
+PIECE_NAMES = {".": "bare", "L": "live", "S": "strike", "E": "empty"}
 
 
 def draw_face(card, pen, top: int) -> None:
@@ -157,7 +157,7 @@ def draw_face(card, pen, top: int) -> None:
         d.rectangle(box, fill=_PIECE_FILL[code], outline=pen.ink, width=2)
         if code == "E":
             d.line((box[0], box[1], box[2], box[3]), fill=pen.ink, width=2)
-        d.text((x0 + 2, top + 70), _PIECE_NAMES[code], fill=pen.ink, font=pen.font(12))
+        d.text((x0 + 2, top + 70), PIECE_NAMES[code], fill=pen.ink, font=pen.font(12))
     y = top + 100
     if card.card_type == "blade":
         d.text(

@@ -20,7 +20,7 @@ from collections import defaultdict
 from types import SimpleNamespace
 
 from cards.games import Game
-from cards.games.collision import GAME
+from cards.games.collision import GAME, PIECE_NAMES
 
 from ..companion.score import Companion, ScoreError, seat, typed, whole
 from ..engine import collision as engine
@@ -355,9 +355,6 @@ def deck_tools(game, lines: list[Line]) -> dict:
 # --- board helpers (the playtest board's template filters and tags) ----------
 
 
-PIECES = {"L": "live", "S": "strike", "E": "empty", ".": "bare"}
-
-
 def next_colour(colour) -> str:
     """Return the Collision colour that stops ``colour`` (the next one round the bar)."""
     return engine.stopper(colour) or ""
@@ -368,7 +365,7 @@ def edge_notches(edge) -> list[dict]:
     if not isinstance(edge, str):
         return []
     return [
-        {"number": i + 1, "x": 4 + i * 14, "piece": PIECES.get(ch, "bare")}
+        {"number": i + 1, "x": 4 + i * 14, "piece": PIECE_NAMES.get(ch, "bare")}
         for i, ch in enumerate(edge[:6])
     ]
 
