@@ -8,14 +8,16 @@ by card id, size and ``updated_at``, so a changed card is drawn afresh.
 import io
 import os
 import tempfile
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from django.conf import settings
 from PIL import Image, ImageDraw, ImageFont
 
-from .choices import LETTER_COLOURS, PIECE_NAMES, SetKind
-from .games import GAMES, bakugan, collide_o, metal_fusion, rgb
+from .choices import SetKind
+from .games import GAMES, rgb
 from .games.spec import hex_rgb as rgb_hex
 
 FULL = (360, 504)
@@ -25,7 +27,6 @@ CACHE_DIR = "card-images"
 COLOURS = {c: rgb(c) for c in ("red", "yellow", "green", "blue", "black")}
 COLOURS[None] = rgb("unknown")
 GATE_FRAMES = {c: rgb(c) for c in ("gold", "silver", "copper")}
-PIECE_FILL = {".": rgb("bare"), "L": rgb("green"), "S": rgb("red"), "E": rgb("paper")}
 WHITE, INK, GREY = rgb("paper"), rgb("ink"), rgb("unknown")
 
 
@@ -108,6 +109,20 @@ def type_line(card) -> str:
     return f"{kind}  ·  #{number}" if number else kind
 
 
+class Pen(NamedTuple):
+    """What a game's ``draw_face`` draws its face's body with.
+
+    ``draw`` is the Pillow drawing, ``font(size)`` the face font,
+    ``value(card, field)`` a field as the face prints it ("?" when unknown).
+    """
+
+    draw: ImageDraw.ImageDraw
+    font: Callable
+    value: Callable
+    ink: tuple[int, int, int]
+    grey: tuple[int, int, int]
+
+
 def draw_card(card) -> Image.Image:
     """Draw the full-size face of ``card``."""
     spec = GAMES[card.card_set.game.slug]
@@ -129,8 +144,8 @@ def draw_card(card) -> Image.Image:
         rarity = card.rarity.replace("_", " ").title()
         width = d.textlength(rarity, font=font(15))
         d.text((w - 26 - width, 54), rarity, fill=GREY, font=font(15))
-    body_top = 84
-    DRAWERS[spec.face](card, d, body_top)
+    if spec.draw_face is not None:
+        spec.draw_face(card, Pen(d, font, _value, INK, GREY), 84)
     if card.text:
         _draw_text(d, card.text, (26, 360), w - 52, 8)
     elif card.is_unknown("text"):
@@ -207,129 +222,3 @@ def _longest_fit(d, words: list[str], f, width: int) -> str:
         else:
             hi = mid - 1
     return word[:lo]
-
-
-def _draw_battle_edge(card, d, top: int) -> None:
-    d.text((26, top), "Battle edge", fill=GREY, font=font(14))
-    edge = card.battle_edge
-    for i in range(6):
-        x0 = 26 + i * 52
-        box = (x0, top + 22, x0 + 44, top + 66)
-        if edge is None:
-            d.rectangle(box, outline=GREY, width=2)
-            d.text((x0 + 16, top + 32), "?", fill=GREY, font=font(22))
-            continue
-        code = edge[i]
-        d.rectangle(box, fill=PIECE_FILL[code], outline=INK, width=2)
-        if code == "E":
-            d.line((box[0], box[1], box[2], box[3]), fill=INK, width=2)
-        d.text((x0 + 2, top + 70), PIECE_NAMES[code], fill=INK, font=font(12))
-    y = top + 100
-    if card.card_type == "blade":
-        d.text(
-            (26, y),
-            f"Spin strength: {_value(card, 'spin_strength')}",
-            fill=INK,
-            font=font(18),
-        )
-    else:
-        d.text((26, y), f"Colour: {card.colour or '?'}", fill=INK, font=font(18))
-        if card.card_type == "action":
-            d.text(
-                (26, y + 28),
-                f"Symbol: {_value(card, 'symbol')}",
-                fill=INK,
-                font=font(18),
-            )
-
-
-def _draw_stat_rows(card, d, top: int) -> None:
-    for row, colour in enumerate(metal_fusion.COLOURS):
-        y = top + row * 38
-        d.rectangle((26, y, 56, y + 28), fill=COLOURS[colour])
-        value = getattr(card, f"stat_{colour}")
-        if value is None:
-            d.text((70, y + 2), "?", fill=GREY, font=font(20))
-        else:
-            for pip in range(5):
-                box = (70 + pip * 30, y + 4, 90 + pip * 30, y + 24)
-                if pip < value:
-                    d.ellipse(box, fill=COLOURS[colour])
-                else:
-                    d.ellipse(box, outline=GREY, width=2)
-        move = getattr(card, f"move_{colour}")
-        if card.card_type == "beyblade":
-            label = f"{move:+d}" if move is not None else _value(card, f"move_{colour}")
-            d.text((240, y + 2), label, fill=INK, font=font(20))
-    y = top + 160
-    emblem = _value(card, "emblem")
-    d.text((26, y), f"Emblem: {emblem}", fill=INK, font=font(15))
-    if card.move_name:
-        d.text(
-            (26, y + 22),
-            f"Move: {card.move_name} ({card.move_kind or '?'})",
-            fill=INK,
-            font=font(15),
-        )
-    boosters = card.boosters
-    d.text(
-        (26, y + 44),
-        f"Launcher: {card.launcher or '?'}   Boosters: "
-        f"{boosters or _value(card, 'boosters')}",
-        fill=INK,
-        font=font(15),
-    )
-
-
-def _draw_sections(card, d, top: int) -> None:
-    for i, field in enumerate(("section_1", "section_2", "section_3")):
-        x0 = 26 + i * 104
-        box = (x0, top, x0 + 96, top + 250)
-        letters = getattr(card, field)
-        if not letters:
-            d.rectangle(box, outline=GREY, width=2)
-            d.text((x0 + 40, top + 110), "?", fill=GREY, font=font(28))
-            continue
-        letters = "".join(c for c in collide_o.ORDER if c in letters)
-        stripe = (box[2] - box[0]) / len(letters)
-        for j, letter in enumerate(letters):
-            colour = COLOURS[LETTER_COLOURS[letter]]
-            d.rectangle(
-                (x0 + j * stripe, top, x0 + (j + 1) * stripe, top + 250), fill=colour
-            )
-        d.rectangle(box, outline=INK, width=2)
-
-
-def _draw_bonus_grid(card, d, top: int) -> None:
-    if card.card_type == bakugan.FIGURE:
-        d.text(
-            (26, top),
-            f"Attribute: {_value(card, 'attribute')}",
-            fill=INK,
-            font=font(18),
-        )
-        d.text(
-            (26, top + 30),
-            f"G-Power: {_value(card, 'g_power')}",
-            fill=INK,
-            font=font(18),
-        )
-        return
-    if card.gate_class:
-        d.text((26, top), f"{card.gate_class.title()} gate", fill=INK, font=font(18))
-    for i, attribute in enumerate(bakugan.ATTRIBUTES):
-        x, y = 26, top + 34 + i * 34
-        value = getattr(card, f"bonus_{attribute}")
-        shown = (
-            f"{value:+d}" if value is not None else _value(card, f"bonus_{attribute}")
-        )
-        d.text((x, y), f"{attribute.title()}: {shown}", fill=INK, font=font(16))
-
-
-# The body of each game's face, named by the game's ``face`` in the registry.
-DRAWERS = {
-    "battle_edge": _draw_battle_edge,
-    "stat_rows": _draw_stat_rows,
-    "sections": _draw_sections,
-    "bonus_grid": _draw_bonus_grid,
-}

@@ -1,11 +1,11 @@
-"""Deck statistics: breakdowns, hand odds with each colour's stopper, line-up
-power, G-Power per gate, section colour coverage and a seeded opening.
+"""Deck statistics: breakdowns by colour, type and rarity and a seeded opening.
 
 Everything reads the same plain entries as the rules (``decks.rules.to_lines``),
-so one query for the deck's entries feeds the legality list and every tool. Which
-tools a game shows, its colours and its opening are the registry's
-(``cards.games``); the play rules they count (the stop colour, battle power,
-G-Power on a gate) are the engine's.
+so one query for the deck's entries feeds the legality list and every tool. The
+colours and the opening are the registry's (``cards.games``); a game's own
+figures (hand odds with each colour's stopper, line-up power, G-Power per gate,
+section colour coverage) come from its rules module's ``deck_tools``, which
+count by its engine's rules.
 """
 
 from __future__ import annotations
@@ -17,10 +17,7 @@ from math import comb
 
 from cards.games import GAMES, Game
 
-from .engine import get_game
-from .engine.core import EngineError
-from .playtest.adapter import card_to_engine
-from .rules import Line, to_lines
+from .rules import Line, rules_module, to_lines
 
 BAR_WIDTH = 240
 UNKNOWN = "unknown"
@@ -127,199 +124,19 @@ def colour_bars(game: Game, lines: list[Line]) -> list[Bar]:
     return breakdown(lines, game.colour_field, colour_order(game), game)
 
 
-def section_bars(game: Game, lines: list[Line]) -> list[Bar]:
-    """Return per colour the cards with that colour in any of their sections.
-
-    A card counts once per colour it shows (a red-blue stripe counts for red and
-    for blue; the wild stripe for every colour, ruling O2), so the bars add up to
-    more than the deck; cards with a section nobody has recorded count as unknown.
-    """
-    names = {c.letter: c.value for c in game.colours}
-    fields = ("section_1", "section_2", "section_3")
-    size = sum(line.quantity for line in lines) or 1
-    counts = dict.fromkeys(names.values(), 0)
-    unknown = 0
-    for line in lines:
-        sections = [line.get(f) for f in fields]
-        if any(section is None for section in sections):
-            unknown += line.quantity
-            continue
-        for colour in {names[c] for section in sections for c in section if c in names}:
-            counts[colour] += line.quantity
-    bars = [Bar(c, n, n / size, f"colour-{c}") for c, n in counts.items() if n]
-    if unknown:
-        bars.append(Bar(UNKNOWN, unknown, unknown / size, "colour-unknown"))
-    return bars
-
-
-def hand_odds(game: Game, lines: list[Line]) -> dict:
-    """Return per colour the chance of an opening hand holding it and its stopper.
-
-    The hand is the game's opening (Collision: five cards from the deck, the Blade
-    left out, ruling C2); the stopper is the engine's.
-    """
-    stopper = get_game(game.slug).stopper
-    drawn = opening_pool(game, lines)
-    draws = game.opening.size
-    population = sum(line.quantity for line in drawn)
-    colours = colour_order(game)
-    counts = {colour: 0 for colour in colours}
-    for line in drawn:
-        if line.get(game.colour_field) in counts:
-            counts[line.get(game.colour_field)] += line.quantity
-    rows = []
-    for colour in colours:
-        stop = stopper(colour)
-        rows.append(
-            {
-                "colour": colour,
-                "count": counts[colour],
-                "p_colour": p_at_least_one(population, counts[colour], draws),
-                "stop": stop,
-                "stop_count": counts[stop],
-                "p_stop": p_at_least_one(population, counts[stop], draws),
-            }
-        )
-        row = rows[-1]
-        row["colour_bar"] = Bar(
-            colour, row["count"], row["p_colour"], f"colour-{colour}"
-        )
-        row["stop_bar"] = Bar(stop, row["stop_count"], row["p_stop"], f"colour-{stop}")
-    p_all = p_each_present(population, list(counts.values()), draws)
-    return {
-        "population": population,
-        "rows": rows,
-        "p_all_colours": p_all,
-        "p_all_percent": round(p_all * 100, 1),
-    }
-
-
-def _engine_card(card) -> dict:
+def engine_card(card) -> dict:
     """Return the plain card dict the engines read."""
     if isinstance(card, dict):
         return card
+    # Imported here: the rules modules use these tools and stay free of the ORM.
+    from .playtest.adapter import card_to_engine
+
     return card_to_engine(card)
 
 
-def lineup_power(game: Game, lines: list[Line]) -> dict:
-    """Return the line-up's power in each launcher colour and its deck average.
-
-    The count itself is the engine's ``lineup_power`` (ruling M3, M10), so the
-    deck page and the playtest never disagree. The average weighs each colour by
-    how many deck cards carry that launcher; unknown launchers are left out.
-    """
-    count = get_game(game.slug).lineup_power
-    colours = colour_order(game)
-    launcher = game.colour_field
-    lineup = [
-        _engine_card(line.card)
-        for line in lines
-        if line.zone == "lineup"
-        for _ in range(line.quantity)
-    ]
-    rows, error = [], None
-    for colour in colours:
-        try:
-            total, parts = count(lineup, colour)
-        except EngineError as exc:
-            error = exc.message
-            rows = []
-            break
-        rows.append({"colour": colour, "total": total, "parts": parts})
-    launchers = {colour: 0 for colour in colours}
-    for line in lines:
-        if line.zone == "deck" and line.get(launcher) in launchers:
-            launchers[line.get(launcher)] += line.quantity
-    weighed = sum(launchers.values())
-    average = None
-    if rows and weighed:
-        power = {row["colour"]: row["total"] for row in rows}
-        average = sum(power[c] * n for c, n in launchers.items()) / weighed
-    top = max((row["total"] for row in rows), default=0) or 1
-    for row in rows:
-        row["bar"] = Bar(
-            row["colour"],
-            row["total"],
-            max(row["total"], 0) / top,
-            f"colour-{row['colour']}",
-        )
-        row["launchers"] = launchers[row["colour"]]
-    return {"rows": rows, "error": error, "average": average, "launchers": weighed}
-
-
-def _zone_printing(game: Game, field: str) -> str:
+def zone_printing(game: Game, field: str) -> str:
     """Return the zone of the card type that prints ``field``."""
     return next(game.default_zone(k.value) for k in game.kinds if field in k.fields)
-
-
-def gate_table(game: Game, lines: list[Line]) -> dict:
-    """Return each Bakugan's G-Power on each of the deck's gates (None: unknown).
-
-    The Bakugan are the cards that print a G-Power, the gates those with a class.
-    """
-    on_gate = get_game(game.slug).g_power_on_gate
-    figures, gated = _zone_printing(game, "g_power"), _zone_printing(game, "gate_class")
-    bakugan = [line for line in lines if line.zone == figures]
-    gates = [line for line in lines if line.zone == gated]
-    rows = []
-    for b in bakugan:
-        figure = _engine_card(b.card)
-        rows.append(
-            {
-                "line": b,
-                "g_power": b.get("g_power"),
-                "cells": [on_gate(figure, _engine_card(g.card)) for g in gates],
-            }
-        )
-    return {"gates": gates, "rows": rows}
-
-
-def coverage(game: Game, lines: list[Line]) -> dict:
-    """Return per colour the cards whose middle, or either end, offers it.
-
-    ``section_2`` is the middle; a wild (five-colour) section offers every
-    colour (ruling O2). Cards with an unknown section are counted apart.
-    """
-    names = {c.letter: c.value for c in game.colours}
-
-    def offered(section: str | None) -> set[str]:
-        return {names[c] for c in (section or "") if c in names}
-
-    size = sum(line.quantity for line in lines) or 1
-    rows = []
-    for colour in names.values():
-        middle = ends = 0
-        for line in lines:
-            if colour in offered(line.get("section_2")):
-                middle += line.quantity
-            if colour in offered(line.get("section_1")) | offered(
-                line.get("section_3")
-            ):
-                ends += line.quantity
-        rows.append(
-            {
-                "colour": colour,
-                "middle": Bar(colour, middle, middle / size, f"colour-{colour}"),
-                "ends": Bar(colour, ends, ends / size, f"colour-{colour}"),
-            }
-        )
-    unknown = sum(
-        line.quantity
-        for line in lines
-        if any(line.get(f) is None for f in ("section_1", "section_2", "section_3"))
-    )
-    return {"rows": rows, "unknown": unknown}
-
-
-# The registry's ``deck_tools`` names, each the function that computes it.
-TOOLS = {
-    "colours": colour_bars,
-    "odds": hand_odds,
-    "power": lineup_power,
-    "gate_table": gate_table,
-    "coverage": coverage,
-    "sections": section_bars,
-}
 
 
 def sample_hand(game_slug: str, lines: list[Line], seed: int) -> dict:
@@ -328,10 +145,15 @@ def sample_hand(game_slug: str, lines: list[Line], seed: int) -> dict:
     opening = game.opening
     pool = opening_pool(game, lines)
     if opening.size is None:
-        return {"kind": opening.kind, "cards": pool}
+        return {"kind": opening.kind, "heading": opening.heading, "cards": pool}
     copies = [line for line in pool for _ in range(line.quantity)]
     random.Random(seed).shuffle(copies)
-    return {"kind": opening.kind, "cards": copies[: opening.size]}
+    return {
+        "kind": opening.kind,
+        "heading": opening.heading,
+        "cards": copies[: opening.size],
+        "redraw": True,
+    }
 
 
 def deck_tools(game_slug: str, entries, *, seed: int = 0) -> dict:
@@ -340,16 +162,15 @@ def deck_tools(game_slug: str, entries, *, seed: int = 0) -> dict:
     lines = to_lines(entries)
     tools = {
         # A game whose cards carry no colour of their own (Collide-O!: colours are
-        # the sections') has no colour chart; its deck_tools say what it shows.
-        "colours": breakdown(lines, "colour", colour_order(game), game)
-        if game.colour_field
-        else None,
+        # the sections') has no colour chart; its own tools say what it shows.
+        "colours": colour_bars(game, lines) if game.colour_field else None,
         "types": breakdown(lines, "card_type"),
         "rarities": breakdown(lines, "rarity", (), game),
         "hand": sample_hand(game_slug, lines, seed),
         "seed": seed,
         "colour_caption": game.colour_caption,
     }
-    for name in game.deck_tools:
-        tools[name] = TOOLS[name](game, lines)
+    own = getattr(rules_module(game_slug), "deck_tools", None)
+    if own is not None:
+        tools.update(own(game, lines))
     return tools

@@ -2,9 +2,16 @@
 
 One module per game (``collision``, ``metal_fusion``, ``collide_o``,
 ``bakugan``) holds its card fields, card types and what each prints, colours,
-page fields and filters, deck zones, seat counts, options and deck tools as one
-``Game`` (see ``spec``), with ``validate(card, errors)`` for its own card checks.
-Pages, search, deck rules, deck tools, the playtest and the engines read it here.
+page fields and filters, deck zones, seat counts and options as one ``Game``
+(see ``spec``), with ``validate(card, errors)`` for its own card checks and
+``draw_face`` for its card face. Pages, search, deck rules, deck tools, the
+playtest and the engines read it here.
+
+This package is the one place that imports a game's module by name. A game's
+behaviour is reached through its entry only: its card face (``draw_face``), its
+rules module (``rules_path``: construction rules, deck tools, board helpers, the
+table companion) and its engine (``engine_path``); no shared module imports a
+game's module or branches on a game's name (``tests/site/test_one_place.py``).
 """
 
 from . import bakugan, collide_o, collision, metal_fusion

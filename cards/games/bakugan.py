@@ -254,6 +254,44 @@ FIELD_4 = Mat(
     note="Each player places one gate; the four touch at the corners (ruling B8).",
 )
 
+# --- the card face -----------------------------------------------------------
+
+
+def draw_face(card, pen, top: int) -> None:
+    """Draw the body of this game's card face with ``pen`` (``cards.images.Pen``)."""
+    d = pen.draw
+    if card.card_type == FIGURE:
+        d.text(
+            (26, top),
+            f"Attribute: {pen.value(card, 'attribute')}",
+            fill=pen.ink,
+            font=pen.font(18),
+        )
+        d.text(
+            (26, top + 30),
+            f"G-Power: {pen.value(card, 'g_power')}",
+            fill=pen.ink,
+            font=pen.font(18),
+        )
+        return
+    if card.gate_class:
+        d.text(
+            (26, top),
+            f"{card.gate_class.title()} gate",
+            fill=pen.ink,
+            font=pen.font(18),
+        )
+    for i, attribute in enumerate(ATTRIBUTES):
+        x, y = 26, top + 34 + i * 34
+        value = getattr(card, f"bonus_{attribute}")
+        shown = (
+            f"{value:+d}"
+            if value is not None
+            else pen.value(card, f"bonus_{attribute}")
+        )
+        d.text((x, y), f"{attribute.title()}: {shown}", fill=pen.ink, font=pen.font(16))
+
+
 GAME = Game(
     slug="bakugan",
     module="bakugan",
@@ -286,10 +324,11 @@ GAME = Game(
         Option("table", "bool", False),
         Option("first", "seat", None),
     ),
-    deck_tools=("gate_table",),
-    opening=Opening("gates", "gate"),
+    opening=Opening(
+        "gates", "gate", heading="Your gates (a Bakugan player holds no hand)"
+    ),
     bench_setups=(({}, 2), ({}, 4)),
-    face="bonus_grid",
+    draw_face=draw_face,
     colour_search=("colour",),
     attributes=ATTRIBUTES,
     gate_classes=GATE_CLASSES,

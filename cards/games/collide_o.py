@@ -15,6 +15,7 @@ from .spec import (
     Option,
     PrintSize,
     Zone,
+    rgb,
 )
 
 SECTION_FIELDS = ("section_1", "section_2", "section_3")
@@ -104,6 +105,31 @@ LINE_GUIDE = Mat(
     per_player=False,
 )  # fmt: skip
 
+# --- the card face -----------------------------------------------------------
+
+
+def draw_face(card, pen, top: int) -> None:
+    """Draw the body of this game's card face with ``pen`` (``cards.images.Pen``)."""
+    d = pen.draw
+    names = {c.letter: c.value for c in GAME.colours}
+    for i, field in enumerate(SECTION_FIELDS):
+        x0 = 26 + i * 104
+        box = (x0, top, x0 + 96, top + 250)
+        letters = getattr(card, field)
+        if not letters:
+            d.rectangle(box, outline=pen.grey, width=2)
+            d.text((x0 + 40, top + 110), "?", fill=pen.grey, font=pen.font(28))
+            continue
+        letters = "".join(c for c in ORDER if c in letters)
+        stripe = (box[2] - box[0]) / len(letters)
+        for j, letter in enumerate(letters):
+            colour = rgb(names[letter])
+            d.rectangle(
+                (x0 + j * stripe, top, x0 + (j + 1) * stripe, top + 250), fill=colour
+            )
+        d.rectangle(box, outline=pen.ink, width=2)
+
+
 GAME = Game(
     slug="collide-o",
     module="collide_o",
@@ -143,14 +169,13 @@ GAME = Game(
         "with a fresh shuffle, until one game has a winner.",
         draw_word="tied",
     ),
-    deck_tools=("sections", "coverage"),
     colour_field=None,
     opening=Opening("hand", None, 5),
     bench_setups=(({}, 2), ({}, 5)),
     aliases=("collide-o!", "collideo"),
     colour_search=SECTION_FIELDS,
     colour_search_letters=True,
-    face="sections",
+    draw_face=draw_face,
     print_size=CARD_SIZE,
     mats=(LINE_GUIDE,),
     frame="#3c3c3c",

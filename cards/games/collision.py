@@ -18,6 +18,7 @@ from .spec import (
     PrintSize,
     Zone,
     check_choices,
+    rgb,
 )
 
 COLOURS = ("red", "yellow", "green", "blue")
@@ -150,6 +151,50 @@ PLAYER_MAT = Mat(
     note="One sheet per player. You sit at the bottom edge.",
 )  # fmt: skip
 
+# --- the card face -----------------------------------------------------------
+
+_PIECE_FILL = {".": rgb("bare"), "L": rgb("green"), "S": rgb("red"), "E": rgb("paper")}
+PIECE_NAMES = {".": "bare", "L": "live", "S": "strike", "E": "empty"}
+
+
+def draw_face(card, pen, top: int) -> None:
+    """Draw the body of this game's card face with ``pen`` (``cards.images.Pen``)."""
+    d = pen.draw
+    d.text((26, top), "Battle edge", fill=pen.grey, font=pen.font(14))
+    edge = card.battle_edge
+    for i in range(6):
+        x0 = 26 + i * 52
+        box = (x0, top + 22, x0 + 44, top + 66)
+        if edge is None:
+            d.rectangle(box, outline=pen.grey, width=2)
+            d.text((x0 + 16, top + 32), "?", fill=pen.grey, font=pen.font(22))
+            continue
+        code = edge[i]
+        d.rectangle(box, fill=_PIECE_FILL[code], outline=pen.ink, width=2)
+        if code == "E":
+            d.line((box[0], box[1], box[2], box[3]), fill=pen.ink, width=2)
+        d.text((x0 + 2, top + 70), PIECE_NAMES[code], fill=pen.ink, font=pen.font(12))
+    y = top + 100
+    if card.card_type == "blade":
+        d.text(
+            (26, y),
+            f"Spin strength: {pen.value(card, 'spin_strength')}",
+            fill=pen.ink,
+            font=pen.font(18),
+        )
+    else:
+        d.text(
+            (26, y), f"Colour: {card.colour or '?'}", fill=pen.ink, font=pen.font(18)
+        )
+        if card.card_type == "action":
+            d.text(
+                (26, y + 28),
+                f"Symbol: {pen.value(card, 'symbol')}",
+                fill=pen.ink,
+                font=pen.font(18),
+            )
+
+
 GAME = Game(
     slug="collision",
     module="collision",
@@ -192,7 +237,6 @@ GAME = Game(
         first_note="the loser of a game goes first in the next",
         draw_first_note="after a drawn game, the player who went second goes first",
     ),
-    deck_tools=("colours", "odds"),
     # Five cards from the deck; the Blade is never drawn (ruling C2).
     opening=Opening("hand", "deck", 5, ("blade",)),
     bench_setups=(({}, 2), ({"advanced": True}, 2)),
@@ -204,7 +248,7 @@ GAME = Game(
         "s": "starter", "c": "common", "u": "uncommon", "r": "rare",
         "x": "xtra-rare", "xr": "xtra-rare", "p": "promo",
     },
-    face="battle_edge",
+    draw_face=draw_face,
     # "About 63 x 88 mm" (issue 23): the common trading card size.
     print_size=PrintSize(63, 88, sourced=True),
     mats=(PLAYER_MAT,),

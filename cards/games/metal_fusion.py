@@ -22,6 +22,7 @@ from .spec import (
     PrintSize,
     Zone,
     check_choices,
+    rgb,
 )
 
 COLOURS = ("red", "blue", "green", "yellow")
@@ -139,6 +140,51 @@ LINEUP_MAT = Mat(
     "that colour (ruling M3).",
 )  # fmt: skip
 
+# --- the card face -----------------------------------------------------------
+
+
+def draw_face(card, pen, top: int) -> None:
+    """Draw the body of this game's card face with ``pen`` (``cards.images.Pen``)."""
+    d = pen.draw
+    for row, colour in enumerate(COLOURS):
+        y = top + row * 38
+        d.rectangle((26, y, 56, y + 28), fill=rgb(colour))
+        value = getattr(card, f"stat_{colour}")
+        if value is None:
+            d.text((70, y + 2), "?", fill=pen.grey, font=pen.font(20))
+        else:
+            for pip in range(5):
+                box = (70 + pip * 30, y + 4, 90 + pip * 30, y + 24)
+                if pip < value:
+                    d.ellipse(box, fill=rgb(colour))
+                else:
+                    d.ellipse(box, outline=pen.grey, width=2)
+        move = getattr(card, f"move_{colour}")
+        if card.card_type == "beyblade":
+            label = (
+                f"{move:+d}" if move is not None else pen.value(card, f"move_{colour}")
+            )
+            d.text((240, y + 2), label, fill=pen.ink, font=pen.font(20))
+    y = top + 160
+    emblem = pen.value(card, "emblem")
+    d.text((26, y), f"Emblem: {emblem}", fill=pen.ink, font=pen.font(15))
+    if card.move_name:
+        d.text(
+            (26, y + 22),
+            f"Move: {card.move_name} ({card.move_kind or '?'})",
+            fill=pen.ink,
+            font=pen.font(15),
+        )
+    boosters = card.boosters
+    d.text(
+        (26, y + 44),
+        f"Launcher: {card.launcher or '?'}   Boosters: "
+        f"{boosters or pen.value(card, 'boosters')}",
+        fill=pen.ink,
+        font=pen.font(15),
+    )
+
+
 GAME = Game(
     slug="metal-fusion",
     module="metal_fusion",
@@ -180,13 +226,12 @@ GAME = Game(
         # The engine's own: a seat count, which must match the decks.
         Option("players", "int", None, minimum=2, maximum=4),
     ),
-    deck_tools=("colours", "power"),
     colour_field="launcher",
     colour_caption="Launcher colours",
-    opening=Opening("top", "deck", 1),
+    opening=Opening("top", "deck", 1, heading="Sample top card"),
     aliases=("metalfusion", "mf"),
     timings=TIMINGS,
-    face="stat_rows",
+    draw_face=draw_face,
     # "About 63 x 88 mm" (issue 23): the common trading card size.
     print_size=PrintSize(63, 88, sourced=True),
     mats=(LINEUP_MAT,),

@@ -3,6 +3,14 @@
 Each game module in this package builds one ``Game`` from its own constants;
 ``cards.games`` finds it by slug. The site's pages, search, deck rules, deck
 tools, playtest and engine all read what a game is from here.
+
+A game's behaviour (its ``# Behaviour`` block) is named, not chosen by a shared
+word: ``draw_face`` is the game's own function, and ``rules_path`` and
+``engine_path`` are dotted module paths, ``decks.rules.<module>`` and
+``decks.engine.<module>`` unless the entry names others, so a game defined
+outside the tree (a test's) brings its own. What a rules module offers beside
+its construction rules is optional, each read with ``getattr``: ``deck_tools``,
+``BOARD_FILTERS``, ``BOARD_SAYINGS``, ``board_card`` and ``COMPANION``.
 """
 
 from __future__ import annotations
@@ -225,12 +233,14 @@ class Opening:
     (Bakugan's gates, set out with no draw). The cards come from ``zone``
     (every zone when None), leaving out the card types ``leaves_out``; ``size``
     cards are drawn from the shuffled copies (None: the zone as it is).
+    ``heading`` is what the deck page calls it.
     """
 
     kind: str = "hand"
     zone: str | None = None
     size: int | None = None
     leaves_out: tuple[str, ...] = ()
+    heading: str = "Sample opening hand"
 
 
 @dataclass(frozen=True)
@@ -319,7 +329,6 @@ class Game:
     mirror_note: str = ""
     chance_steps: bool = False  # physical outcomes a player may enter (Bakugan rolls)
     options: tuple[Option, ...] = ()
-    deck_tools: tuple[str, ...] = ()
     colour_field: str | None = "colour"  # what the deck page's colour bars count
     colour_caption: str = "Colours"  # the caption of those bars
     opening: Opening = field(default_factory=Opening)
@@ -329,7 +338,6 @@ class Game:
     rarity_symbols: dict[str, str] = field(default_factory=dict)  # as printed
     promo_numbers: range | None = None  # numbers that are promos whatever the rarity
     frame: str = "#3c3c3c"  # the card face's frame colour
-    face: str = ""  # what the face's body draws (``cards.images.DRAWERS``)
     # What the search language (``cards.search``) reads of this game: the columns
     # ``colour:`` looks in (holding colour values, or colour letters when
     # ``colour_search_letters``), the words of its fields a bare search word may
@@ -409,6 +417,31 @@ class Game:
     def printed_field(self, name: str) -> Field | None:
         """Return the declaration of the field ``name``, or None if not declared."""
         return next((f for f in self.printed if f.name == name), None)
+
+    # --- Behaviour: where a game's code lives -----------------------------------
+    # Shared code reaches a game's behaviour only through these, never by
+    # importing a game's module by name or by branching on a game's name: the
+    # engine and the deck-layer rules module are named by dotted path ("" means
+    # ``decks.engine.<module>`` / ``decks.rules.<module>``), so a game defined
+    # outside the tree names its own. The rules module offers the deck tools
+    # (``deck_tools(game, lines)``), the board helpers (``BOARD``) and the table
+    # companion (``COMPANION``); ``draw_face(card, pen, top)`` draws the card
+    # face's body with the drawing helper ``cards.images`` passes in.
+    engine: str = ""
+    rules: str = ""
+    draw_face: Callable | None = None
+
+    @property
+    def engine_path(self) -> str:
+        return self.engine or f"decks.engine.{self.module}"
+
+    @property
+    def rules_path(self) -> str:
+        return self.rules or f"decks.rules.{self.module}"
+
+    @property
+    def companion_template(self) -> str:
+        return f"table/companion/{self.slug}.html"
 
     @property
     def types(self) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from cards.choices import (
     PIECE_NAMES,
     SetKind,
 )
-from cards.games import PALETTE, collide_o
+from cards.games import PALETTE
 
 register = template.Library()
 
@@ -226,7 +226,7 @@ def edge_legend():
     return format_html('<ul class="edge-legend">{}</ul>', mark_safe("".join(items)))
 
 
-def _section_svg(letters: str | None, x: int, width: int, height: int):
+def _section_svg(letters: str | None, order: str, x: int, width: int, height: int):
     if not letters:
         return format_html(
             '<g><rect x="{}" y="0" width="{}" height="{}" fill="#eee" stroke="'
@@ -239,7 +239,7 @@ def _section_svg(letters: str | None, x: int, width: int, height: int):
             x + width / 2,
             height / 2 + 5,
         )
-    letters = "".join(c for c in collide_o.ORDER if c in letters)
+    letters = "".join(c for c in order if c in letters)
     stripe = width / len(letters)
     names = " and ".join(LETTER_COLOURS[c] for c in letters)
     rects = format_html_join(
@@ -265,8 +265,10 @@ def _section_svg(letters: str | None, x: int, width: int, height: int):
 def sections_svg(card, width: int = 30, height: int = 40):
     """Draw the three Collide-O! sections with their stripes (inline SVG)."""
     fields = ("section_1", "section_2", "section_3")
+    # Stripes are drawn in the order the game lists its colours.
+    order = "".join(c.letter for c in games.get(card.card_set.game.slug).colours)
     parts = [
-        _section_svg(getattr(card, f), i * (width + 2), width, height)
+        _section_svg(getattr(card, f), order, i * (width + 2), width, height)
         for i, f in enumerate(fields)
     ]
     total = 3 * width + 4

@@ -47,9 +47,5 @@ class TableGame(models.Model):
     def spec(self):
         return GAMES[self.game.slug]
 
-    @property
-    def game_module(self) -> str:
-        return self.spec.module
-
     def get_shared_url(self):
         return reverse("table:companion-shared", kwargs={"token": self.share_token})

@@ -21,9 +21,9 @@ from . import score
 from .models import TableGame
 
 
-def _check(module: str, setup: dict, log: list) -> dict:
+def _check(game_slug: str, setup: dict, log: list) -> dict:
     try:
-        return score.score(module, setup, log)
+        return score.score(game_slug, setup, log)
     except score.ScoreError as error:
         raise ValidationError(str(error), code="bad_event") from None
 
@@ -50,7 +50,7 @@ def deck_cards(deck, user) -> dict[str, list[dict]]:
 def table_game_create(*, owner, game_slug: str, name: str, setup: dict) -> TableGame:
     """Start a table game of ``game_slug`` from ``setup``; refuse one it cannot count."""
     spec = GAMES[game_slug]
-    _check(spec.module, setup, [])
+    _check(spec.slug, setup, [])
     table_game = TableGame(
         owner=owner,
         game=Game.objects.get(slug=game_slug),
@@ -79,7 +79,7 @@ def table_game_record(*, table_game: TableGame, event: dict, version: int) -> Ta
     """Add ``event`` to the game's log, if the score still counts with it."""
     current = _locked(table_game, version)
     log = [*current.log, event]
-    _check(current.game_module, current.setup, log)
+    _check(current.game.slug, current.setup, log)
     current.log = log
     current.version += 1
     current.full_clean()

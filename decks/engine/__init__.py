@@ -16,14 +16,14 @@ import importlib
 
 from cards.games import GAMES
 
-# Each game's engine is the module named as the registry says (``Game.module``).
-MODULES = {slug: game.module for slug, game in GAMES.items()}
+# Each game's engine is the module its registry entry names (``Game.engine_path``).
+MODULES = {slug: game.engine_path for slug, game in GAMES.items()}
 
 
 def get_game(slug: str):
     """Return the engine module of a game by its slug."""
     try:
-        name = MODULES[slug]
+        path = MODULES[slug]
     except KeyError:
         raise KeyError(f"No engine for game {slug!r}.") from None
-    return importlib.import_module(f"{__name__}.{name}")
+    return importlib.import_module(path)

@@ -7,11 +7,17 @@ when no problem is an error (warnings say what could not be checked). The editor
 the API and the playtest all call ``validate_deck``: no rule is written twice.
 Nothing here queries the database, so validation stays fast (``python -m tools.bench decks``).
 
-Each game's module, found by the registry's ``module`` name, offers ``ZONES``,
+Each game's module, found by the registry's ``rules_path``, offers ``ZONES``,
 ``NAME``, ``validate(lines, **options)``, ``sample(cards, variant)`` (a legal deck
 of a set's cards) and ``timing_entries(size)`` (a large plain deck to time). What
 the engine also enforces (Metal Fusion's deck size, Collide-O!'s pack minimum) is
 read from the engine, never restated.
+
+A rules module is also the deck layer's home for the rest of its game's
+behaviour, each part optional: ``deck_tools(game, lines)`` (the deck page's own
+figures, ``decks.tools``), ``BOARD_FILTERS`` / ``BOARD_SAYINGS`` /
+``board_card`` (the playtest board's helpers, ``decks.templatetags.play``) and
+``COMPANION`` (the table companion, ``decks.companion.score``).
 """
 
 from __future__ import annotations
@@ -129,7 +135,7 @@ def rotated(items: list, variant: int) -> list:
 
 def rules_module(game_slug: str):
     """Return the rules module of a game (KeyError for an unknown game)."""
-    return importlib.import_module(f"{__name__}.{get_game_spec(game_slug).module}")
+    return importlib.import_module(get_game_spec(game_slug).rules_path)
 
 
 def validate_deck(game_slug: str, entries: Iterable[Any], **options) -> list[Problem]:

@@ -10,15 +10,27 @@ a value the player types. A typed value obeys the rule a collection copy obeys
 (``cards.games.bakugan.copy_g_power_problem``, the one function for both); a
 slot with none plays the strongest recorded copy the owner has (the playtest
 adapter), and a figure with no value at all cannot be played.
+
+The table companion (``COMPANION``): a battle's G-Power per Bakugan is its
+G-Power plus the gate's bonus for its attribute (``engine.g_power_on_gate``,
+ruling B5) plus what ability cards add as the battle goes (typed: what a card's
+text does is read at the table). The engine says who wins (``battle_winner``: a
+tie goes to the Bakugan that landed first, and a battle names its two Bakugan in
+the order they landed) and how many gates win (``GATES_TO_WIN``).
 """
 
+from cards.games import Game
 from cards.games.bakugan import (
     ABILITY_COLOURS,
+    FIGURE,
     GAME,
     GATE_CLASSES,
     copy_g_power_problem,
 )
 
+from ..companion.score import Companion, ScoreError, players, seat, typed, whole
+from ..engine import bakugan as engine
+from ..tools import engine_card, zone_printing
 from . import WARNING, Line, Problem, count_phrase, ids, rotated, total
 
 SLUG = GAME.slug
@@ -241,3 +253,203 @@ def timing_entries(size: int) -> list[dict]:
         for i in range(size - 9)
     ]
     return entries
+
+
+# --- the table companion -------------------------------------------------------
+
+
+def battle_totals(fighters: list[dict], gate: dict) -> list[int]:
+    """Return each Bakugan's G-Power on ``gate`` with its ability cards added."""
+    totals = []
+    for fighter in fighters:
+        figure = {
+            "g_power": whole(fighter.get("g_power"), "A Bakugan's G-Power", 0, 2000),
+            "attribute": fighter.get("attribute"),
+        }
+        if figure["attribute"] not in engine.ATTRIBUTES:
+            raise ScoreError(
+                "A Bakugan's attribute is one of " + ", ".join(engine.ATTRIBUTES) + "."
+            )
+        on_gate = engine.g_power_on_gate(figure, gate)
+        if on_gate is None:
+            raise ScoreError(
+                f"The gate's bonus for {figure['attribute']} is unknown; type it in."
+            )
+        abilities = [
+            whole(a, "An ability card's G-Power", -2000, 2000)
+            for a in fighter.get("abilities", [])
+        ]
+        totals.append(on_gate + sum(abilities))
+    return totals
+
+
+def _score(setup: dict, log: list) -> dict:
+    count = players(GAME, setup.get("players"))
+    won = [0] * count
+    history = []
+    winner = None
+    for event in log:
+        if winner is not None:
+            raise ScoreError(
+                f"The game is over: a player has won {engine.GATES_TO_WIN} gates."
+            )
+        kind = event.get("kind")
+        if kind == "battle":
+            fighters = event.get("fighters") or []
+            if len(fighters) != 2:
+                raise ScoreError("A battle is two Bakugan, in the order they landed.")
+            seats = [seat(f.get("player"), count) for f in fighters]
+            if seats[0] == seats[1]:
+                raise ScoreError("A battle is between two different players.")
+            totals = battle_totals(fighters, event.get("gate") or {})
+            first = engine.battle_winner(*totals)
+            won[seats[first]] += 1
+            history.append(
+                f"Player {seats[0] + 1} {totals[0]} against player {seats[1] + 1} "
+                f"{totals[1]}: player {seats[first] + 1} wins the gate"
+                + (" (tie: landed first)" if totals[0] == totals[1] else "")
+            )
+        elif kind == "gate":
+            player = seat(event.get("player"), count)
+            won[player] += 1
+            history.append(f"Player {player + 1} wins a gate without a battle")
+        else:
+            raise ScoreError("A Bakugan event is a battle or a gate won.")
+        leaders = [p for p in range(count) if won[p] >= engine.GATES_TO_WIN]
+        winner = leaders[0] if leaders else None
+    return {
+        "rows": [{"player": p, "gates": won[p]} for p in range(count)],
+        "winner": winner,
+        "history": history,
+        "to_win": engine.GATES_TO_WIN,
+    }
+
+
+def _setup(form, seats) -> dict:
+    hands = []
+    for place in seats:
+        gates, figures = [], []
+        for zone in (place.cards or {}).values():
+            for c in zone:
+                if c.get("card_type") in GAME.not_cards:
+                    figures.append(
+                        {k: c.get(k) for k in ("id", "label", "attribute", "g_power")}
+                    )
+                elif c.get("card_type") == "gate":
+                    gates.append(
+                        {
+                            "id": c["id"],
+                            "label": c.get("label"),
+                            "not_printed": c.get("not_printed") or [],
+                            **{
+                                f"bonus_{a}": c.get(f"bonus_{a}")
+                                for a in engine.ATTRIBUTES
+                            },
+                        }
+                    )
+        hands.append({"gates": gates, "figures": figures})
+    return {"players": len(seats), "cards": hands}
+
+
+def _event(form, setup: dict) -> dict:
+    if form.get("event") == "gate":
+        return {"kind": "gate", "player": typed(form.get("player"))}
+    cards = setup.get("cards") or []
+    gate = None
+    gate_id = typed(form.get("gate"))
+    for hand in cards:
+        gate = gate or next((g for g in hand["gates"] if g["id"] == gate_id), None)
+    if gate is None:
+        gate = {
+            f"bonus_{a}": typed(form.get(f"bonus_{a}"), 0) for a in engine.ATTRIBUTES
+        }
+    fighters = []
+    for f in (0, 1):
+        fighter = {
+            "player": typed(form.get(f"player_{f}")),
+            "g_power": form.get(f"g_power_{f}"),
+            "attribute": form.get(f"attribute_{f}"),
+            "abilities": (form.get(f"abilities_{f}") or "").replace(",", " ").split(),
+        }
+        figure_id = typed(form.get(f"figure_{f}"))
+        for hand in cards:
+            figure = next((x for x in hand["figures"] if x["id"] == figure_id), None)
+            if figure:
+                fighter["attribute"] = figure.get("attribute") or fighter["attribute"]
+                if not fighter["g_power"] and figure.get("g_power") is not None:
+                    fighter["g_power"] = figure["g_power"]
+                fighter["label"] = figure.get("label")
+        fighters.append(fighter)
+    return {"kind": "battle", "gate": gate, "fighters": fighters}
+
+
+def _page(setup: dict) -> dict:
+    return {"attributes": engine.ATTRIBUTES, "hands": setup.get("cards") or []}
+
+
+COMPANION = Companion(replay=_score, setup=_setup, event=_event, page=_page)
+
+
+# --- deck tools (the deck page's figures) --------------------------------------
+
+
+def gate_table(game: Game, lines: list[Line]) -> dict:
+    """Return each Bakugan's G-Power on each of the deck's gates (None: unknown).
+
+    The Bakugan are the cards that print a G-Power, the gates those with a class.
+    """
+    figures, gated = zone_printing(game, "g_power"), zone_printing(game, "gate_class")
+    bakugan = [line for line in lines if line.zone == figures]
+    gates = [line for line in lines if line.zone == gated]
+    rows = []
+    for b in bakugan:
+        figure = engine_card(b.card)
+        rows.append(
+            {
+                "line": b,
+                "g_power": b.get("g_power"),
+                "cells": [
+                    engine.g_power_on_gate(figure, engine_card(g.card)) for g in gates
+                ],
+            }
+        )
+    return {"gates": gates, "rows": rows}
+
+
+def deck_tools(game, lines: list[Line]) -> dict:
+    """Return this game's own figures for the deck page."""
+    return {"gate_table": gate_table(game, lines)}
+
+
+# --- board helpers (the playtest board's template filters and tags) ----------
+
+
+def versus(battle) -> str:
+    """Return a battle naming both owners: "Player 1's Dragonoid (Pyrus, 340 G) against ..."."""
+
+    def side(b) -> str:
+        owner = str(b.get("id", ""))[1:2]
+        power = b.get("g_power")
+        parts = [str(b.get("attribute") or "attribute unknown").capitalize()]
+        parts.append(f"{power} G" if power is not None else "G-Power unknown")
+        who = f"Player {owner}'s " if owner.isdigit() else ""
+        return f"{who}{b.get('name')} ({', '.join(parts)})"
+
+    try:
+        return f"{side(battle['attacker'])} against {side(battle['defender'])}"
+    except (KeyError, TypeError, AttributeError):
+        return ""
+
+
+def board_card(decks: list, ref, seat=None) -> dict:
+    """Return the stored card behind a reference: "P1-G2" / "P1-B3" (seat 1, gate or
+    Bakugan 2 / 3) or "A2" (ability 2 of ``seat``)."""
+    ref = str(ref)
+    if ref.startswith("A"):
+        return decks[int(seat)]["ability"][int(ref[1:]) - 1]
+    player, item = ref.split("-")
+    zone = {"G": "gate", "B": FIGURE}[item[0]]
+    return decks[int(player[1:]) - 1][zone][int(item[1:]) - 1]
+
+
+BOARD_SAYINGS = {"bakugan_versus": versus}

@@ -8,12 +8,23 @@ card whose title is unknown (null) counts under its own identity.
 
 ``sample`` builds a legal deck from a set's cards and ``timing_entries`` a large
 plain one for the validation benchmark.
+
+The table companion (``COMPANION``): each player's spin pile starts at their
+Blade's spin strength; a battle's hits take cards off the defender's pile, hits
+past the last card are lost and the player is out (ruling C6); gained spin never
+passes the spin strength. Hits may be entered as a number, or counted from the
+two battle edges by the engine's own rule (``engine.hits``, ruling C4).
 """
 
 from collections import defaultdict
+from types import SimpleNamespace
 
-from cards.games.collision import GAME
+from cards.games import Game
+from cards.games.collision import GAME, PIECE_NAMES
 
+from ..companion.score import Companion, ScoreError, seat, typed, whole
+from ..engine import collision as engine
+from ..tools import Bar, colour_order, opening_pool, p_at_least_one, p_each_present
 from . import Line, Problem, count_phrase, ids, rotated, total
 
 SLUG = GAME.slug
@@ -170,3 +181,193 @@ def timing_entries(size: int) -> list[dict]:
         for i in range(size - 1)
     ]
     return entries
+
+
+# --- the table companion -------------------------------------------------------
+
+
+def edge_ok(edge: str) -> bool:
+    """Return whether ``edge`` is six notches, each . (bare), L, S or E."""
+    return len(edge) == 6 and all(c in ".LSE" for c in edge)
+
+
+def edge_hits(attacking_edge: str, defending_edge: str) -> int:
+    """Return the hits of the turn player's edge against the other (ruling C4)."""
+    for edge in (attacking_edge, defending_edge):
+        if not isinstance(edge, str) or not edge_ok(edge):
+            raise ScoreError("A battle edge is six notches, each . (bare), L, S or E.")
+    # The engine's own count, over its own notch masks.
+    on, _, _ = engine._edge_masks(attacking_edge)
+    _, off, _ = engine._edge_masks(defending_edge)
+    return engine.hits(SimpleNamespace(on=on), SimpleNamespace(off=off))
+
+
+def _score(setup: dict, log: list) -> dict:
+    strengths = [
+        whole(s, "A Blade's spin strength", 1, 30) for s in setup.get("strength", [])
+    ]
+    players = len(strengths)
+    piles = list(strengths)
+    history = []
+    for event in log:
+        kind = event.get("kind")
+        if kind == "battle":
+            defender = seat(event.get("defender"), players, "The defender")
+            if "attacker_edge" in event:
+                hits = edge_hits(event["attacker_edge"], event["defender_edge"])
+            else:
+                hits = whole(event.get("hits"), "Hits", 0, 6)
+            if piles[defender] == 0:
+                raise ScoreError(f"Player {defender + 1} is already out.")
+            taken = min(hits, piles[defender])
+            piles[defender] -= taken
+            history.append(
+                f"Player {defender + 1} takes {hits} hit{'s' * (hits != 1)}: "
+                f"spin pile {piles[defender] + taken} → {piles[defender]}"
+                + (" (out)" if piles[defender] == 0 else "")
+            )
+        elif kind in ("gain", "lose"):
+            player = seat(event.get("player"), players)
+            amount = whole(event.get("amount"), "The amount", 1, 30)
+            before = piles[player]
+            if before == 0:
+                raise ScoreError(f"Player {player + 1} is already out.")
+            if kind == "gain":
+                piles[player] = min(strengths[player], before + amount)
+            else:
+                piles[player] = max(0, before - amount)
+            history.append(
+                f"Player {player + 1} {kind}s {amount} spin: {before} → {piles[player]}"
+            )
+        else:
+            raise ScoreError("A Collision event is a battle, a gain or a loss of spin.")
+    live = [p for p in range(players) if piles[p] > 0]
+    return {
+        "rows": [
+            {
+                "player": p,
+                "spin": piles[p],
+                "strength": strengths[p],
+                "out": piles[p] == 0,
+            }
+            for p in range(players)
+        ],
+        "winner": live[0] if len(live) == 1 and players > 1 else None,
+        "history": history,
+    }
+
+
+def _setup(form, seats) -> dict:
+    strengths = []
+    for p, place in enumerate(seats):
+        strength = typed(form.get(f"strength_{p}"))
+        if strength is None and place.cards:
+            blades = [
+                c
+                for zone in place.cards.values()
+                for c in zone
+                if c.get("card_type") == "blade"
+            ]
+            strength = blades[0].get("spin_strength") if blades else None
+            if strength is None:
+                raise ScoreError(
+                    f"The Blade of {place.deck} has no recorded spin "
+                    "strength: type it in."
+                )
+        if strength is None:
+            raise ScoreError(f"Give {place.name}'s spin strength or a deck.")
+        strengths.append(strength)
+    return {"strength": strengths}
+
+
+def _event(form, setup: dict) -> dict:
+    what = form.get("event")
+    if what == "battle":
+        event = {"kind": "battle", "defender": typed(form.get("defender"))}
+        a, d = (
+            (form.get("attacker_edge") or "").strip(),
+            (form.get("defender_edge") or "").strip(),
+        )
+        if a or d:
+            event.update(attacker_edge=a.upper(), defender_edge=d.upper())
+        else:
+            event["hits"] = form.get("hits")
+        return event
+    return {
+        "kind": what,
+        "player": typed(form.get("player")),
+        "amount": form.get("amount"),
+    }
+
+
+COMPANION = Companion(replay=_score, setup=_setup, event=_event)
+
+
+# --- deck tools (the deck page's figures) --------------------------------------
+
+
+def hand_odds(game: Game, lines: list[Line]) -> dict:
+    """Return per colour the chance of an opening hand holding it and its stopper.
+
+    The hand is the game's opening (Collision: five cards from the deck, the Blade
+    left out, ruling C2); the stopper is the engine's.
+    """
+    drawn = opening_pool(game, lines)
+    draws = game.opening.size
+    population = sum(line.quantity for line in drawn)
+    colours = colour_order(game)
+    counts = {colour: 0 for colour in colours}
+    for line in drawn:
+        if line.get(game.colour_field) in counts:
+            counts[line.get(game.colour_field)] += line.quantity
+    rows = []
+    for colour in colours:
+        stop = engine.stopper(colour)
+        rows.append(
+            {
+                "colour": colour,
+                "count": counts[colour],
+                "p_colour": p_at_least_one(population, counts[colour], draws),
+                "stop": stop,
+                "stop_count": counts[stop],
+                "p_stop": p_at_least_one(population, counts[stop], draws),
+            }
+        )
+        row = rows[-1]
+        row["colour_bar"] = Bar(
+            colour, row["count"], row["p_colour"], f"colour-{colour}"
+        )
+        row["stop_bar"] = Bar(stop, row["stop_count"], row["p_stop"], f"colour-{stop}")
+    p_all = p_each_present(population, list(counts.values()), draws)
+    return {
+        "population": population,
+        "rows": rows,
+        "p_all_colours": p_all,
+        "p_all_percent": round(p_all * 100, 1),
+    }
+
+
+def deck_tools(game, lines: list[Line]) -> dict:
+    """Return this game's own figures for the deck page."""
+    return {"odds": hand_odds(game, lines)}
+
+
+# --- board helpers (the playtest board's template filters and tags) ----------
+
+
+def next_colour(colour) -> str:
+    """Return the Collision colour that stops ``colour`` (the next one round the bar)."""
+    return engine.stopper(colour) or ""
+
+
+def edge_notches(edge) -> list[dict]:
+    """Return a battle edge's six notches as {number, x, piece} rows for an SVG."""
+    if not isinstance(edge, str):
+        return []
+    return [
+        {"number": i + 1, "x": 4 + i * 14, "piece": PIECE_NAMES.get(ch, "bare")}
+        for i, ch in enumerate(edge[:6])
+    ]
+
+
+BOARD_FILTERS = {"next_colour": next_colour, "edge_notches": edge_notches}

@@ -2,11 +2,11 @@
 
 from django import template
 
-from cards.games import bakugan, collide_o, metal_fusion
+from cards.games import GAMES
 
-from ..engine.collision import stopper
 from ..engine.core import View
 from ..playtest.names import seat_names
+from ..rules import rules_module
 
 register = template.Library()
 
@@ -122,27 +122,42 @@ def seat_title(pt, seat) -> str:
 
 # --- per-game board helpers ---------------------------------------------------
 
-PIECES = {"L": "live", "S": "strike", "E": "empty", ".": "bare"}
-SECTION_FILLS = {c.letter: c.hex for c in collide_o.GAME.colours}
-COLOUR_WORDS = {c.letter: c.value for c in collide_o.GAME.colours}
-BOOSTER_WORDS = {c.letter: c.value for c in metal_fusion.GAME.colours}
+
+@register.simple_tag
+def deck_card(pt, ref, seat=None):
+    """Return the stored card dict behind an engine reference, or {}.
+
+    The game's rules module reads its own references (``board_card``). Only call
+    it with references the player's view already names, so nothing hidden is
+    revealed.
+    """
+    try:
+        board_card = rules_module(pt.game).board_card
+        return board_card(getattr(pt, "decks", None) or [], ref, seat)
+    except (IndexError, KeyError, TypeError, ValueError, AttributeError):
+        return {}
 
 
-@register.filter
-def next_colour(colour) -> str:
-    """Return the Collision colour that stops ``colour`` (the next one round the bar)."""
-    return stopper(colour) or ""
+def _spoken(helper):
+    """Return a board tag that says ``helper``'s sentence as the log does ("You")."""
+
+    def tag(pt, *args):
+        from ..playtest.names import speak
+
+        sentence = helper(*args)
+        return speak(sentence, _names(pt)) if sentence else sentence
+
+    return tag
 
 
-@register.filter
-def edge_notches(edge) -> list[dict]:
-    """Return a battle edge's six notches as {number, x, piece} rows for an SVG."""
-    if not isinstance(edge, str):
-        return []
-    return [
-        {"number": i + 1, "x": 4 + i * 14, "piece": PIECES.get(ch, "bare")}
-        for i, ch in enumerate(edge[:6])
-    ]
+# Each game's own helpers, from its rules module: ``BOARD_FILTERS`` (filters) and
+# ``BOARD_SAYINGS`` (tags taking the playtest first, spoken with its seat names).
+for _game in GAMES.values():
+    _rules = rules_module(_game.slug)
+    for _name, _helper in getattr(_rules, "BOARD_FILTERS", {}).items():
+        register.filter(_name, _helper)
+    for _name, _helper in getattr(_rules, "BOARD_SAYINGS", {}).items():
+        register.simple_tag(_spoken(_helper), name=_name)
 
 
 @register.filter
@@ -152,100 +167,6 @@ def times(count) -> range:
         return range(max(0, min(int(count), 12)))
     except (TypeError, ValueError):
         return range(0)
-
-
-@register.filter
-def section_rects(sections) -> list[dict]:
-    """Return SVG rectangles of a Collide-O! card: three sections, stripes as bands."""
-    rects = []
-    if not isinstance(sections, (list, tuple)):
-        return rects
-    for index, letters in enumerate(sections[:3]):
-        letters = [c for c in str(letters) if c in SECTION_FILLS] or ["K"]
-        x = 2 + index * 30
-        bands = len(letters) if len(letters) > 2 else len(letters) * 2
-        if len(letters) == 1:
-            bands = 1
-        height = 44 / bands
-        for band in range(bands):
-            letter = letters[band % len(letters)]
-            rects.append(
-                {
-                    "x": x,
-                    "y": round(2 + band * height, 2),
-                    "w": 30,
-                    "h": round(height, 2),
-                    "fill": SECTION_FILLS[letter],
-                }
-            )
-    return rects
-
-
-@register.filter
-def section_words(letters) -> str:
-    """Return a Collide-O! section in words: "red", "red-black stripe" or "wild"."""
-    letters = [c for c in str(letters or "") if c in COLOUR_WORDS]
-    if len(letters) == 5:
-        return "wild (any colour)"
-    if len(letters) == 2:
-        return "-".join(COLOUR_WORDS[c] for c in letters) + " stripe"
-    return " ".join(COLOUR_WORDS[c] for c in letters) or "unknown"
-
-
-@register.filter
-def card_sections_words(sections) -> str:
-    """Return all three sections of a Collide-O! card in words."""
-    if not isinstance(sections, (list, tuple)):
-        return ""
-    return " | ".join(section_words(s) for s in sections)
-
-
-@register.filter
-def booster_colours(code) -> list[str]:
-    """Return the colour words of a Metal Fusion booster code ("RB" -> red, blue)."""
-    return [BOOSTER_WORDS[c] for c in str(code or "") if c in BOOSTER_WORDS]
-
-
-@register.filter
-def power_parts(parts) -> list[dict]:
-    """Return a Metal Fusion power breakdown as labelled rows, in counting order."""
-    if not isinstance(parts, dict):
-        return []
-    labels = (
-        ("character", "Character stat"),
-        ("beyblade", "Beyblade stat"),
-        ("customizer", "Customizer stat"),
-        ("emblem", "Matching emblems"),
-        ("move", "Beyblade move"),
-        ("boosters", "Boosters"),
-        ("effects", "Card effects"),
-    )
-    return [
-        {"label": label, "value": parts[key]} for key, label in labels if key in parts
-    ]
-
-
-@register.simple_tag
-def deck_card(pt, ref, seat=None):
-    """Return the stored card dict behind an engine reference, or {}.
-
-    Bakugan references read "P1-G2" / "P1-B3" (seat 1, gate or Bakugan 2 / 3) and
-    "A2" (ability 2 of ``seat``); a Collide-O! reference is the pack index.
-    Only call it with references the player's view already names, so nothing
-    hidden is revealed.
-    """
-    decks = getattr(pt, "decks", None) or []
-    try:
-        if isinstance(ref, int):
-            return decks[0]["pack"][ref]
-        ref = str(ref)
-        if ref.startswith("A"):
-            return decks[int(seat)]["ability"][int(ref[1:]) - 1]
-        player, item = ref.split("-")
-        zone = {"G": "gate", "B": bakugan.FIGURE}[item[0]]
-        return decks[int(player[1:]) - 1][zone][int(item[1:]) - 1]
-    except (IndexError, KeyError, TypeError, ValueError, AttributeError):
-        return {}
 
 
 @register.filter
@@ -314,24 +235,4 @@ def say(pt, text, *seats):
         sentence = text.format(*(int(seat) + 1 for seat in seats))
     except (TypeError, ValueError, IndexError):
         return text
-    return speak(sentence, _names(pt))
-
-
-@register.simple_tag
-def bakugan_versus(pt, battle) -> str:
-    """Return a Bakugan battle naming both owners: "Your Dragonoid (Pyrus, 340 G) against ..."."""
-    from ..playtest.names import speak
-
-    def side(b) -> str:
-        owner = str(b.get("id", ""))[1:2]
-        power = b.get("g_power")
-        parts = [str(b.get("attribute") or "attribute unknown").capitalize()]
-        parts.append(f"{power} G" if power is not None else "G-Power unknown")
-        who = f"Player {owner}'s " if owner.isdigit() else ""
-        return f"{who}{b.get('name')} ({', '.join(parts)})"
-
-    try:
-        sentence = f"{side(battle['attacker'])} against {side(battle['defender'])}"
-    except (KeyError, TypeError, AttributeError):
-        return ""
     return speak(sentence, _names(pt))

@@ -8,6 +8,7 @@ from django.core.files.base import ContentFile
 from PIL import Image, ImageDraw
 
 from cards import images
+from cards.games import rgb
 from cards.models import Card
 from tests.factories import CO, MF, B, C, build_card, make_card
 
@@ -115,8 +116,8 @@ def test_unknown_values_are_drawn_as_question_marks():
     unknown_edge = images.draw_card(make_card(C, card_type="blade"))
     known_edge = images.draw_card(make_card(C, card_type="blade", battle_edge="LLLLLL"))
     # A live notch is filled green; an unknown one is an empty box with a "?".
-    assert known_edge.getpixel((48, 84 + 30)) == images.PIECE_FILL["L"]
-    assert unknown_edge.getpixel((48, 84 + 30)) != images.PIECE_FILL["L"]
+    assert known_edge.getpixel((48, 84 + 30)) == rgb("green")
+    assert unknown_edge.getpixel((48, 84 + 30)) != rgb("green")
 
 
 class Scan:

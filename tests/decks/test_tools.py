@@ -10,14 +10,13 @@ from decks.engine import collide_o as collide_o_engine
 from decks.engine import collision as collision_engine
 from decks.engine.collision import stopper
 from decks.rules import to_lines
+from decks.rules.bakugan import gate_table
+from decks.rules.collide_o import coverage
+from decks.rules.collision import hand_odds
+from decks.rules.metal_fusion import lineup_power
 from decks.tools import (
-    TOOLS,
     breakdown,
-    coverage,
     deck_tools,
-    gate_table,
-    hand_odds,
-    lineup_power,
     p_at_least_one,
     p_each_present,
     sample_hand,
@@ -57,11 +56,6 @@ def test_hand_odds_name_the_engines_stopper_of_every_colour():
 def test_the_opening_hands_are_the_engines_hand_sizes():
     assert COLLISION.opening.size == collision_engine.HAND_SIZE
     assert GAMES["collide-o"].opening.size == collide_o_engine.HAND_LIMIT
-
-
-def test_every_tool_a_game_names_is_one_the_tools_compute():
-    named = {name for game in GAMES.values() for name in game.deck_tools}
-    assert named == set(TOOLS)
 
 
 def test_hypergeometric_matches_math_comb():

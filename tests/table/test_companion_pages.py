@@ -200,3 +200,46 @@ def test_a_four_player_bakugan_battle_names_its_two_battlers(client, user):
     assert len(table_game.log) == 1
     page = client.get(table_game.get_absolute_url()).content.decode()
     assert "Player 4 400 against player 3 390: player 4 wins the gate" in page
+
+
+def test_the_start_form_offers_every_metal_fusion_variant_the_engine_plays(
+    client, user
+):
+    from decks.engine import metal_fusion
+
+    client.force_login(user)
+    page = client.get(reverse("table:companion-new"), {"game": "metal-fusion"})
+    offered = page.content.decode()
+    for variant in metal_fusion.VARIANTS:
+        assert f'<option value="{variant}"' in offered
+
+
+def test_a_metal_fusion_attack_on_everyone_needs_more_than_each_and_two_win(
+    client, user
+):
+    client.force_login(user)
+    fields = {}
+    for p, red in enumerate((3, 1, 2)):
+        for slot in ("character", "beyblade", "customizer"):
+            for colour in ("red", "blue", "green", "yellow"):
+                fields[f"{slot}_{colour}_{p}"] = red if colour == "red" else 1
+    response = _start(client, "metal-fusion", players=3, variant="all", **fields)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    table_game = TableGame.objects.get()
+    page = client.get(table_game.get_absolute_url()).content.decode()
+    assert 'name="defender"' not in page
+    assert 'name="adjust_2"' in page
+    # Player 3 (6 on red) against 9 and 3: the attack fails.
+    _act(client, table_game, event="turn", attacker=2, colour="red")
+    # Player 1 (9) against 3 and 6, then again: two in hand win.
+    _act(client, table_game, event="turn", attacker=0, colour="red")
+    _act(client, table_game, event="turn", attacker=0, colour="red")
+    table_game.refresh_from_db()
+    assert len(table_game.log) == 3
+    page = client.get(table_game.get_absolute_url()).content.decode()
+    assert (
+        "Red: player 3 6 against player 1 9 against player 2 3; the attack fails"
+        in page
+    )
+    assert "Player 1 wins." in page
+    assert "<strong>2</strong> / 2" in page

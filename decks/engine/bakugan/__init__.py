@@ -180,7 +180,7 @@ from ..core import (
     EngineError,
     copy_state,
 )
-from .battle import _powers
+from .battle import _powers, battle_winner
 from .play import (
     _chance_outcomes_reference,
     apply,
@@ -249,6 +249,7 @@ from .view import (
 )
 
 __all__ = [
+    "battle_winner",
     "ABILITY_TIMINGS",
     "ATTRIBUTES",
     "Action",

@@ -210,6 +210,15 @@ def _powers(state: State, battle: Battle) -> tuple[list, bool]:
     return power, lower
 
 
+def battle_winner(first_landed: int, second: int) -> int:
+    """Return 0 when the Bakugan that landed first wins a plain battle, else 1.
+
+    The one place the tie rule lives (rules text, "Battle"): a tie goes to the
+    Bakugan that landed first. The engine's battles and the table companion ask it.
+    """
+    return 0 if first_landed >= second else 1
+
+
 def _resolve_battle(state: State) -> None:
     battle = state.battle
     state.window_kind, state.window_seats, state.window_turn, state.window_passes = (
@@ -224,12 +233,9 @@ def _resolve_battle(state: State) -> None:
     if not battle.decided:
         power, lower = _powers(state, battle)
         battle.powers = power
-        if power[0] == power[1]:
-            battle.winner = dfn  # the Bakugan that landed first wins a tie
-        elif (power[0] < power[1]) == lower:
-            battle.winner = att
-        else:
-            battle.winner = dfn
+        # The defender landed first; a "lower wins" battle compares negated powers.
+        first, second = (-power[1], -power[0]) if lower else (power[1], power[0])
+        battle.winner = att if battle_winner(first, second) else dfn
         battle.decided = True
         state.events.append(
             f"{_bname(state, att)} {power[0]} G against {_bname(state, dfn)} "

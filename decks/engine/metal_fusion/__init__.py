@@ -973,7 +973,7 @@ def _plain_result(
         )
         said = f"Battle power on {COLOURS[colour]}: {said}."
     lost = _SAID_TIE if attack == best else _SAID_LOSES[a]
-    return attack > best, said, lost
+    return beats(attack, best), said, lost
 
 
 def _all_plain(seats: list[_Seat], a: int, defenders: tuple[int, ...]) -> bool:
@@ -1184,7 +1184,7 @@ def _compare(s: State, involved: list[int]) -> None:
     events.append(f"Battle power on {COLOURS[c]}: {said}.")
     card = seats[a].cards[s.card]
     attack, best = powers[0], max(powers[1:])
-    if attack > best:
+    if beats(attack, best):
         s.phase = "choose"
         events.append(card.said_takes)
         return
@@ -1455,6 +1455,20 @@ def repeated_numbers(numbers: Iterable) -> set:
     for number in numbers:
         (repeated if number in seen else seen).add(number)
     return repeated
+
+
+def beats(attack: int, best: int) -> bool:
+    """Return whether an attack of ``attack`` wins against the best defence (M4).
+
+    The one place the tie rule lives: a tie goes to the defender. The engine's
+    battles and the table companion (``attacker_wins``) both ask it.
+    """
+    return attack > best
+
+
+def attacker_wins(attack: int, defences: Iterable[int]) -> bool:
+    """Return whether the attacker's power beats every defender's (M4, M9)."""
+    return beats(attack, max(defences))
 
 
 # The valuation and the view read the rules above: imported last, they find
