@@ -27,15 +27,28 @@ from typing import Any
 
 from django.db import transaction
 
+from cards.choices import SetKind
+from cards.community.readings import apply_readings_to_entries
 from cards.games import GAMES
 
 from ..engine import get_game
 from ..engine.bots import BOT_NAMES, make_bot
 from ..engine.core import CHANCE, EngineError, Rng, replay, resolve_chance, seed_state
 from ..models import Deck
-from .adapter import PlaytestError, engine_decks
-from .models import Playtest, PlaytestMatch
-from .opponents import default_opponent, resolve_opponent
+from .adapter import (
+    PlaytestError,
+    blocked_cards,
+    deck_entries,
+    engine_decks,
+    entries_to_engine,
+)
+from .models import DeckReport, Playtest, PlaytestMatch
+from .opponents import (
+    available_presets,
+    default_opponent,
+    opponent_groups,
+    resolve_opponent,
+)
 
 BOT_KINDS = BOT_NAMES
 HUMAN_KINDS = ("human", "hotseat")
@@ -144,37 +157,7 @@ def playtest_create(
     """
     game_slug = deck.game.slug
     game = get_game(game_slug)
-    if opponent not in BOT_KINDS + ("hotseat",):
-        raise PlaytestError(
-            "bad_opponent",
-            f"The opponent is hotseat or a bot: {', '.join(BOT_KINDS)}.",
-        )
-    if chance not in ("seed", "choose"):
-        raise PlaytestError(
-            "bad_options",
-            "Chance steps are drawn from the seed or chosen by the player.",
-        )
-    if (
-        not isinstance(players, int)
-        or not game.MIN_PLAYERS <= players <= game.MAX_PLAYERS
-    ):
-        raise PlaytestError(
-            "bad_players",
-            f"{game.NAME} takes {game.MIN_PLAYERS} to {game.MAX_PLAYERS} players.",
-        )
-    mode = GAMES[game_slug].match
-    if not isinstance(match, bool):
-        raise PlaytestError("bad_match", "A match is chosen or not (true or false).")
-    if match and mode is None:
-        raise PlaytestError(
-            "no_match",
-            f"{game.NAME} has no match mode: its how-to-play page says why.",
-        )
-    if match and players not in mode.seats:
-        counts = " or ".join(str(n) for n in mode.seats)
-        raise PlaytestError(
-            "bad_match", f"{mode.label} is a match of {counts} players."
-        )
+    _check_start(game, game_slug, opponent, chance, players, match)
     if seed is None:
         seed = secrets.randbelow(2**31)
     if not isinstance(seed, int) or not 0 <= seed < 2**53:
@@ -185,24 +168,7 @@ def playtest_create(
     for d in opponent_decks:
         if isinstance(d, Deck) and d.game_id != deck.game_id:
             raise PlaytestError("bad_deck", f"The deck {d.name!r} is for another game.")
-    # Each opponent is a Deck or a value of ``opponents`` (a preset, a random
-    # deck drawn by the seed, a deck id, the mirror); none given: the first preset.
-    if GAMES[game_slug].shared_pack:
-        wanted = []  # one pack dealt among the seats: no opposing decks
-    else:
-        wanted = list(opponent_decks) or [default_opponent(deck)]
-    field = [
-        resolve_opponent(owner, deck, value, seed + index)
-        for index, value in enumerate(wanted)
-    ]
-    decks = [deck, *(o.deck for o in field)]
-    labels = [deck.name, *(o.label for o in field)]
-    deck_ids = [deck.pk, *(o.deck_id for o in field)]
-    seat_kinds = ["human"] + [("hotseat" if opponent == "hotseat" else opponent)] * (
-        players - 1
-    )
-    if opponent == "hotseat":
-        seat_kinds[0] = "hotseat"
+    decks, labels, deck_ids = _field(owner, deck, opponent_decks, seed)
     if GAMES[game_slug].shared_pack:
         seat_index = [0]
         engine_options["players"] = players
@@ -220,7 +186,7 @@ def playtest_create(
         raise PlaytestError(exc.code, exc.message) from exc
     labels_entered = hotseat_names(names, players) if opponent == "hotseat" else []
     seats = []
-    for i, kind in enumerate(seat_kinds):
+    for i, kind in enumerate(_seat_kinds(opponent, players)):
         index = seat_index[min(i, len(seat_index) - 1)]
         seats.append(
             {
@@ -256,6 +222,68 @@ def playtest_create(
             match=held,
             match_game=1 if held else None,
         )
+
+
+def _check_start(game, game_slug: str, opponent, chance, players, match) -> None:
+    """Refuse a start whose opponent, chance mode, player count or match is not offered."""
+    if opponent not in BOT_KINDS + ("hotseat",):
+        raise PlaytestError(
+            "bad_opponent",
+            f"The opponent is hotseat or a bot: {', '.join(BOT_KINDS)}.",
+        )
+    if chance not in ("seed", "choose"):
+        raise PlaytestError(
+            "bad_options",
+            "Chance steps are drawn from the seed or chosen by the player.",
+        )
+    if (
+        not isinstance(players, int)
+        or not game.MIN_PLAYERS <= players <= game.MAX_PLAYERS
+    ):
+        raise PlaytestError(
+            "bad_players",
+            f"{game.NAME} takes {game.MIN_PLAYERS} to {game.MAX_PLAYERS} players.",
+        )
+    mode = GAMES[game_slug].match
+    if not isinstance(match, bool):
+        raise PlaytestError("bad_match", "A match is chosen or not (true or false).")
+    if match and mode is None:
+        raise PlaytestError(
+            "no_match",
+            f"{game.NAME} has no match mode: its how-to-play page says why.",
+        )
+    if match and players not in mode.seats:
+        counts = " or ".join(str(n) for n in mode.seats)
+        raise PlaytestError(
+            "bad_match", f"{mode.label} is a match of {counts} players."
+        )
+
+
+def _field(owner, deck, opponent_decks, seed: int):
+    """Return the decks in play, their labels and their ids: ``deck`` first, then the opponents'.
+
+    Each opponent is a Deck or a value of ``opponents`` (a preset, a random
+    deck drawn by the seed, a deck id, the mirror); none given: the first preset.
+    """
+    if GAMES[deck.game.slug].shared_pack:
+        wanted = []  # one pack dealt among the seats: no opposing decks
+    else:
+        wanted = list(opponent_decks) or [default_opponent(deck)]
+    field = [
+        resolve_opponent(owner, deck, value, seed + index)
+        for index, value in enumerate(wanted)
+    ]
+    decks = [deck, *(o.deck for o in field)]
+    labels = [deck.name, *(o.label for o in field)]
+    deck_ids = [deck.pk, *(o.deck_id for o in field)]
+    return decks, labels, deck_ids
+
+
+def _seat_kinds(opponent: str, players: int) -> list[str]:
+    """Return each seat's kind: the deck's owner, then the opponent (all hot-seat in hot-seat)."""
+    if opponent == "hotseat":
+        return ["hotseat"] * players
+    return ["human"] + [opponent] * (players - 1)
 
 
 def _stored(engine, state, **fields) -> Playtest:
@@ -794,3 +822,71 @@ def _page(
         match_next=offer,
         match_next_first=first,
     )
+
+
+@dataclass(frozen=True)
+class PlaytestStartPage:
+    """What the start form of a deck offers: opponents, other decks, the cards that block it."""
+
+    deck: Deck
+    engine: Any
+    other_decks: Any  # the decks of the game the user may play against
+    opponent_groups: list[dict]
+    default_opponent: str
+    presets: list
+    blocked: list[dict]  # cards whose play data is unknown, each ``can_transcribe``
+
+
+def playtest_start_page(*, user, deck: Deck) -> PlaytestStartPage:
+    """Return what the start form of ``deck`` offers ``user``."""
+    others = (
+        Deck.objects.visible_to(user)
+        .filter(game=deck.game)
+        .select_related("owner")
+        .order_by("name")[:200]
+    )
+    entries = apply_readings_to_entries(user, deck_entries(deck))
+    blocked = blocked_cards(deck.game.slug, [entries_to_engine(entries)])
+    kinds = {e.card_id: e.card.card_set.kind for e in entries}
+    for b in blocked:
+        # Printed cards are filled in by readings; custom ones by their owner.
+        b["can_transcribe"] = kinds.get(b["id"]) != SetKind.CUSTOM
+    return PlaytestStartPage(
+        deck=deck,
+        engine=get_game(deck.game.slug),
+        other_decks=others,
+        opponent_groups=opponent_groups(user, deck),
+        default_opponent=default_opponent(deck),
+        presets=available_presets(deck.game.slug),
+        blocked=blocked,
+    )
+
+
+@dataclass(frozen=True)
+class PlaytestListPage:
+    """The owner's latest games (each with its ``match_summary``) and deck reports."""
+
+    games: list[Playtest]
+    reports: Any
+
+
+def playtest_list_page(*, owner) -> PlaytestListPage:
+    """Return ``owner``'s latest games, each with its match's score, and their reports."""
+    games = list(
+        Playtest.objects.filter(owner=owner).only(
+            "id", "game", "over", "winner", "updated_at", "seats", "match", "match_game"
+        )[:100]
+    )
+    # A game of a match shows the match's score: one query for all their games.
+    in_matches: dict[int, list] = {}
+    for g in Playtest.objects.filter(
+        match_id__in={g.match_id for g in games if g.match_id}
+    ).only("id", "match_id", "match_game", "over", "winner", "seats", "game"):
+        in_matches.setdefault(g.match_id, []).append(g)
+    for g in games:
+        g.match_summary = None
+        if g.match_id in in_matches:
+            held = sorted(in_matches[g.match_id], key=lambda x: x.match_game or 0)
+            g.match_summary = match_summary(g, held)
+    reports = DeckReport.objects.filter(owner=owner).select_related("deck")[:50]
+    return PlaytestListPage(games=games, reports=reports)

@@ -9,33 +9,30 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from cards.choices import SetKind
-from cards.community.readings import apply_readings_to_entries
 from cards.games import GAMES
 from cards.safejson import MAX_INT, MIN_INT
 
-from ..engine import get_game
 from ..engine.bots import BOT_LABELS
 from ..engine.core import CHANCE
 from ..models import Deck
-from .adapter import blocked_cards, deck_entries, entries_to_engine
 from .clicks import card_moves, may_grey
 from .models import DeckReport, Playtest
 from .names import seat_names, speak
-from .opponents import available_presets, default_opponent, opponent_groups
 from .reports import MAX_GAMES, deck_report_start
 from .services import (
     Choice,
     PlaytestError,
     PlaytestPage,
+    PlaytestStartPage,
     match_next_game,
-    match_summary,
     playtest_act,
     playtest_branch,
     playtest_create,
+    playtest_list_page,
     playtest_page,
     playtest_page_after,
     playtest_share,
+    playtest_start_page,
     playtest_undo,
 )
 
@@ -154,56 +151,31 @@ def reading_ids(pt: Playtest) -> set:
 
 @login_required
 def playtest_list(request):
-    games = list(
-        Playtest.objects.filter(owner=request.user).only(
-            "id", "game", "over", "winner", "updated_at", "seats", "match", "match_game"
-        )[:100]
+    page = playtest_list_page(owner=request.user)
+    for g in page.games:
+        if g.match_summary is not None:
+            g.match_score = score_text(g.match_summary, seat_names(g))
+    return render(
+        request, "play/list.html", {"games": page.games, "reports": page.reports}
     )
-    # A game of a match shows the match's score: one query for all their games.
-    in_matches: dict[int, list] = {}
-    for g in Playtest.objects.filter(
-        match_id__in={g.match_id for g in games if g.match_id}
-    ).only("id", "match_id", "match_game", "over", "winner", "seats", "game"):
-        in_matches.setdefault(g.match_id, []).append(g)
-    for g in games:
-        g.match_summary = None
-        if g.match_id in in_matches:
-            held = sorted(in_matches[g.match_id], key=lambda x: x.match_game or 0)
-            g.match_summary = match_summary(g, held)
-            if g.match_summary is not None:
-                g.match_score = score_text(g.match_summary, seat_names(g))
-    reports = DeckReport.objects.filter(owner=request.user).select_related("deck")[:50]
-    return render(request, "play/list.html", {"games": games, "reports": reports})
 
 
-def start_context(user, deck) -> dict:
+def start_context(page: PlaytestStartPage) -> dict:
     """Return what the start form needs: the game's engine, seat range, other decks, blockers."""
-    game = get_game(deck.game.slug)
-    others = (
-        Deck.objects.visible_to(user)
-        .filter(game=deck.game)
-        .select_related("owner")
-        .order_by("name")[:200]
-    )
-    entries = apply_readings_to_entries(user, deck_entries(deck))
-    blocked = blocked_cards(deck.game.slug, [entries_to_engine(entries)])
-    kinds = {e.card_id: e.card.card_set.kind for e in entries}
-    for b in blocked:
-        # Printed cards are filled in by readings; custom ones by their owner.
-        b["can_transcribe"] = kinds.get(b["id"]) != SetKind.CUSTOM
+    spec = GAMES[page.deck.game.slug]
     return {
-        "deck": deck,
-        "engine": game,
-        "spec": GAMES[deck.game.slug],
-        "game_slug": deck.game.slug,
-        "other_decks": others,
-        "opponent_groups": opponent_groups(user, deck),
-        "default_opponent": default_opponent(deck),
-        "preset_list": available_presets(deck.game.slug),
-        "players_range": GAMES[deck.game.slug].seat_counts,
-        "seat_options": [o for o in GAMES[deck.game.slug].options if o.kind == "seat"],
-        "all_seats": range(max(GAMES[deck.game.slug].seat_counts)),
-        "blocked": blocked,
+        "deck": page.deck,
+        "engine": page.engine,
+        "spec": spec,
+        "game_slug": page.deck.game.slug,
+        "other_decks": page.other_decks,
+        "opponent_groups": page.opponent_groups,
+        "default_opponent": page.default_opponent,
+        "preset_list": page.presets,
+        "players_range": spec.seat_counts,
+        "seat_options": [o for o in spec.options if o.kind == "seat"],
+        "all_seats": range(max(spec.seat_counts)),
+        "blocked": page.blocked,
         "max_report_games": MAX_GAMES,
         "bots": BOT_LABELS,
     }
@@ -235,7 +207,8 @@ def form_options(spec, data) -> dict:
 def playtest_new(request):
     if request.method == "GET":
         deck = _visible_deck(request.user, request.GET.get("deck"))
-        return render(request, "play/new.html", start_context(request.user, deck))
+        page = playtest_start_page(user=request.user, deck=deck)
+        return render(request, "play/new.html", start_context(page))
     if request.method != "POST":
         return HttpResponse(status=405)
     deck = _visible_deck(request.user, request.POST.get("deck"))
