@@ -333,6 +333,7 @@ def acting_seat(pt: Playtest, state) -> int | None:
 
 
 def _acting(engine, pt: Playtest, state) -> int | None:
+    """Return ``acting_seat`` on the engine the caller has looked up."""
     if engine.is_over(state):
         return None
     seat = engine.to_act(state)
@@ -348,6 +349,7 @@ def choices(pt: Playtest, state) -> list[Choice]:
 
 
 def _choices(engine, state, seat: int | None) -> list[Choice]:
+    """Return the choices of ``seat`` (``_acting``'s answer) on ``engine``."""
     if seat is None:
         return []
     if seat == CHANCE:
@@ -544,16 +546,8 @@ def match_games(match_id: int) -> list[Playtest]:
     )
 
 
-def match_record(pt: Playtest, games: list[Playtest] | None = None, state=None):
-    """Return the engine's ``Match`` of ``pt``'s match: every finished game, in order.
-
-    ``state`` is ``pt``'s own state when the caller has it (one replay fewer).
-    """
-    games = match_games(pt.match_id) if games is None else games
-    return _match_record(get_game(pt.game), pt, games, state)
-
-
 def _match_record(engine, pt: Playtest, games: list[Playtest], state=None):
+    """Return the engine's ``Match`` of ``pt``'s ``games``; ``state`` is ``pt``'s, when at hand."""
     record = engine.Match()
     for g in games:
         if not g.over:
@@ -577,6 +571,7 @@ def match_summary(pt: Playtest, games: list[Playtest] | None = None):
 
 
 def _match_summary(engine, pt: Playtest, games: list[Playtest]) -> MatchSummary:
+    """Return the score of ``pt``'s match from its ``games``, in order."""
     mode = GAMES[pt.game].match
     seats = len(pt.seats or [])
     wins = [0] * seats
@@ -604,13 +599,6 @@ def _match_summary(engine, pt: Playtest, games: list[Playtest]) -> MatchSummary:
         latest=latest,
         links=[(g.match_game, g.pk, g.winner, g.over) for g in games],
     )
-
-
-def match_next_first(pt: Playtest, state=None):
-    """Return who goes first in the game after ``pt`` (a seat, or None: nobody)."""
-    engine = get_game(pt.game)
-    games = match_games(pt.match_id)
-    return engine.next_game_first(_match_record(engine, pt, games, state))
 
 
 def _next_seed(match: PlaytestMatch, number: int) -> int:
@@ -787,6 +775,7 @@ def _page(
     board: bool = False,
     shown: int | None = None,
 ) -> PlaytestPage:
+    """Return the page of ``pt`` at ``state`` (``playtest_page`` says what the rest mean)."""
     acting = _acting(engine, pt, state) if step is None else None
     hotseat = all(s["kind"] != "human" for s in pt.seats)
     player = acting not in (None, CHANCE)
