@@ -551,6 +551,38 @@ def read_csv(data: bytes, *, user) -> ReadResult:
     except csv.Error as exc:
         result.problem(1, f"the header cannot be read as CSV ({exc}).")
         return result
+    columns = _columns(header, result)
+    if result.problems:
+        return result
+    index = CardIndex(user)
+    # Read every record first, so the index loads only the cards they name.
+    records = _records(reader, columns)
+    if records is None:
+        result.rows = []
+        result.problems = []
+        result.problem(None, TOO_MANY_ROWS)
+        return result
+    index.load(cells for _, cells, _ in records if cells is not None)
+    rows = []
+    for start, cells, trouble in records:
+        if isinstance(trouble, csv.Error):
+            result.problem(start, f"cannot be read as CSV ({trouble}).")
+        elif cells is None:
+            result.problem(
+                start, f"{trouble} cells, but the header has {len(columns)}."
+            )
+        else:
+            row = _row(cells, start, index, result)
+            if row is not None:
+                rows.append(row)
+    if not result.problems and not rows:
+        result.problem(None, "The file has a header but no rows.")
+    result.rows = [] if result.problems else _merge(rows)
+    return result
+
+
+def _columns(header: list[str], result: ReadResult) -> list[str]:
+    """Return the header's column names; report unknown, doubled and missing ones."""
     columns = []
     for raw in header:
         name = _norm(unneutralise(raw))
@@ -583,10 +615,15 @@ def read_csv(data: bytes, *, user) -> ReadResult:
             "missing column(s): " + ", ".join(missing) + ". A file needs quantity, "
             "and either game, set and number, or name.",
         )
-    if result.problems:
-        return result
-    index = CardIndex(user)
-    # Read every record first, so the index loads only the cards they name.
+    return columns
+
+
+def _records(reader, columns: list[str]) -> list[tuple] | None:
+    """Return the non-blank records as (line, cells, trouble); None past ``MAX_ROWS``.
+
+    ``trouble`` is the cell count of a row longer than the header (its cells
+    None), or the CSV error that ended the read.
+    """
     records = []
     line = 1
     count = 0
@@ -598,10 +635,7 @@ def read_csv(data: bytes, *, user) -> ReadResult:
                 continue
             count += 1
             if count > MAX_ROWS:
-                result.rows = []
-                result.problems = []
-                result.problem(None, TOO_MANY_ROWS)
-                return result
+                return None
             if len(record) > len(columns):
                 records.append((start, None, len(record)))
                 continue
@@ -611,23 +645,7 @@ def read_csv(data: bytes, *, user) -> ReadResult:
             records.append((start, cells, None))
     except csv.Error as exc:
         records.append((line + 1, None, exc))
-    index.load(cells for _, cells, _ in records if cells is not None)
-    rows = []
-    for start, cells, trouble in records:
-        if isinstance(trouble, csv.Error):
-            result.problem(start, f"cannot be read as CSV ({trouble}).")
-        elif cells is None:
-            result.problem(
-                start, f"{trouble} cells, but the header has {len(columns)}."
-            )
-        else:
-            row = _row(cells, start, index, result)
-            if row is not None:
-                rows.append(row)
-    if not result.problems and not rows:
-        result.problem(None, "The file has a header but no rows.")
-    result.rows = [] if result.problems else _merge(rows)
-    return result
+    return records
 
 
 BULK_LINE = [

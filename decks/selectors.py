@@ -4,12 +4,17 @@ import dataclasses
 
 from django.db.models import Sum
 
+from cards.choices import SetKind
+from cards.community.readings import apply_readings_to_entries
+from cards.games import GAMES
 from cards.models import Card
 from cards.selectors import PRIVATE_CARD_NAME, hide_private_cards
 from collection.models import CollectionEntry
 from collection.selectors import counts_for_cards, owned_card_ids
 
 from .models import Deck, DeckEntry, DeckVersion
+from .rules import validate_deck
+from .tools import deck_tools
 
 
 def visible_decks(user):
@@ -125,3 +130,72 @@ def hide_private(entries: list, problems: list, user) -> tuple[list, list]:
             message = message.replace(name, PRIVATE_CARD_NAME)
         shown.append(dataclasses.replace(problem, message=message))
     return entries, shown
+
+
+@dataclasses.dataclass(frozen=True)
+class DeckPage:
+    """What the deck page shows ``user``: entries with collection counts, problems, tools."""
+
+    deck: Deck
+    entries: list  # each with ``owned``, ``wanted``, ``missing`` and its copy slot
+    problems: list
+    missing_total: int  # printed copies the collection lacks
+    is_owner: bool
+    tools: object
+
+
+def deck_page(deck: Deck, user, *, seed: int = 0) -> DeckPage:
+    """Return the deck's entries, problems, collection counts and tools as ``user`` sees them."""
+    # The viewer's own readings of cards apply to what they see of the deck.
+    entries = apply_readings_to_entries(user, deck_entries(deck))
+    slug = deck.game.slug
+    entries, problems = hide_private(entries, validate_deck(slug, entries), user)
+    needed: dict[int, int] = {}
+    printed: set[int] = set()
+    for entry in entries:
+        needed[entry.card_id] = needed.get(entry.card_id, 0) + entry.quantity
+        if entry.card.card_set.kind == SetKind.OFFICIAL:
+            printed.add(entry.card_id)
+    counts = collection_counts(user, list(needed))
+    # Only printed cards can be missing from a collection (and wished for):
+    # practice and custom cards are not products anyone can own.
+    missing_total = 0
+    for card_id, count in needed.items():
+        if card_id in printed:
+            missing_total += max(0, count - counts.get(card_id, (0, 0))[0])
+    is_owner = user.is_authenticated and deck.owner_id == user.pk
+    _slot_choices(deck, entries, user if is_owner else None)
+    for entry in entries:
+        owned, wanted = counts.get(entry.card_id, (0, 0))
+        entry.owned = owned
+        entry.wanted = wanted
+        entry.missing = (
+            max(0, needed[entry.card_id] - owned) if entry.card_id in printed else 0
+        )
+    return DeckPage(
+        deck=deck,
+        entries=entries,
+        problems=problems,
+        missing_total=missing_total,
+        is_owner=is_owner,
+        tools=deck_tools(slug, entries, seed=seed),
+    )
+
+
+def _slot_choices(deck: Deck, entries: list, owner) -> None:
+    """Mark the entries whose copies each print a value (a figure's G-Power) and,
+    for the owner, list the copies of that card recorded in their collection."""
+    check = GAMES[deck.game.slug].copy_check
+    # A card type whose copies print a value accepts one any copy may print.
+    valued = [
+        e
+        for e in entries
+        if check is not None
+        and not getattr(e.card, "is_private_stand_in", False)
+        and check(e.card.card_type, 10) is None
+    ]
+    copies = recorded_copies(owner, [e.card_id for e in valued])
+    for entry in entries:
+        entry.takes_g_power = entry in valued
+        entry.plays_g_power = entry.play_g_power() if entry.takes_g_power else None
+        entry.slot_copies = copies.get(entry.card_id, [])

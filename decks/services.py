@@ -134,79 +134,22 @@ def deck_entries_check(*, deck: Deck, entries: Iterable[dict]) -> list[DeckEntry
     entries of one card and zone are merged by that value.
     """
     entries = list(entries)
-    game = deck.game
-    zones = zones_for(game.slug)
+    zones = zones_for(deck.game.slug)
     errors: list[str] = []
     if len(entries) > MAX_ENTRIES:
         raise ValidationError(
             {"entries": f"A deck lists at most {MAX_ENTRIES} entries."},
             code="too_many_entries",
         )
-    wanted_ids = set()
-    for item in entries:
-        card = item.get("card") if isinstance(item, dict) else None
-        if isinstance(card, Card):
-            wanted_ids.add(card.pk)
-        elif isinstance(card, int) and not isinstance(card, bool):
-            wanted_ids.add(card)
-    cards = Card.objects.visible_to(deck.owner).select_related("card_set__game")
-    found = {c.pk: c for c in cards.filter(pk__in=wanted_ids)}
-    copy_ids = {
-        _copy_id(item.get("copy")) for item in entries if isinstance(item, dict)
-    } - {None}
-    # Only the owner's copies are found: another collector's copy is no copy.
-    copies = {
-        c.pk: c
-        for c in CollectionEntry.objects.filter(user=deck.owner, pk__in=copy_ids)
-    }
+    found, copies = _entry_cards(deck, entries), _entry_copies(deck, entries)
     merged: dict[tuple[int, str, int | None], DeckEntry] = {}
     for index, item in enumerate(entries, start=1):
         where = f"Entry {index}"
-        if not isinstance(item, dict):
-            errors.append(f"{where}: expected card, quantity and zone.")
+        read = _entry_read(deck, zones, item, where, found, copies)
+        if isinstance(read, str):
+            errors.append(read)
             continue
-        raw = item.get("card")
-        card_id = raw.pk if isinstance(raw, Card) else raw
-        card = found.get(card_id) if isinstance(card_id, int) else None
-        if card is None:
-            errors.append(f"{where}: there is no card with id {card_id!r}.")
-            continue
-        if card.card_set.game_id != game.pk:
-            errors.append(
-                f"{where}: {card.display_name} is a {card.card_set.game.name} card, "
-                f"not a {game.name} card."
-            )
-            continue
-        zone = item.get("zone") or default_zone(game.slug, card.card_type)
-        if zone not in zones:
-            errors.append(
-                f"{where}: {zone!r} is not a zone of a {game.name} deck "
-                f"({', '.join(zones)})."
-            )
-            continue
-        quantity, error = _quantity(item.get("quantity", 1), where)
-        if error:
-            errors.append(error)
-            continue
-        g_power, error = _slot_value(item.get("g_power"), where)
-        if error:
-            errors.append(error)
-            continue
-        copy = None
-        if item.get("copy") is not None:
-            copy = copies.get(_copy_id(item.get("copy")))
-            if copy is None:
-                errors.append(
-                    f"{where}: there is no copy with id {item.get('copy')!r} in "
-                    "your collection."
-                )
-                continue
-            if g_power is not None and g_power != copy.g_power:
-                errors.append(
-                    f"{where}: name one of your copies or type a G-Power, not both."
-                )
-                continue
-            g_power = copy.g_power
+        card, zone, quantity, g_power, copy = read
         key = (card.pk, zone, g_power)
         if key in merged:
             merged[key].quantity += quantity
@@ -230,6 +173,72 @@ def deck_entries_check(*, deck: Deck, entries: Iterable[dict]) -> list[DeckEntry
     if errors:
         raise ValidationError({"entries": errors}, code="bad_entries")
     return list(merged.values())
+
+
+def _entry_cards(deck: Deck, entries: list) -> dict[int, Card]:
+    """Return the cards the entries name that the deck's owner may see, by id."""
+    wanted_ids = set()
+    for item in entries:
+        card = item.get("card") if isinstance(item, dict) else None
+        if isinstance(card, Card):
+            wanted_ids.add(card.pk)
+        elif isinstance(card, int) and not isinstance(card, bool):
+            wanted_ids.add(card)
+    cards = Card.objects.visible_to(deck.owner).select_related("card_set__game")
+    return {c.pk: c for c in cards.filter(pk__in=wanted_ids)}
+
+
+def _entry_copies(deck: Deck, entries: list) -> dict[int, CollectionEntry]:
+    """Return the owner's collection entries the entries name as copies, by id."""
+    copy_ids = {
+        _copy_id(item.get("copy")) for item in entries if isinstance(item, dict)
+    } - {None}
+    # Only the owner's copies are found: another collector's copy is no copy.
+    return {
+        c.pk: c
+        for c in CollectionEntry.objects.filter(user=deck.owner, pk__in=copy_ids)
+    }
+
+
+def _entry_read(deck: Deck, zones, item, where: str, found: dict, copies: dict):
+    """Return one entry's card, zone, quantity, G-Power and copy, or its problem (a str)."""
+    game = deck.game
+    if not isinstance(item, dict):
+        return f"{where}: expected card, quantity and zone."
+    raw = item.get("card")
+    card_id = raw.pk if isinstance(raw, Card) else raw
+    card = found.get(card_id) if isinstance(card_id, int) else None
+    if card is None:
+        return f"{where}: there is no card with id {card_id!r}."
+    if card.card_set.game_id != game.pk:
+        return (
+            f"{where}: {card.display_name} is a {card.card_set.game.name} card, "
+            f"not a {game.name} card."
+        )
+    zone = item.get("zone") or default_zone(game.slug, card.card_type)
+    if zone not in zones:
+        return (
+            f"{where}: {zone!r} is not a zone of a {game.name} deck "
+            f"({', '.join(zones)})."
+        )
+    quantity, error = _quantity(item.get("quantity", 1), where)
+    if error:
+        return error
+    g_power, error = _slot_value(item.get("g_power"), where)
+    if error:
+        return error
+    copy = None
+    if item.get("copy") is not None:
+        copy = copies.get(_copy_id(item.get("copy")))
+        if copy is None:
+            return (
+                f"{where}: there is no copy with id {item.get('copy')!r} in "
+                "your collection."
+            )
+        if g_power is not None and g_power != copy.g_power:
+            return f"{where}: name one of your copies or type a G-Power, not both."
+        g_power = copy.g_power
+    return card, zone, quantity, g_power, copy
 
 
 def _lock(deck: Deck) -> Deck:

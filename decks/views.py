@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from cards import selectors as card_selectors
-from cards.choices import GameSlug, SetKind
+from cards.choices import GameSlug
 from cards.community.readings import apply_readings_to_entries
 from cards.filtersets import CardFilterSet
 from cards.games import GAMES
@@ -26,7 +26,7 @@ from .choices import Zone, zones_for
 from .filtersets import DeckFilterSet
 from .forms import DeckForm, DeckSettingsForm, EntryForm, ImportForm, SlotForm
 from .models import Deck, diff_snapshots
-from .rules import is_legal, validate_deck
+from .rules import is_legal
 from .text_io import export_decklist
 from .tools import deck_tools
 
@@ -83,38 +83,12 @@ def problem_groups(problems: list) -> list[dict]:
 
 
 def deck_state(deck: Deck, user, *, seed: int = 0) -> dict:
-    """Return the deck's zones, problems, collection counts and tools for a page."""
-    # The viewer's own readings of cards apply to what they see of the deck.
-    entries = apply_readings_to_entries(user, selectors.deck_entries(deck))
-    slug = deck.game.slug
-    entries, problems = selectors.hide_private(
-        entries, validate_deck(slug, entries), user
-    )
-    needed: dict[int, int] = {}
-    printed: set[int] = set()
-    for entry in entries:
-        needed[entry.card_id] = needed.get(entry.card_id, 0) + entry.quantity
-        if entry.card.card_set.kind == SetKind.OFFICIAL:
-            printed.add(entry.card_id)
-    counts = selectors.collection_counts(user, list(needed))
-    # Only printed cards can be missing from a collection (and wished for):
-    # practice and custom cards are not products anyone can own.
-    missing_total = 0
-    for card_id, count in needed.items():
-        if card_id in printed:
-            missing_total += max(0, count - counts.get(card_id, (0, 0))[0])
-    is_owner = user.is_authenticated and deck.owner_id == user.pk
-    _slot_choices(deck, entries, user if is_owner else None)
-    for entry in entries:
-        owned, wanted = counts.get(entry.card_id, (0, 0))
-        entry.owned = owned
-        entry.wanted = wanted
-        entry.missing = (
-            max(0, needed[entry.card_id] - owned) if entry.card_id in printed else 0
-        )
+    """Return the deck page's context: its zones, problems, collection counts and tools."""
+    page = selectors.deck_page(deck, user, seed=seed)
+    entries, problems = page.entries, page.problems
     labels = dict(Zone.choices)
     zones = []
-    for zone in zones_for(slug):
+    for zone in zones_for(deck.game.slug):
         in_zone = [e for e in entries if e.zone == zone]
         zones.append(
             {
@@ -133,32 +107,13 @@ def deck_state(deck: Deck, user, *, seed: int = 0) -> dict:
         "warnings": [p for p in problems if p.level != "error"],
         "legal": is_legal(problems),
         "card_count": sum(e.quantity for e in entries),
-        "missing_total": missing_total,
+        "missing_total": page.missing_total,
         "show_collection": user.is_authenticated,
-        "is_owner": user.is_authenticated and deck.owner_id == user.pk,
-        "tools": deck_tools(slug, entries, seed=seed),
+        "is_owner": page.is_owner,
+        "tools": page.tools,
         "next_seed": secrets.randbelow(MAX_SEED),
         "has_practice": any(e.card.card_set.kind != "official" for e in entries),
     }
-
-
-def _slot_choices(deck: Deck, entries: list, owner) -> None:
-    """Mark the entries whose copies each print a value (a figure's G-Power) and,
-    for the owner, list the copies of that card recorded in their collection."""
-    check = GAMES[deck.game.slug].copy_check
-    # A card type whose copies print a value accepts one any copy may print.
-    valued = [
-        e
-        for e in entries
-        if check is not None
-        and not getattr(e.card, "is_private_stand_in", False)
-        and check(e.card.card_type, 10) is None
-    ]
-    copies = selectors.recorded_copies(owner, [e.card_id for e in valued])
-    for entry in entries:
-        entry.takes_g_power = entry in valued
-        entry.plays_g_power = entry.play_g_power() if entry.takes_g_power else None
-        entry.slot_copies = copies.get(entry.card_id, [])
 
 
 def _search(request, deck: Deck) -> dict | None:

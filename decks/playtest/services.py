@@ -22,19 +22,33 @@ game); a branch of an earlier game is a single game.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from django.db import transaction
 
+from cards.choices import SetKind
+from cards.community.readings import apply_readings_to_entries
 from cards.games import GAMES
 
 from ..engine import get_game
 from ..engine.bots import BOT_NAMES, make_bot
 from ..engine.core import CHANCE, EngineError, Rng, replay, resolve_chance, seed_state
 from ..models import Deck
-from .adapter import PlaytestError, engine_decks
-from .models import Playtest, PlaytestMatch
-from .opponents import default_opponent, resolve_opponent
+from .adapter import (
+    PlaytestError,
+    blocked_cards,
+    deck_entries,
+    engine_decks,
+    entries_to_engine,
+)
+from .models import DeckReport, Playtest, PlaytestMatch
+from .opponents import (
+    available_presets,
+    default_opponent,
+    opponent_groups,
+    resolve_opponent,
+)
 
 BOT_KINDS = BOT_NAMES
 HUMAN_KINDS = ("human", "hotseat")
@@ -143,37 +157,7 @@ def playtest_create(
     """
     game_slug = deck.game.slug
     game = get_game(game_slug)
-    if opponent not in BOT_KINDS + ("hotseat",):
-        raise PlaytestError(
-            "bad_opponent",
-            f"The opponent is hotseat or a bot: {', '.join(BOT_KINDS)}.",
-        )
-    if chance not in ("seed", "choose"):
-        raise PlaytestError(
-            "bad_options",
-            "Chance steps are drawn from the seed or chosen by the player.",
-        )
-    if (
-        not isinstance(players, int)
-        or not game.MIN_PLAYERS <= players <= game.MAX_PLAYERS
-    ):
-        raise PlaytestError(
-            "bad_players",
-            f"{game.NAME} takes {game.MIN_PLAYERS} to {game.MAX_PLAYERS} players.",
-        )
-    mode = GAMES[game_slug].match
-    if not isinstance(match, bool):
-        raise PlaytestError("bad_match", "A match is chosen or not (true or false).")
-    if match and mode is None:
-        raise PlaytestError(
-            "no_match",
-            f"{game.NAME} has no match mode: its how-to-play page says why.",
-        )
-    if match and players not in mode.seats:
-        counts = " or ".join(str(n) for n in mode.seats)
-        raise PlaytestError(
-            "bad_match", f"{mode.label} is a match of {counts} players."
-        )
+    _check_start(game, game_slug, opponent, chance, players, match)
     if seed is None:
         seed = secrets.randbelow(2**31)
     if not isinstance(seed, int) or not 0 <= seed < 2**53:
@@ -184,24 +168,7 @@ def playtest_create(
     for d in opponent_decks:
         if isinstance(d, Deck) and d.game_id != deck.game_id:
             raise PlaytestError("bad_deck", f"The deck {d.name!r} is for another game.")
-    # Each opponent is a Deck or a value of ``opponents`` (a preset, a random
-    # deck drawn by the seed, a deck id, the mirror); none given: the first preset.
-    if GAMES[game_slug].shared_pack:
-        wanted = []  # one pack dealt among the seats: no opposing decks
-    else:
-        wanted = list(opponent_decks) or [default_opponent(deck)]
-    field = [
-        resolve_opponent(owner, deck, value, seed + index)
-        for index, value in enumerate(wanted)
-    ]
-    decks = [deck, *(o.deck for o in field)]
-    labels = [deck.name, *(o.label for o in field)]
-    deck_ids = [deck.pk, *(o.deck_id for o in field)]
-    seat_kinds = ["human"] + [("hotseat" if opponent == "hotseat" else opponent)] * (
-        players - 1
-    )
-    if opponent == "hotseat":
-        seat_kinds[0] = "hotseat"
+    decks, labels, deck_ids = _field(owner, deck, opponent_decks, seed)
     if GAMES[game_slug].shared_pack:
         seat_index = [0]
         engine_options["players"] = players
@@ -219,7 +186,7 @@ def playtest_create(
         raise PlaytestError(exc.code, exc.message) from exc
     labels_entered = hotseat_names(names, players) if opponent == "hotseat" else []
     seats = []
-    for i, kind in enumerate(seat_kinds):
+    for i, kind in enumerate(_seat_kinds(opponent, players)):
         index = seat_index[min(i, len(seat_index) - 1)]
         seats.append(
             {
@@ -257,19 +224,84 @@ def playtest_create(
         )
 
 
+def _check_start(game, game_slug: str, opponent, chance, players, match) -> None:
+    """Refuse a start whose opponent, chance mode, player count or match is not offered."""
+    if opponent not in BOT_KINDS + ("hotseat",):
+        raise PlaytestError(
+            "bad_opponent",
+            f"The opponent is hotseat or a bot: {', '.join(BOT_KINDS)}.",
+        )
+    if chance not in ("seed", "choose"):
+        raise PlaytestError(
+            "bad_options",
+            "Chance steps are drawn from the seed or chosen by the player.",
+        )
+    if (
+        not isinstance(players, int)
+        or not game.MIN_PLAYERS <= players <= game.MAX_PLAYERS
+    ):
+        raise PlaytestError(
+            "bad_players",
+            f"{game.NAME} takes {game.MIN_PLAYERS} to {game.MAX_PLAYERS} players.",
+        )
+    mode = GAMES[game_slug].match
+    if not isinstance(match, bool):
+        raise PlaytestError("bad_match", "A match is chosen or not (true or false).")
+    if match and mode is None:
+        raise PlaytestError(
+            "no_match",
+            f"{game.NAME} has no match mode: its how-to-play page says why.",
+        )
+    if match and players not in mode.seats:
+        counts = " or ".join(str(n) for n in mode.seats)
+        raise PlaytestError(
+            "bad_match", f"{mode.label} is a match of {counts} players."
+        )
+
+
+def _field(owner, deck, opponent_decks, seed: int):
+    """Return the decks in play, their labels and their ids: ``deck`` first, then the opponents'.
+
+    Each opponent is a Deck or a value of ``opponents`` (a preset, a random
+    deck drawn by the seed, a deck id, the mirror); none given: the first preset.
+    """
+    if GAMES[deck.game.slug].shared_pack:
+        wanted = []  # one pack dealt among the seats: no opposing decks
+    else:
+        wanted = list(opponent_decks) or [default_opponent(deck)]
+    field = [
+        resolve_opponent(owner, deck, value, seed + index)
+        for index, value in enumerate(wanted)
+    ]
+    decks = [deck, *(o.deck for o in field)]
+    labels = [deck.name, *(o.label for o in field)]
+    deck_ids = [deck.pk, *(o.deck_id for o in field)]
+    return decks, labels, deck_ids
+
+
+def _seat_kinds(opponent: str, players: int) -> list[str]:
+    """Return each seat's kind: the deck's owner, then the opponent (all hot-seat in hot-seat)."""
+    if opponent == "hotseat":
+        return ["hotseat"] * players
+    return ["human"] + [opponent] * (players - 1)
+
+
 def _stored(engine, state, **fields) -> Playtest:
     """Create a playtest at ``state``: the caller's fields and what the state says.
 
     The one place a playtest row is made (a new game, a branch, a match's next
     game): the saved state, version 1, and whether and by whom it was won.
     """
-    return Playtest.objects.create(
+    pt = Playtest.objects.create(
         state=engine.to_json(state),
         version=1,
         over=engine.is_over(state),
         winner=engine.winner(state),
         **fields,
     )
+    # The caller's answer (``playtest_page_after``) needs them: no second look-up.
+    pt.engine, pt.engine_state = engine, state
+    return pt
 
 
 def load_state(pt: Playtest):
@@ -281,21 +313,30 @@ def load_state(pt: Playtest):
     and gives the event text the saved form leaves out; a saved game of an older
     schema or engine loads the same way.
     """
-    return replay(get_game(pt.game), pt.decks, pt.options, pt.seed, pt.log)
+    return _replay(get_game(pt.game), pt)
 
 
 def replay_to(pt: Playtest, step: int | None = None):
     """Return the state after the first ``step`` logged actions (all when None)."""
+    return _replay(get_game(pt.game), pt, step)
+
+
+def _replay(engine, pt: Playtest, step: int | None = None):
+    """Return ``pt``'s state after ``step`` logged actions (all when None) on ``engine``."""
     log = pt.log if step is None else pt.log[: max(0, step)]
-    return replay(get_game(pt.game), pt.decks, pt.options, pt.seed, log)
+    return replay(engine, pt.decks, pt.options, pt.seed, log)
 
 
 def acting_seat(pt: Playtest, state) -> int | None:
     """Return the human seat that acts now (CHANCE for a chosen chance step), or None."""
-    game = get_game(pt.game)
-    if game.is_over(state):
+    return _acting(get_game(pt.game), pt, state)
+
+
+def _acting(engine, pt: Playtest, state) -> int | None:
+    """Return ``acting_seat`` on the engine the caller has looked up."""
+    if engine.is_over(state):
         return None
-    seat = game.to_act(state)
+    seat = engine.to_act(state)
     if seat == CHANCE:
         return CHANCE if pt.chance == "choose" else None
     return seat if _seat_is_human(pt.seats, seat) else None
@@ -303,17 +344,23 @@ def acting_seat(pt: Playtest, state) -> int | None:
 
 def choices(pt: Playtest, state) -> list[Choice]:
     """Return the actions the player may click now, each with a stable id and a label."""
-    game = get_game(pt.game)
-    seat = acting_seat(pt, state)
+    engine = get_game(pt.game)
+    return _choices(engine, state, _acting(engine, pt, state))
+
+
+def _choices(engine, state, seat: int | None) -> list[Choice]:
+    """Return the choices of ``seat`` (``_acting``'s answer) on ``engine``."""
     if seat is None:
         return []
     if seat == CHANCE:
         result = [
-            Choice(a.text, f"{game.describe(state, a)} ({p:.0%})")
-            for a, p in game.chance_outcomes(state)
+            Choice(a.text, f"{engine.describe(state, a)} ({p:.0%})")
+            for a, p in engine.chance_outcomes(state)
         ]
         return result + [Choice(SEED_CHANCE, "Let the seed decide (odds as shown)")]
-    return [Choice(a.text, game.describe(state, a)) for a in game.legal_actions(state)]
+    return [
+        Choice(a.text, engine.describe(state, a)) for a in engine.legal_actions(state)
+    ]
 
 
 def _locked(playtest_id: int, user, *, full: bool = False) -> Playtest:
@@ -336,7 +383,8 @@ def _save(pt: Playtest, game, state, log, steps, *, undone: bool = False) -> Pla
     pt.winner = game.winner(state)
     fields = ["log", "steps", "state", "version", "over", "winner", "updated_at"]
     pt.save(update_fields=fields + (["undone"] if undone else []))
-    pt.engine_state = state  # the caller's answer needs it: no second decode
+    # The caller's answer (``playtest_page_after``) needs them: no second look-up.
+    pt.engine, pt.engine_state = game, state
     return pt
 
 
@@ -351,10 +399,10 @@ def playtest_act(*, playtest_id: int, user, action: str, version: int) -> Playte
                 status=409,
             )
         game = get_game(pt.game)
-        state = load_state(pt)
+        state = _replay(game, pt)
         if game.is_over(state):
             raise PlaytestError("game_over", "The game is over.")
-        seat = acting_seat(pt, state)
+        seat = _acting(game, pt, state)
         if seat is None:
             raise PlaytestError("not_your_turn", "It is not a player's turn to act.")
         if not isinstance(action, str) or len(action) > 200:
@@ -411,7 +459,7 @@ def playtest_undo(
             {"from": cut, "log": pt.log[cut:], "steps": pt.steps[cut:]},
         ]
         game = get_game(pt.game)
-        state = replay(game, pt.decks, pt.options, pt.seed, pt.log[:cut])
+        state = _replay(game, pt, cut)
         return _save(pt, game, state, pt.log[:cut], pt.steps[:cut], undone=True)
 
 
@@ -489,15 +537,6 @@ class MatchSummary:
         return self.winner is not None
 
 
-def _match_settings(game_slug: str):
-    mode = GAMES[game_slug].match
-    return mode, get_game(game_slug)
-
-
-def _first_of(engine, pt: Playtest, state=None):
-    return engine.first_player(state if state is not None else load_state(pt))
-
-
 def match_games(match_id: int) -> list[Playtest]:
     """Return the games of a match in order, with what the score needs."""
     return list(
@@ -507,33 +546,33 @@ def match_games(match_id: int) -> list[Playtest]:
     )
 
 
-def match_record(pt: Playtest, games: list[Playtest] | None = None, state=None):
-    """Return the engine's ``Match`` of ``pt``'s match: every finished game, in order.
-
-    ``state`` is ``pt``'s own state when the caller has it (one replay fewer).
-    """
-    engine = get_game(pt.game)
-    games = match_games(pt.match_id) if games is None else games
+def _match_record(engine, pt: Playtest, games: list[Playtest], state=None):
+    """Return the engine's ``Match`` of ``pt``'s ``games``; ``state`` is ``pt``'s, when at hand."""
     record = engine.Match()
     for g in games:
         if not g.over:
             continue
-        if g.pk == pt.pk:
-            first = _first_of(engine, pt, state)
+        if g.pk == pt.pk and state is not None:
+            first = engine.first_player(state)
         else:
-            first = _first_of(engine, Playtest.objects.get(pk=g.pk))
+            # Who went first is in the game's state: the other games are replayed.
+            other = pt if g.pk == pt.pk else Playtest.objects.get(pk=g.pk)
+            first = engine.first_player(_replay(engine, other))
         record = engine.match_record(record, first, g.winner)
     return record
 
 
 def match_summary(pt: Playtest, games: list[Playtest] | None = None):
     """Return the score of ``pt``'s match as the board and the list show it (None: no match)."""
-    if pt.match_id is None:
-        return None
-    mode, engine = _match_settings(pt.game)
-    if mode is None:
+    if pt.match_id is None or GAMES[pt.game].match is None:
         return None
     games = match_games(pt.match_id) if games is None else games
+    return _match_summary(get_game(pt.game), pt, games)
+
+
+def _match_summary(engine, pt: Playtest, games: list[Playtest]) -> MatchSummary:
+    """Return the score of ``pt``'s match from its ``games``, in order."""
+    mode = GAMES[pt.game].match
     seats = len(pt.seats or [])
     wins = [0] * seats
     draws = 0
@@ -560,12 +599,6 @@ def match_summary(pt: Playtest, games: list[Playtest] | None = None):
         latest=latest,
         links=[(g.match_game, g.pk, g.winner, g.over) for g in games],
     )
-
-
-def match_next_first(pt: Playtest, state=None):
-    """Return who goes first in the game after ``pt`` (a seat, or None: nobody)."""
-    engine = get_game(pt.game)
-    return engine.next_game_first(match_record(pt, state=state))
 
 
 def _next_seed(match: PlaytestMatch, number: int) -> int:
@@ -599,7 +632,7 @@ def match_next_game(*, playtest_id: int, user, version: int) -> Playtest:
         pt = _locked(playtest_id, user)
         if pt.match_id is None:
             raise PlaytestError("not_a_match", "This game is not part of a match.")
-        mode, engine = _match_settings(pt.game)
+        mode, engine = GAMES[pt.game].match, get_game(pt.game)
         if mode is None:
             raise PlaytestError("no_match", "This game has no match mode.")
         held = PlaytestMatch.objects.select_for_update().get(pk=pt.match_id)
@@ -620,30 +653,29 @@ def match_next_game(*, playtest_id: int, user, version: int) -> Playtest:
                 "game_not_over", "This game of the match is still being played."
             )
         games = match_games(pt.match_id)
-        record = match_record(pt, games)
+        record = _match_record(engine, pt, games)
         if engine.match_winner(record) is not None:
             raise PlaytestError("match_over", "The match is over.")
-        game = get_game(pt.game)
         options = dict(pt.options)
         if mode.first_option:
             options[mode.first_option] = engine.next_game_first(record)
         number = held.games + 1
         seed = _next_seed(held, number)
         try:
-            state = game.new_game(pt.decks, options, seed)
+            state = engine.new_game(pt.decks, options, seed)
         except EngineError as exc:
             raise PlaytestError(exc.code, exc.message) from exc
         log, steps = [], []
-        state = _advance(game, state, seed, pt.seats, pt.chance, log, steps)
+        state = _advance(engine, state, seed, pt.seats, pt.chance, log, steps)
         held.games = number
         held.save(update_fields=["games", "updated_at"])
         return _stored(
-            game,
+            engine,
             state,
             owner=user,
             deck_id=pt.deck_id,
             game=pt.game,
-            engine_version=game.VERSION,
+            engine_version=engine.VERSION,
             seats=pt.seats,
             options=options,
             chance=pt.chance,
@@ -654,3 +686,196 @@ def match_next_game(*, playtest_id: int, user, version: int) -> Playtest:
             match=held,
             match_game=number,
         )
+
+
+# --- pages -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlaytestPage:
+    """What one page (or API answer) of a playtest shows, read with one replay."""
+
+    playtest: Playtest
+    engine: Any
+    state: Any
+    step: int | None  # a replay's step; None: the game as it stands
+    acting: int | None  # the human seat to act (CHANCE: a chosen chance step)
+    viewer: int  # the seat whose view is shown
+    view: Any
+    choices: list[Choice]
+    over: bool
+    winner: int | None
+    hotseat: bool
+    pass_screen: bool  # hot-seat: hand the screen to ``acting`` first
+    match: MatchSummary | None
+    match_next: bool  # the owner may start the match's next game
+    match_next_first: int | None  # who goes first in it (a seat, or None)
+    error: str | None = None
+
+
+def playtest_page(
+    *,
+    playtest: Playtest,
+    step: int | None = None,
+    seat: int | None = None,
+    board: bool = False,
+    shown: int | None = None,
+) -> PlaytestPage:
+    """Return ``playtest``'s page after ``step`` logged actions (the game as it stands when None).
+
+    ``seat`` is the seat to show (the acting one when None). ``board`` is the
+    owner's own board: hot-seat hands the screen to the acting seat unless
+    ``shown`` is that seat, and a finished game of a match offers the next.
+    """
+    engine = get_game(playtest.game)
+    state = _replay(engine, playtest, step)
+    return _page(
+        engine, playtest, state, step=step, seat=seat, board=board, shown=shown
+    )
+
+
+def playtest_page_after(
+    change: str,
+    *,
+    board: bool = False,
+    shown: int | None = None,
+    refused: Playtest | None = None,
+    **fields,
+) -> PlaytestPage:
+    """Run one change ("create", "act", "undo", "next") and return the page of its game.
+
+    ``fields`` are the change's service's arguments; ``board`` and ``shown`` are
+    ``playtest_page``'s. With ``refused``, a refusal other than a stale version
+    (409) answers with that game's page and the refusal's message instead of
+    raising.
+    """
+    service = {
+        "create": playtest_create,
+        "act": playtest_act,
+        "undo": playtest_undo,
+        "next": match_next_game,
+    }[change]
+    try:
+        pt = service(**fields)
+    except PlaytestError as exc:
+        if refused is None or exc.status == 409:
+            raise
+        page = playtest_page(playtest=refused, board=board, shown=shown)
+        return replace(page, error=exc.message)
+    return _page(pt.engine, pt, pt.engine_state, board=board, shown=shown)
+
+
+def _page(
+    engine,
+    pt: Playtest,
+    state,
+    *,
+    step: int | None = None,
+    seat: int | None = None,
+    board: bool = False,
+    shown: int | None = None,
+) -> PlaytestPage:
+    """Return the page of ``pt`` at ``state`` (``playtest_page`` says what the rest mean)."""
+    acting = _acting(engine, pt, state) if step is None else None
+    hotseat = all(s["kind"] != "human" for s in pt.seats)
+    player = acting not in (None, CHANCE)
+    viewer = seat if seat is not None else (acting if player else 0)
+    pass_screen = False
+    if hotseat and player and board and step is None:
+        pass_screen = shown != acting
+        viewer = acting
+    over = engine.is_over(state)
+    summary, offer, first = None, False, None
+    if pt.match_id is not None and GAMES[pt.game].match is not None:
+        games = match_games(pt.match_id)
+        summary = _match_summary(engine, pt, games)
+        # A replay shows the score, never the button.
+        offer = board and step is None and over and not summary.over
+        offer = offer and summary.latest is None
+        if offer:
+            first = engine.next_game_first(_match_record(engine, pt, games, state))
+    return PlaytestPage(
+        playtest=pt,
+        engine=engine,
+        state=state,
+        step=step,
+        acting=acting,
+        viewer=viewer,
+        view=engine.view(state, viewer),
+        choices=_choices(engine, state, acting) if step is None else [],
+        over=over,
+        winner=engine.winner(state),
+        hotseat=hotseat,
+        pass_screen=pass_screen,
+        match=summary,
+        match_next=offer,
+        match_next_first=first,
+    )
+
+
+@dataclass(frozen=True)
+class PlaytestStartPage:
+    """What the start form of a deck offers: opponents, other decks, the cards that block it."""
+
+    deck: Deck
+    engine: Any
+    other_decks: Any  # the decks of the game the user may play against
+    opponent_groups: list[dict]
+    default_opponent: str
+    presets: list
+    blocked: list[dict]  # cards whose play data is unknown, each ``can_transcribe``
+
+
+def playtest_start_page(*, user, deck: Deck) -> PlaytestStartPage:
+    """Return what the start form of ``deck`` offers ``user``."""
+    others = (
+        Deck.objects.visible_to(user)
+        .filter(game=deck.game)
+        .select_related("owner")
+        .order_by("name")[:200]
+    )
+    entries = apply_readings_to_entries(user, deck_entries(deck))
+    blocked = blocked_cards(deck.game.slug, [entries_to_engine(entries)])
+    kinds = {e.card_id: e.card.card_set.kind for e in entries}
+    for b in blocked:
+        # Printed cards are filled in by readings; custom ones by their owner.
+        b["can_transcribe"] = kinds.get(b["id"]) != SetKind.CUSTOM
+    return PlaytestStartPage(
+        deck=deck,
+        engine=get_game(deck.game.slug),
+        other_decks=others,
+        opponent_groups=opponent_groups(user, deck),
+        default_opponent=default_opponent(deck),
+        presets=available_presets(deck.game.slug),
+        blocked=blocked,
+    )
+
+
+@dataclass(frozen=True)
+class PlaytestListPage:
+    """The owner's latest games (each with its ``match_summary``) and deck reports."""
+
+    games: list[Playtest]
+    reports: Any
+
+
+def playtest_list_page(*, owner) -> PlaytestListPage:
+    """Return ``owner``'s latest games, each with its match's score, and their reports."""
+    games = list(
+        Playtest.objects.filter(owner=owner).only(
+            "id", "game", "over", "winner", "updated_at", "seats", "match", "match_game"
+        )[:100]
+    )
+    # A game of a match shows the match's score: one query for all their games.
+    in_matches: dict[int, list] = {}
+    for g in Playtest.objects.filter(
+        match_id__in={g.match_id for g in games if g.match_id}
+    ).only("id", "match_id", "match_game", "over", "winner", "seats", "game"):
+        in_matches.setdefault(g.match_id, []).append(g)
+    for g in games:
+        g.match_summary = None
+        if g.match_id in in_matches:
+            held = sorted(in_matches[g.match_id], key=lambda x: x.match_game or 0)
+            g.match_summary = match_summary(g, held)
+    reports = DeckReport.objects.filter(owner=owner).select_related("deck")[:50]
+    return PlaytestListPage(games=games, reports=reports)

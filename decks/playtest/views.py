@@ -9,36 +9,31 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from cards.choices import SetKind
-from cards.community.readings import apply_readings_to_entries
 from cards.games import GAMES
 from cards.safejson import MAX_INT, MIN_INT
 
-from ..engine import get_game
 from ..engine.bots import BOT_LABELS
 from ..engine.core import CHANCE
 from ..models import Deck
-from .adapter import blocked_cards, deck_entries, entries_to_engine
 from .clicks import card_moves, may_grey
 from .models import DeckReport, Playtest
 from .names import seat_names, speak
-from .opponents import available_presets, default_opponent, opponent_groups
 from .reports import MAX_GAMES, deck_report_start
 from .services import (
     Choice,
     PlaytestError,
-    acting_seat,
-    choices,
-    load_state,
-    match_next_first,
+    PlaytestPage,
+    PlaytestStartPage,
     match_next_game,
-    match_summary,
     playtest_act,
     playtest_branch,
     playtest_create,
+    playtest_list_page,
+    playtest_page,
+    playtest_page_after,
     playtest_share,
+    playtest_start_page,
     playtest_undo,
-    replay_to,
 )
 
 
@@ -63,93 +58,66 @@ def _visible_deck(user, pk):
     return deck
 
 
-def board_context(
-    pt: Playtest, request=None, state=None, step=None, seat=None, watcher=False
-):
+def board_context(page: PlaytestPage, *, watcher: bool = False) -> dict:
     """Return the template context of a board: the view, choices and the plain-words log.
 
     Every seat has one name (``names.py``), in the board, the log and the
     buttons alike; ``watcher`` is someone else watching a shared replay.
     """
-    game = get_game(pt.game)
+    pt, game, state = page.playtest, page.engine, page.state
     names = seat_names(pt, watcher=watcher)
     pt.names = names  # the seat filters of the templates read it
-    state = state if state is not None else load_state(pt)
-    acting = acting_seat(pt, state) if step is None else None
-    hotseat = all(s["kind"] != "human" for s in pt.seats)
-    viewer = (
-        seat if seat is not None else (acting if acting not in (None, CHANCE) else 0)
-    )
-    pass_screen = False
-    if (
-        hotseat
-        and acting not in (None, CHANCE)
-        and request is not None
-        and step is None
-    ):
-        shown = _int(request.GET.get("seat"))
-        pass_screen = shown != acting
-        viewer = acting
-    view = game.view(state, viewer)
-    events = [speak(line, names) for line in view.events]
-    spoken = [
-        Choice(c.id, speak(c.label, names))
-        for c in (choices(pt, state) if step is None else [])
-    ]
+    spoken = [Choice(c.id, speak(c.label, names)) for c in page.choices]
     return {
         "pt": pt,
         "game": game,
         "game_slug": pt.game,
-        "view": view,
-        "viewer": viewer,
-        "acting": acting,
-        "is_chance": acting == CHANCE,
+        "view": page.view,
+        "viewer": page.viewer,
+        "acting": page.acting,
+        "is_chance": page.acting == CHANCE,
         "choices": spoken,
         # Cards played by clicking them (clicks.py); greyed ones ask the engine.
         "card_moves": card_moves(game, state, spoken),
-        "may_grey": step is None
-        and not pass_screen
-        and not game.is_over(state)
-        and may_grey(pt, viewer),
+        "may_grey": page.step is None
+        and not page.pass_screen
+        and not page.over
+        and may_grey(pt, page.viewer),
         "engine_state": state,
-        "events": events[-60:],
-        "over": game.is_over(state),
-        "winner": game.winner(state),
-        "reason": speak(view.reason or "", names),
-        "winner_text": speak(f"Player {game.winner(state) + 1} wins", names)
-        if game.winner(state) is not None
+        "events": [speak(line, names) for line in page.view.events][-60:],
+        "over": page.over,
+        "winner": page.winner,
+        "reason": speak(page.view.reason or "", names),
+        "winner_text": speak(f"Player {page.winner + 1} wins", names)
+        if page.winner is not None
         else "",
-        "pass_screen": pass_screen,
-        "hotseat": hotseat,
-        "step": step,
+        "pass_screen": page.pass_screen,
+        "hotseat": page.hotseat,
+        "step": page.step,
         "steps": len(pt.log),
         "board_template": GAMES[pt.game].board_template,
         "reading_ids": reading_ids(pt),
-        **match_context(pt, state, names, live=step is None and request is not None),
+        "error": page.error,
+        **match_context(page, names),
     }
 
 
-def match_context(pt: Playtest, state, names: list[str], *, live: bool) -> dict:
-    """Return the board's match part: the score, and who goes first in the next game.
-
-    ``live`` is the owner's own board (a replay shows the score, never the button).
-    """
-    summary = match_summary(pt)
+def match_context(page: PlaytestPage, names: list[str]) -> dict:
+    """Return the board's match part: the score, and who goes first in the next game."""
+    summary = page.match
     if summary is None:
         return {"match": None}
     context = {
-        "match_mode": GAMES[pt.game].match,
+        "match_mode": GAMES[page.playtest.game].match,
         "match": summary,
         "match_score": score_text(summary, names),
         "match_result": speak(f"Player {summary.winner + 1} wins the match", names)
         if summary.winner is not None
         else "",
-        "match_next": False,
+        "match_next": page.match_next,
     }
-    game = get_game(pt.game)
-    if live and game.is_over(state) and not summary.over and summary.latest is None:
-        first = match_next_first(pt, state)
-        context["match_next"] = True
+    if page.match_next:
+        first = page.match_next_first
         context["match_next_first"] = (
             speak(f"Player {first + 1} goes first in the next game", names)
             if isinstance(first, int)
@@ -183,56 +151,31 @@ def reading_ids(pt: Playtest) -> set:
 
 @login_required
 def playtest_list(request):
-    games = list(
-        Playtest.objects.filter(owner=request.user).only(
-            "id", "game", "over", "winner", "updated_at", "seats", "match", "match_game"
-        )[:100]
+    page = playtest_list_page(owner=request.user)
+    for g in page.games:
+        if g.match_summary is not None:
+            g.match_score = score_text(g.match_summary, seat_names(g))
+    return render(
+        request, "play/list.html", {"games": page.games, "reports": page.reports}
     )
-    # A game of a match shows the match's score: one query for all their games.
-    in_matches: dict[int, list] = {}
-    for g in Playtest.objects.filter(
-        match_id__in={g.match_id for g in games if g.match_id}
-    ).only("id", "match_id", "match_game", "over", "winner", "seats", "game"):
-        in_matches.setdefault(g.match_id, []).append(g)
-    for g in games:
-        g.match_summary = None
-        if g.match_id in in_matches:
-            held = sorted(in_matches[g.match_id], key=lambda x: x.match_game or 0)
-            g.match_summary = match_summary(g, held)
-            if g.match_summary is not None:
-                g.match_score = score_text(g.match_summary, seat_names(g))
-    reports = DeckReport.objects.filter(owner=request.user).select_related("deck")[:50]
-    return render(request, "play/list.html", {"games": games, "reports": reports})
 
 
-def start_context(user, deck) -> dict:
+def start_context(page: PlaytestStartPage) -> dict:
     """Return what the start form needs: the game's engine, seat range, other decks, blockers."""
-    game = get_game(deck.game.slug)
-    others = (
-        Deck.objects.visible_to(user)
-        .filter(game=deck.game)
-        .select_related("owner")
-        .order_by("name")[:200]
-    )
-    entries = apply_readings_to_entries(user, deck_entries(deck))
-    blocked = blocked_cards(deck.game.slug, [entries_to_engine(entries)])
-    kinds = {e.card_id: e.card.card_set.kind for e in entries}
-    for b in blocked:
-        # Printed cards are filled in by readings; custom ones by their owner.
-        b["can_transcribe"] = kinds.get(b["id"]) != SetKind.CUSTOM
+    spec = GAMES[page.deck.game.slug]
     return {
-        "deck": deck,
-        "engine": game,
-        "spec": GAMES[deck.game.slug],
-        "game_slug": deck.game.slug,
-        "other_decks": others,
-        "opponent_groups": opponent_groups(user, deck),
-        "default_opponent": default_opponent(deck),
-        "preset_list": available_presets(deck.game.slug),
-        "players_range": GAMES[deck.game.slug].seat_counts,
-        "seat_options": [o for o in GAMES[deck.game.slug].options if o.kind == "seat"],
-        "all_seats": range(max(GAMES[deck.game.slug].seat_counts)),
-        "blocked": blocked,
+        "deck": page.deck,
+        "engine": page.engine,
+        "spec": spec,
+        "game_slug": page.deck.game.slug,
+        "other_decks": page.other_decks,
+        "opponent_groups": page.opponent_groups,
+        "default_opponent": page.default_opponent,
+        "preset_list": page.presets,
+        "players_range": spec.seat_counts,
+        "seat_options": [o for o in spec.options if o.kind == "seat"],
+        "all_seats": range(max(spec.seat_counts)),
+        "blocked": page.blocked,
         "max_report_games": MAX_GAMES,
         "bots": BOT_LABELS,
     }
@@ -264,7 +207,8 @@ def form_options(spec, data) -> dict:
 def playtest_new(request):
     if request.method == "GET":
         deck = _visible_deck(request.user, request.GET.get("deck"))
-        return render(request, "play/new.html", start_context(request.user, deck))
+        page = playtest_start_page(user=request.user, deck=deck)
+        return render(request, "play/new.html", start_context(page))
     if request.method != "POST":
         return HttpResponse(status=405)
     deck = _visible_deck(request.user, request.POST.get("deck"))
@@ -310,20 +254,21 @@ def _own(request, pk) -> Playtest:
     return get_object_or_404(Playtest, pk=_int(pk, -1), owner=request.user)
 
 
+def _shown(request) -> int | None:
+    """Return the seat the hot-seat pass screen was passed to (the ``seat`` of the URL)."""
+    return _int(request.GET.get("seat"))
+
+
 @login_required
 @require_GET
 def playtest_detail(request, pk):
-    pt = _own(request, pk)
+    page = playtest_page(playtest=_own(request, pk), board=True, shown=_shown(request))
     template = "play/_board.html" if request.htmx else "play/detail.html"
-    return render(request, template, board_context(pt, request))
+    return render(request, template, board_context(page))
 
 
-def _after(request, pt: Playtest, error: str | None = None):
-    """Answer a board form: the board partial for htmx, else a redirect to the board."""
-    if request.htmx:
-        context = board_context(pt, request)
-        context["error"] = error
-        return render(request, "play/_board.html", context)
+def _redirect_to_board(request, pt: Playtest, error: str | None = None):
+    """Answer a board form without htmx: a redirect to the board, with the refusal."""
     if error:
         messages.error(request, error)
     url = pt.get_absolute_url()
@@ -340,25 +285,36 @@ def _stale(request, pt_url: str, message: str):
     return redirect(pt_url)
 
 
-def _board_change(request, pk, service, **fields):
-    """Run an acting service for the board's owner; answer with the board, or refresh a stale tab."""
+def _board_change(request, pk, change: str, **fields):
+    """Run an acting service for the board's owner; answer with the board, or refresh a stale tab.
+
+    htmx gets the board partial (one service call: the change and the page it
+    leaves); a plain form gets a redirect to the board.
+    """
     pt = _own(request, pk)
-    version = _int(request.POST.get("version"), -1)
+    fields.update(
+        playtest_id=pt.pk,
+        user=request.user,
+        version=_int(request.POST.get("version"), -1),
+    )
     try:
-        pt = service(playtest_id=pt.pk, user=request.user, version=version, **fields)
+        if request.htmx:
+            page = playtest_page_after(
+                change, board=True, shown=_shown(request), refused=pt, **fields
+            )
+            return render(request, "play/_board.html", board_context(page))
+        changed = {"act": playtest_act, "undo": playtest_undo}[change](**fields)
     except PlaytestError as exc:
         if exc.status == 409:
             return _stale(request, pt.get_absolute_url(), exc.message)
-        return _after(request, pt, exc.message)
-    return _after(request, pt)
+        return _redirect_to_board(request, pt, exc.message)
+    return _redirect_to_board(request, changed)
 
 
 @login_required
 @require_POST
 def playtest_act_view(request, pk):
-    return _board_change(
-        request, pk, playtest_act, action=request.POST.get("action", "")
-    )
+    return _board_change(request, pk, "act", action=request.POST.get("action", ""))
 
 
 @login_required
@@ -391,7 +347,7 @@ def match_next_view(request, pk):
 @login_required
 @require_POST
 def playtest_undo_view(request, pk):
-    return _board_change(request, pk, playtest_undo, to=request.POST.get("to", "last"))
+    return _board_change(request, pk, "undo", to=request.POST.get("to", "last"))
 
 
 @login_required
@@ -421,10 +377,8 @@ def playtest_share_view(request, pk):
 def playtest_shared(request, token):
     pt = get_object_or_404(Playtest, share_token=str(token)[:40])
     step = max(0, min(_int(request.GET.get("step"), 0), len(pt.log)))
-    state = replay_to(pt, step)
-    context = board_context(
-        pt, state=state, step=step, seat=0, watcher=request.user != pt.owner
-    )
+    page = playtest_page(playtest=pt, step=step, seat=0)
+    context = board_context(page, watcher=request.user != pt.owner)
     context["share_url"] = reverse("play:shared", kwargs={"token": token})
     context["may_branch"] = pt.may_branch(request.user)
     return render(request, "play/shared.html", context)

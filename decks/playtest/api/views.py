@@ -10,21 +10,15 @@ from rest_framework.response import Response
 
 from cards.safejson import MAX_INT
 
-from ...engine import get_game
 from ...engine.bots import BOT_NAMES
-from ...engine.core import CHANCE
 from ...models import Deck
 from ..models import Playtest
 from ..services import (
+    MatchSummary,
     PlaytestError,
-    acting_seat,
-    choices,
-    load_state,
-    match_next_game,
-    match_summary,
-    playtest_act,
-    playtest_create,
-    playtest_undo,
+    PlaytestPage,
+    playtest_page,
+    playtest_page_after,
 )
 
 
@@ -97,31 +91,26 @@ class PlaytestStateSerializer(serializers.Serializer):
     match = MatchSerializer(allow_null=True)
 
 
-def state_payload(pt: Playtest, state=None) -> dict:
+def state_payload(page: PlaytestPage) -> dict:
     """Return the API's view of a playtest for the player to act."""
-    game = get_game(pt.game)
-    state = load_state(pt) if state is None else state
-    seat = acting_seat(pt, state)
-    viewer = seat if seat not in (None, CHANCE) else 0
-    view = game.view(state, viewer)
+    pt, view = page.playtest, page.view
     return {
         "id": pt.pk,
         "game": pt.game,
         "version": pt.version,
         "seed": pt.seed,
         "view": view.to_json(),
-        "legal_actions": [{"id": c.id, "label": c.label} for c in choices(pt, state)],
-        "over": game.is_over(state),
-        "winner": game.winner(state),
+        "legal_actions": [{"id": c.id, "label": c.label} for c in page.choices],
+        "over": page.over,
+        "winner": page.winner,
         # The action log as the viewer may read it (a game whose log holds a
         # secret, a Bakugan gate placed from hand, gives its view's copy).
         "log": list(view.board.get("log") or pt.log),
-        "match": _match_payload(pt),
+        "match": _match_payload(page.match),
     }
 
 
-def _match_payload(pt: Playtest) -> dict | None:
-    summary = match_summary(pt)
+def _match_payload(summary: MatchSummary | None) -> dict | None:
     if summary is None:
         return None
     return {
@@ -205,7 +194,8 @@ class PlaytestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
                 )
             opponents.append(other)
         try:
-            pt = playtest_create(
+            page = playtest_page_after(
+                "create",
                 owner=request.user,
                 deck=deck,
                 opponent=v["opponent"],
@@ -218,7 +208,7 @@ class PlaytestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
             )
         except PlaytestError as exc:
             return _error(exc)
-        return Response(state_payload(pt), status=status.HTTP_201_CREATED)
+        return Response(state_payload(page), status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: PlaytestStateSerializer})
     def retrieve(self, request, pk=None):
@@ -227,9 +217,9 @@ class PlaytestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
             return Response(
                 {"detail": "No such game."}, status=status.HTTP_404_NOT_FOUND
             )
-        return Response(state_payload(pt))
+        return Response(state_payload(playtest_page(playtest=pt)))
 
-    def _change(self, pk, serializer_class, service):
+    def _change(self, pk, serializer_class, change: str):
         """Validate the body, run an acting service, answer with the new state."""
         if not self._exists(pk):
             return Response(
@@ -238,22 +228,25 @@ class PlaytestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         data = serializer_class(data=self.request.data)
         data.is_valid(raise_exception=True)
         try:
-            pt = service(
-                playtest_id=int(pk), user=self.request.user, **data.validated_data
+            page = playtest_page_after(
+                change,
+                playtest_id=int(pk),
+                user=self.request.user,
+                **data.validated_data,
             )
         except PlaytestError as exc:
             return _error(exc)
-        return Response(state_payload(pt, pt.engine_state))
+        return Response(state_payload(page))
 
     @extend_schema(request=ActionSerializer, responses={200: PlaytestStateSerializer})
     @action(detail=True, methods=["post"])
     def actions(self, request, pk=None):
-        return self._change(pk, ActionSerializer, playtest_act)
+        return self._change(pk, ActionSerializer, "act")
 
     @extend_schema(request=UndoSerializer, responses={200: PlaytestStateSerializer})
     @action(detail=True, methods=["post"])
     def undo(self, request, pk=None):
-        return self._change(pk, UndoSerializer, playtest_undo)
+        return self._change(pk, UndoSerializer, "undo")
 
     @extend_schema(request=NextGameSerializer, responses={201: PlaytestStateSerializer})
     @action(detail=True, methods=["post"], url_path="next")
@@ -266,9 +259,9 @@ class PlaytestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         data = NextGameSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            pt = match_next_game(
-                playtest_id=int(pk), user=request.user, **data.validated_data
+            page = playtest_page_after(
+                "next", playtest_id=int(pk), user=request.user, **data.validated_data
             )
         except PlaytestError as exc:
             return _error(exc)
-        return Response(state_payload(pt), status=status.HTTP_201_CREATED)
+        return Response(state_payload(page), status=status.HTTP_201_CREATED)
