@@ -34,7 +34,7 @@ from collection.services import (
 from decks.models import Deck
 from decks.playtest.models import DeckReport
 from decks.services import deck_add_card
-from tests.site.test_isolation import CLASSES, Scenario, snapshot, url_names
+from tests.site.isolation import CLASSES, Scenario, snapshot, url_names
 from tests.utils import full_strength
 
 HUGE = str(10**30)
