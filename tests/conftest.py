@@ -92,16 +92,13 @@ def _uses_db(request) -> bool:
     )
 
 
+# Loading a practice set costs a quarter of a second, and 450 tests ask for one:
+# a copy of the empty test database gets all four once per run (per worker), and
+# a test asking for ``practice`` runs in a rolled-back transaction on the copy.
+# Every other test, and every transactional one (its flush would empty the
+# copy), runs on the empty database as before. docs/testing.md has the rules.
 class Databases:
-    """The two test databases the default connection switches between.
-
-    Loading a practice set costs a quarter of a second, and 450 tests ask for
-    one; so a copy of the empty test database is made once per run with all
-    four practice sets in it, and a test that asks for ``practice`` runs in a
-    rolled-back transaction on that copy. Every other test, and every
-    transactional one (a flush would empty the copy), runs on the empty
-    database as before.
-    """
+    """The empty test database and its copy holding the practice sets."""
 
     def __init__(self):
         self.empty = connection.settings_dict["NAME"]
@@ -110,7 +107,7 @@ class Databases:
         self.current = self.empty
 
     def use(self, name: str) -> None:
-        """Point the default connection (and the threads and processes it starts) at ``name``."""
+        """Point the connection, and the threads and processes it starts, at ``name``."""
         if name == self.current:
             return
         if connection.in_atomic_block:
@@ -146,6 +143,7 @@ class Databases:
         self.use(self.empty)
 
     def drop_practice_copy(self) -> None:
+        """Remove the copy."""
         self.use(self.empty)
         connections.close_all()
         connection.creation._destroy_test_db(self.practice, verbosity=0)
@@ -164,51 +162,37 @@ def test_databases(django_db_setup, django_db_blocker):
 
 def _wants_practice_copy(request) -> bool:
     names = request.fixturenames
-    return (
-        "practice_copy" in names
-        or "module_rows" in names
-        or ("practice" in request.fixturenames and not _transactional(request))
+    return "module_rows" in names or (
+        "practice" in names and not _transactional(request)
     )
 
 
 @pytest.fixture
 def _choose_database(request):
-    """Point the connection at the database this test needs, before it is opened.
-
-    ``pytest_collection_modifyitems`` puts this fixture first, ahead of
-    pytest-django's own, so the switch happens outside any transaction.
-    """
+    """Point the connection at the database this test needs, before it is opened."""
     if _wants_practice_copy(request):
-        request.getfixturevalue("test_databases").use(
-            request.getfixturevalue("test_databases").practice
-        )
+        databases = request.getfixturevalue("test_databases")
+        databases.use(databases.practice)
     elif _uses_db(request):
         databases = request.getfixturevalue("test_databases")
         databases.use(databases.empty)
 
 
 def pytest_collection_modifyitems(items):
+    # First of every test's fixtures, ahead of pytest-django's autouse ones: the
+    # switch must happen before the test's transaction is opened.
     for item in items:
         names = getattr(item, "fixturenames", None)
         if names is not None and "_choose_database" not in names:
             names.insert(0, "_choose_database")
 
 
-@pytest.fixture
-def practice_copy(test_databases):
-    """Run this test on the copy of the test database holding every practice set."""
-    return test_databases
-
-
 @pytest.fixture(scope="module")
 def module_rows(test_databases, django_db_blocker):
-    """Keep the rows a module-scoped fixture makes for all the module's tests.
-
-    Django's ``setUpTestData`` for pytest: one transaction on the practice copy,
-    opened before the module's first test that asks for it and rolled back
-    after its last; each test's own transaction nests in it as a savepoint.
-    Yield a context manager that lets the fixture use the database.
-    """
+    """Yield a database opener whose rows last for the module's tests (setUpTestData)."""
+    # One transaction on the practice copy, opened before the module's first test
+    # that asks for it and rolled back after its last; each test's own
+    # transaction nests in it as a savepoint.
     with django_db_blocker.unblock():
         test_databases.use(test_databases.practice)
         outer = transaction.atomic()
@@ -221,11 +205,9 @@ def module_rows(test_databases, django_db_blocker):
 
 @pytest.fixture
 def practice(request, db):
-    """Return a loader: ``practice("collision")`` makes that game's practice set present.
-
-    On the practice copy (every non-transactional test) the four sets are there
-    already and a call only checks the name; a transactional test loads the set.
-    """
+    """Return a loader: ``practice("collision")`` makes that practice set present."""
+    # On the copy the four sets are there already and a call checks the name; a
+    # transactional test loads the set.
     loaded = set(PRACTICE_GAMES) if _wants_practice_copy(request) else set()
 
     def load(game_slug: str):
