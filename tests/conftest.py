@@ -187,20 +187,30 @@ def pytest_collection_modifyitems(items):
             names.insert(0, "_choose_database")
 
 
-@pytest.fixture(scope="module")
-def module_rows(test_databases, django_db_blocker):
-    """Yield a database opener whose rows last for the module's tests (setUpTestData)."""
-    # One transaction on the practice copy, opened before the module's first test
-    # that asks for it and rolled back after its last; each test's own
-    # transaction nests in it as a savepoint.
+def _kept_rows(databases, django_db_blocker, name):
+    # One transaction, opened before the module's first test that asks for it and
+    # rolled back after its last; each test's own transaction nests in it as a
+    # savepoint.
     with django_db_blocker.unblock():
-        test_databases.use(test_databases.practice)
+        databases.use(name)
         outer = transaction.atomic()
         outer.__enter__()
     yield django_db_blocker.unblock
     with django_db_blocker.unblock():
         transaction.set_rollback(True)
         outer.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="module")
+def module_rows(test_databases, django_db_blocker):
+    """Yield a database opener whose rows last for the module's tests (setUpTestData)."""
+    yield from _kept_rows(test_databases, django_db_blocker, test_databases.practice)
+
+
+@pytest.fixture(scope="module")
+def module_rows_without_practice(test_databases, django_db_blocker):
+    """Yield the same opener on the empty database, for modules not using practice."""
+    yield from _kept_rows(test_databases, django_db_blocker, test_databases.empty)
 
 
 @pytest.fixture
