@@ -18,8 +18,11 @@ run: setup
 	$(PYTHON) manage.py db_worker --queue-name '*' & worker=$$!; \
 	$(PYTHON) manage.py runserver --insecure $(HOST):$(PORT)
 
+# Two worker processes (pytest-xdist), each with its own test databases; a later
+# -n wins, so PYTEST_ARGS="-n 0" runs the suite in this process.
+PYTEST_WORKERS ?= 2
 test: venv-dev setup
-	$(PYTHON) -m pytest $(PYTEST_ARGS)
+	$(PYTHON) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 setup: venv migrate data
 

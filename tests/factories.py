@@ -5,7 +5,10 @@ row is a card the site would accept), decks and collection entries go through
 their services. Each card gets a fresh key unless one is given.
 """
 
+import io
 import itertools
+
+from PIL import Image
 
 from cards.models import Card, CardSet, Game
 from collection.models import CollectionEntry
@@ -77,3 +80,10 @@ def make_deck(
 def make_entry(user, card, **fields) -> CollectionEntry:
     """Create one collection entry of ``user`` for ``card`` through the service."""
     return collection_entry_create(user=user, card=card, **fields)
+
+
+def make_png(width=40, height=56, colour=(200, 30, 30)) -> bytes:
+    """Return a small PNG picture of one colour."""
+    buffer = io.BytesIO()
+    Image.new("RGB", (width, height), colour).save(buffer, format="PNG")
+    return buffer.getvalue()

@@ -20,7 +20,7 @@ from cards.data import card_data_load, card_data_parse
 from cards.games import GAMES
 from cards.models import Card, CardSet
 from decks.playtest.services import playtest_create
-from tests.site.test_isolation import Scenario, url_names
+from tests.site.isolation import Scenario, url_names
 
 from .conftest import screenshot
 

@@ -31,10 +31,12 @@ def test_the_species_table_is_the_source_lists_mould_numbers():
     assert species_of("gate", 1) is None
 
 
-@pytest.fixture
-def figures():
-    text = (ROOT / "fixtures" / "bakugan-figures.json").read_text(encoding="utf-8")
-    card_data_load(data=card_data_parse(text=text))
+@pytest.fixture(scope="module")
+def figures(module_rows_without_practice):
+    """Load the 1,057 official figures once for the module."""
+    with module_rows_without_practice():
+        text = (ROOT / "fixtures" / "bakugan-figures.json").read_text("utf-8")
+        card_data_load(data=card_data_parse(text=text))
 
 
 def figure(set_slug, key):

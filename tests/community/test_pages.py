@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from cards.community import services as community
 from cards.models import Card, CardChange, CardDataImport, CardSet, CardSubmission
-from tests.factories import make_card
+from tests.factories import make_card, make_png
 
 
 def _submit(user, card, **fields):
@@ -306,15 +306,13 @@ def test_card_page_shows_history_and_a_correction_link(client, user, moderator, 
 
 @pytest.mark.django_db
 def test_every_community_page_renders(client, user, moderator, gate, media_root):
-    from tests.community.test_scans import _png
-
     submission = community.card_submission_create(
         user=user,
         game="bakugan",
         card=gate,
         fields={"bonus_haos": 5},
         source="scan",
-        scan=SimpleUploadedFile("s.png", _png()),
+        scan=SimpleUploadedFile("s.png", make_png()),
     )
     custom = community.custom_set_create(user=moderator, game="collision", name="C")
     card = community.custom_card_create(
@@ -350,15 +348,13 @@ def test_every_community_page_renders(client, user, moderator, gate, media_root)
 def test_pending_scan_is_seen_by_uploader_and_moderators_only(
     client, user, other_user, moderator, gate, media_root
 ):
-    from tests.community.test_scans import _png
-
     submission = community.card_submission_create(
         user=user,
         game="bakugan",
         card=gate,
         fields={},
         source="scan",
-        scan=SimpleUploadedFile("s.png", _png()),
+        scan=SimpleUploadedFile("s.png", make_png()),
     )
     url = f"/community/scans/{submission.scans.get().pk}/"
 

@@ -17,18 +17,13 @@ from PIL import Image
 from cards.community import scans
 from cards.community import services as community
 from cards.models import CardSubmission, Scan
+from tests.factories import make_png
 
 URL = "/api/submissions/"
 
 
 def _files(root: Path) -> list[str]:
     return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
-
-
-def _png(width=40, height=56, colour=(200, 30, 30)) -> bytes:
-    buffer = io.BytesIO()
-    Image.new("RGB", (width, height), colour).save(buffer, format="PNG")
-    return buffer.getvalue()
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -141,7 +136,7 @@ def test_bad_upload_is_refused_and_nothing_is_stored(
 def test_path_traversal_name_does_not_matter(client, user, gate, media_root, tmp_path):
     client.force_login(user)
 
-    response = _post(client, gate, SimpleUploadedFile("../../x.png", _png()))
+    response = _post(client, gate, SimpleUploadedFile("../../x.png", make_png()))
 
     assert response.status_code == 201
     scan = Scan.objects.get()
@@ -192,7 +187,7 @@ def test_scan_reaches_the_card_only_once_accepted(user, moderator, gate, media_r
         card=gate,
         fields={},
         source="scan",
-        scan=SimpleUploadedFile("s.png", _png()),
+        scan=SimpleUploadedFile("s.png", make_png()),
     )
     assert gate.accepted_scan is None
 
@@ -211,7 +206,7 @@ def test_rejected_scan_files_are_deleted(
         card=gate,
         fields={},
         source="scan",
-        scan=SimpleUploadedFile("s.png", _png()),
+        scan=SimpleUploadedFile("s.png", make_png()),
     )
     assert len(_files(media_root)) == 2
 
@@ -233,7 +228,7 @@ def test_pending_scan_quota(user, gate, media_root, monkeypatch):
         card=gate,
         fields={},
         source="scan",
-        scan=SimpleUploadedFile("a.png", _png()),
+        scan=SimpleUploadedFile("a.png", make_png()),
     )
 
     with pytest.raises(Exception) as info:
@@ -243,7 +238,7 @@ def test_pending_scan_quota(user, gate, media_root, monkeypatch):
             card=gate,
             fields={},
             source="scan",
-            scan=SimpleUploadedFile("b.png", _png(colour=(0, 0, 0))),
+            scan=SimpleUploadedFile("b.png", make_png(colour=(0, 0, 0))),
         )
 
     assert info.value.message_dict == {
@@ -264,7 +259,7 @@ def test_card_picture_is_the_accepted_scan(client, user, moderator, gate, media_
         card=gate,
         fields={},
         source="scan",
-        scan=SimpleUploadedFile("s.png", _png(colour=(200, 30, 30))),
+        scan=SimpleUploadedFile("s.png", make_png(colour=(200, 30, 30))),
     )
     community.card_submission_accept(submission=submission, moderator=moderator)
 

@@ -19,11 +19,13 @@ URL = reverse("decks:from-collection", args=["bakugan"])
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def official():
-    for name in ("bakugan.json", "bakugan-figures.json"):
-        text = (ROOT / "fixtures" / name).read_text(encoding="utf-8")
-        card_data_load(data=card_data_parse(text=text))
+@pytest.fixture(scope="module")
+def official(module_rows_without_practice):
+    """Load the official Bakugan cards and figures once for the module."""
+    with module_rows_without_practice():
+        for name in ("bakugan.json", "bakugan-figures.json"):
+            text = (ROOT / "fixtures" / name).read_text(encoding="utf-8")
+            card_data_load(data=card_data_parse(text=text))
 
 
 def card(set_slug, key):

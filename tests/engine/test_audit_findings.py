@@ -19,9 +19,17 @@ from decks.engine import bakugan as bk
 from decks.engine import collision as co
 from decks.engine.bots import RandomBot
 from decks.engine.core import CHANCE, Rng, resolve_chance
-
-from . import test_bakugan as bt
-from . import test_collision as ct
+from tests.engine.scenarios import (
+    ability,
+    arrange,
+    collision_act,
+    collision_card,
+    gate,
+    make_deck,
+    play,
+    practice_deck,
+    step,
+)
 
 # --- Collision: the refill after a skipped turn -----------------------------
 
@@ -38,34 +46,38 @@ def test_collision_a_turn_skipped_at_its_start_still_ends_with_every_hand_at_fiv
     draw = [{"op": "draw", "timing": "passive", "amount": 1, "turn": "opponent"}]
     s = co.new_game(
         [
-            ct.practice_deck(
+            practice_deck(
                 "A",
                 specials=[
-                    ct.card("A-drain", "character", "red", title="Drain", effects=drain)
+                    collision_card(
+                        "A-drain", "character", "red", title="Drain", effects=drain
+                    )
                 ],
             ),
-            ct.practice_deck("B"),
-            ct.practice_deck(
+            practice_deck("B"),
+            practice_deck(
                 "C",
                 specials=[
-                    ct.card("C-draw", "character", "red", title="Draw", effects=draw)
+                    collision_card(
+                        "C-draw", "character", "red", title="Draw", effects=draw
+                    )
                 ],
             ),
         ],
         {"first": 0, "advanced": True},
         5,
     )
-    ct.arrange(s, 0, characters=["A-drain"])
-    ct.arrange(s, 2, characters=["C-draw"])
-    ct.arrange(s, 1, spin=1)  # Player 2 goes out to Player 1's text at turn 2's start
-    ct.act(s, "pass")  # Player 1 passes: turn 2 is Player 2's, skipped
+    arrange(s, 0, characters=["A-drain"])
+    arrange(s, 2, characters=["C-draw"])
+    arrange(s, 1, spin=1)  # Player 2 goes out to Player 1's text at turn 2's start
+    collision_act(s, "pass")  # Player 1 passes: turn 2 is Player 2's, skipped
     assert s.out[1]
     # Player 3 drew one at turn 2's start; the skipped turn still ends with the
     # discard down to five, Player 3 choosing (C12).
     assert co.to_act(s) == 2
     assert s.phase == "choice"
     assert len(s.hand[2]) == 6
-    ct.act(s, co.legal_actions(s)[0].text)
+    collision_act(s, co.legal_actions(s)[0].text)
     assert len(s.hand[2]) == 5
     assert s.turn_player == 2
 
@@ -75,13 +87,13 @@ def test_collision_a_turn_skipped_at_its_start_still_ends_with_every_hand_at_fiv
 
 def _bk_decks(p2_abilities=None):
     return [
-        bt.make_deck(0),
-        bt.make_deck(
+        make_deck(0),
+        make_deck(
             1,
             gates=[
-                bt.gate("Sunforge", 40, ident=110),
-                bt.gate("Moonpool", 80, ident=111),
-                bt.gate("Rust Pit", 120, ident=112),
+                gate("Sunforge", 40, ident=110),
+                gate("Moonpool", 80, ident=111),
+                gate("Rust Pit", 120, ident=112),
             ],
             abilities=p2_abilities,
         ),
@@ -186,15 +198,13 @@ def _battle_with_passes(p2_abilities):
 
 def test_bakugan_every_window_asks_every_seat_and_a_forced_pass_looks_like_a_chosen_one():
     late = [
-        bt.ability(f"Late {c}", "after-battle", colour=c, ident=130 + i)
+        ability(f"Late {c}", "after-battle", colour=c, ident=130 + i)
         for i, c in enumerate(("red", "blue", "green"))
     ]
     holding = [
-        bt.ability(
-            "Boost", "in-battle", [bt.step("add_g_power", amount=80)], ident=140
-        ),
-        bt.ability("Guard", "before-battle", colour="blue", ident=141),
-        bt.ability("Early", "before-roll", colour="green", ident=142),
+        ability("Boost", "in-battle", [step("add_g_power", amount=80)], ident=140),
+        ability("Guard", "before-battle", colour="blue", ident=141),
+        ability("Early", "before-roll", colour="green", ident=142),
     ]
     empty, asked_empty = _battle_with_passes(late)  # P2 holds nothing for most
     full, asked_full = _battle_with_passes(holding)  # P2 passes by choice
@@ -210,7 +220,7 @@ def test_bakugan_every_window_asks_every_seat_and_a_forced_pass_looks_like_a_cho
 
 def test_bakugan_a_seat_with_nothing_to_play_has_one_move_pass():
     late = [
-        bt.ability(f"Late {c}", "after-battle", colour=c, ident=130 + i)
+        ability(f"Late {c}", "after-battle", colour=c, ident=130 + i)
         for i, c in enumerate(("red", "blue", "green"))
     ]
     state = bk.new_game(_bk_decks(late), {"first": 0}, 7)
@@ -226,8 +236,8 @@ def test_bakugan_a_seat_with_nothing_to_play_has_one_move_pass():
 
 
 def test_bakugan_four_players_the_player_whose_turn_is_next_plays_first():
-    early = bt.ability("Early", timing="before-roll")
-    decks = [bt.make_deck(s, abilities=[early] * 3) for s in range(4)]
+    early = ability("Early", timing="before-roll")
+    decks = [make_deck(s, abilities=[early] * 3) for s in range(4)]
     state = bk.new_game(decks, {"players": 4, "first": 0}, 7)
     for seat in range(4):
         state = bk.apply(state, bk.parse_action(f"P{seat + 1} places G1"))
@@ -241,8 +251,8 @@ def test_bakugan_four_players_the_player_whose_turn_is_next_plays_first():
 
 
 def test_bakugan_two_players_the_player_whose_turn_it_is_plays_first():
-    early = bt.ability("Early", timing="before-roll")
-    decks = [bt.make_deck(s, abilities=[early] * 3) for s in range(2)]
+    early = ability("Early", timing="before-roll")
+    decks = [make_deck(s, abilities=[early] * 3) for s in range(2)]
     state = bk.new_game(decks, {"first": 1}, 7)
     for text in ("P2 places G1", "P1 places G1", "P2 rolls B1"):
         state = bk.apply(state, bk.parse_action(text))
@@ -253,16 +263,16 @@ def test_bakugan_two_players_the_player_whose_turn_it_is_plays_first():
 
 
 def test_collision_a_battle_that_scores_no_hits_says_why():
-    blank = ct.card("A-blank", "action", "red", edge="......")
+    blank = collision_card("A-blank", "action", "red", edge="......")
     s = co.new_game(
-        [ct.practice_deck("A", specials=[blank]), ct.practice_deck("B")],
+        [practice_deck("A", specials=[blank]), practice_deck("B")],
         {"first": 0},
         5,
     )
-    ct.arrange(s, 0, hand=["A-blank"])
-    ct.arrange(s, 1, hand=[])
-    ct.play(s, "A-blank", 1)
+    arrange(s, 0, hand=["A-blank"])
+    arrange(s, 1, hand=[])
+    play(s, "A-blank", 1)
     while s.phase == "stop":
-        ct.act(s, "nostop")
+        collision_act(s, "nostop")
     said = [e for e in s.events if "0 hits" in e]
     assert said and "no notch where a live or strike piece" in said[0]

@@ -15,96 +15,23 @@ from decks.engine.core import (
     resolve_chance,
     seed_state,
 )
+from tests.engine.scenarios import (
+    ALL_ACTIONS,
+    ability,
+    figure,
+    gate,
+    hidden_names,
+    make_deck,
+    pass_windows,
+    secret_decks,
+    step,
+)
+from tests.engine.scenarios import (
+    bakugan_act as act,
+)
 
 GOLDEN = Path(__file__).parent / "golden" / "bakugan.json"
 SEED_FIRST_2 = 5  # a seed whose four-player game starts with Player 3
-
-FIGURES = [
-    [
-        ("Dragonoid", "pyrus", 340),
-        ("Gorem", "subterra", 330),
-        ("Hydranoid", "darkus", 320),
-    ],
-    [("Tigrerra", "haos", 300), ("Preyas", "aquos", 310), ("Skyress", "ventus", 350)],
-    [("Falconeer", "ventus", 320), ("Saurus", "pyrus", 300), ("Mantris", "haos", 330)],
-    [
-        ("Serpenoid", "darkus", 310),
-        ("Juggernoid", "subterra", 340),
-        ("Stinglash", "aquos", 300),
-    ],
-]
-
-
-def figure(name, attribute, g_power, ident=0):
-    return {
-        "id": ident,
-        "name": name,
-        "card_type": "bakugan",
-        "attribute": attribute,
-        "g_power": g_power,
-    }
-
-
-def gate(name, bonus=0, effects=(), ident=0, **bonuses):
-    card = {"id": ident, "name": name, "card_type": "gate", "gate_class": "gold"}
-    for attribute in bk.ATTRIBUTES:
-        card[f"bonus_{attribute}"] = bonuses.get(attribute, bonus)
-    card["effects"] = list(effects)
-    return card
-
-
-def ability(name, timing="in-battle", effects=(), colour="red", ident=0, **printed):
-    card = {
-        "id": ident,
-        "name": name,
-        "card_type": "ability",
-        "colour": colour,
-        "timing": timing,
-        "effects": list(effects),
-    }
-    for attribute in bk.ATTRIBUTES:
-        card[f"bonus_{attribute}"] = printed.get(attribute)
-    return card
-
-
-def make_deck(seat, figures=None, gates=None, abilities=None):
-    base = seat * 100
-    figures = figures or FIGURES[seat]
-    return {
-        "bakugan": [figure(*f, ident=base + i) for i, f in enumerate(figures)],
-        "gate": gates
-        or [gate(f"Gate {seat + 1}.{i + 1}", ident=base + 10 + i) for i in range(3)],
-        "ability": abilities
-        or [
-            ability(f"Plain {seat + 1}.{i + 1}", ident=base + 20 + i, colour=c)
-            for i, c in enumerate(("red", "blue", "green"))
-        ],
-    }
-
-
-def step(op, timing="in_battle", **rest):
-    return {"op": op, "timing": timing, **rest}
-
-
-def pass_windows(state):
-    while state.phase == "window":
-        state = bk.apply(state, bk.Action("pass", bk.to_act(state)))
-    return state
-
-
-def forced_passes(state):
-    """Play the passes of seats holding no card for the open window (the only
-    move they have), as the playtest does for a seat that asks it to."""
-    while state.phase == "window" and bk.legal_actions(state) == [
-        bk.Action("pass", bk.to_act(state))
-    ]:
-        state = bk.apply(state, bk.Action("pass", bk.to_act(state)))
-    return state
-
-
-def act(state, text):
-    """Apply the move ``text``, then the forced passes that follow it."""
-    return forced_passes(bk.apply(state, bk.parse_action(text)))
 
 
 def two_player(decks=None, **options):
@@ -716,60 +643,6 @@ def practice_decks(players):
     return [make_deck(s, gates=gates, abilities=cards) for s in range(players)]
 
 
-ALL_ACTIONS = (
-    [bk.MISS]
-    + [bk.Action("land", -1, g) for g in range(12)]
-    + [
-        bk.Action(k, s, i)
-        for k in ("place", "roll", "play")
-        for s in range(4)
-        for i in range(3)
-    ]
-    + [bk.Action(k, s) for k in ("pass", "skip") for s in range(4)]
-    + [
-        bk.Action(k, s, g)
-        for k in ("move", "clear")
-        for s in range(4)
-        for g in range(12)
-    ]
-    + [
-        bk.Action("shift", s, b, g)
-        for s in range(4)
-        for b in range(3)
-        for g in range(12)
-    ]
-)
-
-
-def check_conservation(state):
-    n = state.n
-    battle = state.battle
-    in_battle = []
-    if battle is not None and not battle.powers:
-        in_battle = [
-            b for b in (battle.attacker, battle.defender) if b not in battle.removed
-        ]
-    for seat in range(n):
-        places = state.unused[seat] + state.used[seat] + state.removed[seat]
-        places += [b % 3 for b in state.field_bakugan if b >= 0 and b // 3 == seat]
-        places += [b % 3 for b in in_battle if b // 3 == seat]
-        if state.rolling >= 0 and state.rolling // 3 == seat:
-            places.append(state.rolling % 3)
-        assert sorted(places) == [0, 1, 2]
-        assert sorted(state.ability_hand[seat] + state.abilities_used[seat]) == [
-            0,
-            1,
-            2,
-        ]
-    placed = list(state.field_gates) + [g for w in state.won for g in w]
-    # A placed gate's code is its owner's placing order; gate_card names its card.
-    assert sorted(placed) == sorted(g for g in range(3 * n) if state.gate_card[g] >= 0)
-    gates = [g - g % 3 + state.gate_card[g] for g in placed]
-    gates += [s * 3 + i for s in range(n) for i in state.gate_hand[s]]
-    assert sorted(gates) == list(range(3 * n))
-    assert len(state.field_open) == len(state.field_bakugan) == len(state.field_gates)
-
-
 def play_bots(players, seed, bots=("random",)):
     decks = practice_decks(players)
     state = bk.new_game(decks, {"players": players}, seed)
@@ -869,56 +742,6 @@ def test_the_view_hides_other_hands_and_face_down_gates():
 
 
 # --- hidden information ------------------------------------------------------
-
-
-def secret_decks(players):
-    """Return decks whose every gate and ability name is found nowhere else."""
-    decks = []
-    for seat in range(players):
-        tag = f"S{seat + 1}Z"
-        gates = [
-            gate(f"Fire Pit {tag}", 20, pyrus=140, ident=seat * 100 + 10),
-            gate(
-                f"Exchange {tag}",
-                50,
-                effects=[step("swap_g_power", "gate_open")],
-                ident=seat * 100 + 11,
-            ),
-            gate(
-                f"Doom {tag}",
-                -20,
-                effects=[step("remove_bakugan", "after_battle", target="opponent")],
-                ident=seat * 100 + 12,
-            ),
-        ]
-        abilities = [
-            # Decided or cancelled before the gate opens: it must stay unnamed.
-            ability(f"Veto {tag}", "before-battle", [step("cancel_gate")]),
-            ability(f"Strike {tag}", "before-battle", [step("win_gate")]),
-            ability(f"Boost {tag}", "in-battle", [step("add_g_power", amount=80)]),
-        ]
-        decks.append(make_deck(seat, gates=gates, abilities=abilities))
-    return decks
-
-
-def hidden_names(state, player):
-    """Return the names ``player`` may not know, read from the state itself."""
-    names = set()
-    for seat in range(state.n):
-        deck = state.decks[seat]
-        if seat == player:
-            continue
-        for i, card in enumerate(deck["gate"]):
-            placed = [
-                c for c in range(seat * 3, seat * 3 + 3) if state.gate_card[c] == i
-            ]
-            # Known once opened in a battle, or when taken unopened by the player.
-            if not placed or (
-                placed[0] not in state.opened and placed[0] not in state.won[player]
-            ):
-                names.add(card["name"])
-        names.update(deck["ability"][i]["name"] for i in state.ability_hand[seat])
-    return names
 
 
 @pytest.mark.parametrize("players", [2, 4])

@@ -1,28 +1,25 @@
 """Bakugan effects: one scenario per effect family, each from a real official
 card as the card data file encodes it (fixtures/bakugan.json)."""
 
-import json
-from functools import cache
-from pathlib import Path
-
 import pytest
 
 from cards.effects import effect_sentence
 from decks.engine import bakugan as bk
-from tests.engine.test_bakugan import act, gate, make_deck, pass_windows
-
-FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "bakugan.json"
-
-
-@cache
-def _cards() -> dict:
-    data = json.loads(FIXTURE.read_text(encoding="utf-8"))
-    return {(s["slug"], c["key"]): c for s in data["sets"] for c in s["cards"]}
-
-
-def real(slug: str, key: str, ident: int = 900) -> dict:
-    """Return the official card as a deck holds it."""
-    return {**_cards()[(slug, key)], "id": ident}
+from tests.engine.scenarios import (
+    HAOS,
+    VENTUS,
+    game,
+    make_deck,
+    p1_stands,
+    pass_windows,
+    plain,
+    plain_gate,
+    real,
+    result,
+    roll,
+    to_battle,
+)
+from tests.engine.scenarios import bakugan_act as act
 
 
 def step_passive():
@@ -30,71 +27,11 @@ def step_passive():
     return {"op": "no_effect", "timing": "passive"}
 
 
-def plain_gate():
-    return gate("Plain", 0)
-
-
-def game(p1=None, p2=None, p1_gates=None, p2_gates=None, p1_ab=None, p2_ab=None):
-    """Return a two-player game, P1 first, each player's G1 placed."""
-    decks = [
-        make_deck(0, p1, p1_gates or [plain_gate()] * 3, p1_ab or plain(3)),
-        make_deck(1, p2, p2_gates or [plain_gate()] * 3, p2_ab or plain(3)),
-    ]
-    state = bk.new_game(decks, {"first": 0}, 7)
-    return act(act(state, "P1 places G1"), "P2 places G1")
-
-
-def plain(n=2):
-    return [
-        {
-            "id": 50 + i,
-            "name": f"Plain {i}",
-            "card_type": "ability",
-            "colour": "red",
-            "timing": "after-battle",
-            "effects": [],
-        }
-        for i in range(n)
-    ]
-
-
-def roll(state, text, outcome):
-    """Roll and enter the outcome, every window before it passed."""
-    return act(pass_windows(act(state, text)), outcome)
-
-
-def p1_stands(state, gate_label="P1-G1"):
-    """P1 rolls B1 onto the gate and stands there; every window passed."""
-    return pass_windows(roll(state, "P1 rolls B1", f"landed on gate {gate_label}"))
-
-
-def to_battle(state, gate_label="P1-G1"):
-    """P1 stands B1 on the gate, P2 rolls B3 onto it: a battle, P2 attacking."""
-    state = p1_stands(state, gate_label)
-    return roll(state, "P2 rolls B3", f"landed on gate {gate_label}")
-
-
 def pass_until(state, kind):
     """Pass every window until the window ``kind`` opens."""
     while state.phase == "window" and state.window_kind != kind:
         state = bk.apply(state, bk.Action("pass", bk.to_act(state)))
     return state
-
-
-def result(state) -> str:
-    return next(e for e in reversed(state.events) if " G against " in e)
-
-
-HAOS = [
-    ("Tigrerra", "haos", 300),
-    ("Gorem", "subterra", 330),
-    ("Hydranoid", "darkus", 320),
-]
-VENTUS = [
-    ("Preyas", "aquos", 310),
-    ("Saurus", "pyrus", 300),
-    ("Skyress", "ventus", 350),
-]
 
 
 def test_attribute_bonus_bright_light_adds_its_printed_bonus_for_the_attribute():

@@ -5,19 +5,21 @@ import random
 
 from cards.effects import effect_sentence
 from decks.engine import bakugan as bk
-from tests.engine.test_bakugan import act, figure, pass_windows
-from tests.engine.test_bakugan_effects import (
+from tests.engine.scenarios import (
     HAOS,
     VENTUS,
     _cards,
+    figure,
     game,
     p1_stands,
+    pass_windows,
     plain,
     real,
     result,
     roll,
     to_battle,
 )
+from tests.engine.scenarios import bakugan_act as act
 
 
 def test_reroll_on_miss_go_for_perfect_rolls_a_missed_bakugan_twice_more():

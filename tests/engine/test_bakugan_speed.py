@@ -25,9 +25,7 @@ import pytest
 from decks.engine import bakugan as bk
 from decks.engine.bots import make_bot
 from decks.engine.core import CHANCE, EngineError, Rng, resolve_chance, seed_state
-
-from .test_bakugan import ALL_ACTIONS, FIGURES, figure
-from .test_contract import CASES
+from tests.engine.scenarios import ALL_ACTIONS, CASES, FIGURES, figure
 
 GOLDEN = Path(__file__).parent / "golden"
 DIGESTS = GOLDEN / "bakugan-speed-digests.json"

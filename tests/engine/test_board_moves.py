@@ -14,8 +14,7 @@ import random
 import pytest
 
 from decks.engine.core import CHANCE
-
-from .test_contract import CASES
+from tests.engine.scenarios import CASES
 
 
 def hand_keys(slug: str, view, seat: int) -> list[str]:

@@ -8,26 +8,17 @@ import pytest
 from decks.engine import collide_o as co
 from decks.engine.bots import make_bot, play_out
 from decks.engine.core import SCHEMA_VERSION, EngineError, Rng, replay, seed_state
+from tests.engine.scenarios import (
+    collide_o_all_cards as all_cards,
+)
+from tests.engine.scenarios import (
+    collide_o_card as card,
+)
+from tests.engine.scenarios import (
+    made_up_pack,
+)
 
 GOLDEN = Path(__file__).parent / "golden" / "collide-o.json"
-KINDS = [*"BYRGK", *(a + b for i, a in enumerate("BYRGK") for b in "BYRGK"[i + 1 :])]
-WEIGHTS = [6] * 5 + [2] * 10
-
-
-def card(spec: str) -> dict:
-    """Return a card dict from "s1 s2 s3", e.g. "B BY BYRGK"."""
-    s1, s2, s3 = spec.split()
-    return {"id": spec, "name": None, "section_1": s1, "section_2": s2, "section_3": s3}
-
-
-def made_up_pack(size: int, seed: int = 5) -> list:
-    """Return a made-up pack for tests (not the printed card mix, which is unknown)."""
-    rng = Rng(seed_state(seed, 99))
-    pool = [
-        kind for kind, weight in zip(KINDS, WEIGHTS, strict=True) for _ in range(weight)
-    ]
-    pool.append("BYRGK")
-    return [card(" ".join(rng.choice(pool) for _ in range(3))) for _ in range(size)]
 
 
 def arrange(
@@ -95,13 +86,6 @@ def run(state, *texts_):
     for text in texts_:
         state = co.apply(state, co.parse_action(text))
     return state
-
-
-def all_cards(state) -> list[int]:
-    cards = [entry[0] for entry in state.line] + state.set_aside + state.removed
-    for seat in range(co.player_count(state)):
-        cards += state.hands[seat] + state.stacks[seat]
-    return sorted(cards)
 
 
 # --- the three matching cases the rules draw ---------------------------------
@@ -762,28 +746,6 @@ def test_greedy_bot_misplays_at_the_set_rate_only():
 
 
 # --- playouts, determinism, golden game ------------------------------------
-
-
-def refused_sample(state, rng: Rng, pack_size: int) -> list:
-    legal = set(co.legal_actions(state))
-    others = [
-        co.Play(c, end, turned)
-        for c in range(pack_size)
-        for end in (0, 1)
-        for turned in (False, True)
-    ] + [co.CHALLENGE]
-    others = [a for a in others if a not in legal]
-    return [rng.choice(others) for _ in range(4)]
-
-
-def check_invariants(state, pack_size: int) -> None:
-    assert all_cards(state) == list(range(pack_size))
-    for seat in range(co.player_count(state)):
-        hand, stack = state.hands[seat], state.stacks[seat]
-        assert state.limits[seat] in (4, 5)
-        assert len(hand) == state.limits[seat] or (not stack and len(hand) < 5)
-    assert co.length(state) <= co.TURN_CAP
-    assert co.from_json(json.loads(json.dumps(co.to_json(state)))) == state
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -16,8 +16,7 @@ from decks.engine import collide_o as co
 from decks.engine.bots import make_bot
 from decks.engine.core import copy_state
 from decks.engine.search import scores_after_reference
-
-from .test_collide_o import made_up_pack
+from tests.engine.scenarios import made_up_pack
 
 
 def _positions(players, challenges, seed, pack_size=90, bots=("greedy", "random")):

@@ -9,132 +9,24 @@ from decks.engine import collision as game
 from decks.engine.bots import make_bot
 from decks.engine.core import EngineError, Rng, apply_as, replay, seed_state
 from decks.engine.simulate import run_games
+from tests.engine.scenarios import (
+    arrange,
+    play,
+    practice_deck,
+    uid_of,
+)
+from tests.engine.scenarios import (
+    collision_act as act,
+)
+from tests.engine.scenarios import (
+    collision_card as card,
+)
 
 GOLDEN = Path(__file__).parent / "golden" / "collision.json"
-COLOURS = ("red", "yellow", "green", "blue")
-EDGES = (
-    "LL.SL.",
-    ".L.LEL",
-    "L.S..L",
-    ".LL.E.",
-    "S.L.L.",
-    "..LLS.",
-    "L..EL.",
-    ".S.L.L",
-    "LE.L..",
-    "..L.SL",
-    "L.L.L.",
-    ".E.S.L",
-    "L.....",
-    "...L..",
-)
-KIND_CYCLE = ("action", "action", "character", "action", "event", "action")
-ACTION_TEXT = (
-    [{"op": "draw", "timing": "play", "amount": 1}],
-    [{"op": "lose_spin", "timing": "win", "amount": 1, "target": "opponent"}],
-    [{"op": "discard", "timing": "play", "target": "opponent", "random": True}],
-    [{"op": "gain_spin", "timing": "win", "amount": 1}],
-    [{"op": "remove", "timing": "play", "target": "opponent"}],
-    [{"op": "discard", "timing": "play", "target": "opponent", "turn": "opponent"}],
-    [],
-    [{"op": "test", "timing": "play"}],
-)
-CHARACTER_TEXT = (
-    [{"op": "draw", "timing": "passive", "amount": 1, "turn": "your"}],
-    [
-        {
-            "op": "lose_spin",
-            "timing": "passive",
-            "target": "opponent",
-            "turn": "opponent",
-        }
-    ],
-    [{"op": "gain_spin", "timing": "play", "amount": 2}],
-    [],
-)
-EVENT_TEXT = (
-    [{"op": "draw", "timing": "play", "amount": 2}],
-    [{"op": "lose_spin", "timing": "play", "target": "each_opponent"}],
-    [{"op": "discard", "timing": "play", "amount": 2, "target": "all"}],
-)
-TEXTS = {"action": ACTION_TEXT, "character": CHARACTER_TEXT, "event": EVENT_TEXT}
-
-
-def card(cid, kind="action", colour="red", edge="......", title=None, **extra):
-    """Return a Collision card dict as the deck adapter hands it to the engine."""
-    data = {
-        "id": cid,
-        "card_type": kind,
-        "colour": None if kind == "blade" else colour,
-        "battle_edge": edge,
-        "title": title or cid,
-        "name": cid,
-        "spin_strength": None,
-        "effects": [],
-    }
-    data.update(extra)
-    return data
-
-
-def blade(cid, edge="L.E.S.", spin=6, effects=()):
-    return card(cid, "blade", edge=edge, spin_strength=spin, effects=list(effects))
-
-
-def practice_deck(tag, text=False, specials=()):
-    """Return a practice deck: a spin-6 Blade and 59 cards in four colours."""
-    cards = list(specials)
-    for i in range(59 - len(cards)):
-        kind = KIND_CYCLE[i % len(KIND_CYCLE)]
-        effects = TEXTS[kind][i % len(TEXTS[kind])] if text else []
-        cards.append(
-            card(
-                f"{tag}{i}",
-                kind,
-                COLOURS[i % 4],
-                EDGES[i % len(EDGES)],
-                f"{tag} {kind} {i // 4}",
-                effects=effects,
-            )
-        )
-    blade_text = [{"op": "draw", "timing": "passive", "turn": "your"}] if text else []
-    return {"blade": [blade(f"{tag}-blade", effects=blade_text)], "deck": cards}
-
-
-def uid_of(state, cid):
-    return next(c.uid for c in state.cards if c.id == cid)
 
 
 def ids(state, uids):
     return [state.cards[u].id for u in uids]
-
-
-def take(state, cid):
-    """Lift a card out of whatever zone holds it; return its uid."""
-    uid = uid_of(state, cid)
-    seat = state.cards[uid].owner
-    for zone in (state.deck, state.hand, state.spin, state.discard, state.characters):
-        if uid in zone[seat]:
-            zone[seat].remove(uid)
-            return uid
-    raise AssertionError(f"{cid} is in no zone")
-
-
-def arrange(state, seat, hand=None, spin=None, deck_top=(), characters=()):
-    """Script a seat's zones: hand cards, spin pile size, deck top (last on top)."""
-    size = len(state.spin[seat]) if spin is None else spin
-    if hand is not None:
-        wanted = [take(state, cid) for cid in hand]
-        state.deck[seat][0:0] = state.hand[seat]
-        state.hand[seat][:] = wanted
-    for cid in deck_top:
-        state.deck[seat].append(take(state, cid))
-    for cid in characters:
-        state.characters[seat].append(take(state, cid))
-    while len(state.spin[seat]) > size:
-        state.deck[seat].insert(0, state.spin[seat].pop())
-    while len(state.spin[seat]) < size:  # a scripted card came off the pile
-        state.spin[seat].insert(0, state.deck[seat].pop(0))
-    state.cached = None
 
 
 def scripted(specials_a=(), specials_b=(), options=None, seed=5, players=2):
@@ -145,14 +37,6 @@ def scripted(specials_a=(), specials_b=(), options=None, seed=5, players=2):
     ]
     decks += [practice_deck(tag) for tag in "CD"[: players - 2]]
     return game.new_game(decks, {"first": 0, **(options or {})}, seed)
-
-
-def act(state, text):
-    return game.apply(state, game.parse_action(text), inplace=True)
-
-
-def play(state, cid, target):
-    return act(state, f"play {uid_of(state, cid)} vs {target}")
 
 
 def stop(state, cid):
@@ -1017,25 +901,6 @@ def test_describe_reads_in_plain_words():
 
 
 # --- random playouts ------------------------------------------------------------
-
-
-def all_cards(s):
-    found = []
-    for p in range(s.n):
-        for zone in (s.deck, s.hand, s.spin, s.discard, s.pile, s.characters):
-            found += zone[p]
-    return sorted(found + s.blade)
-
-
-def junk_actions(s, rng):
-    """Return a few actions of every kind, most of them not legal now."""
-    kinds = ("pass", "nostop", "pick", "play", "test", "stop", "discard", "remove")
-    return [
-        game.Action(
-            kinds[rng.below(len(kinds))], rng.below(len(s.cards)), rng.below(s.n)
-        )
-        for _ in range(4)
-    ]
 
 
 def test_greedy_bot_beats_random_most_of_the_time():

@@ -20,8 +20,13 @@ from decks.engine import collision as game
 from decks.engine.bots import make_bot
 from decks.engine.core import EngineError, Rng, seed_state
 from decks.engine.search import scores_after_reference
-
-from .test_collision import COLOURS, EDGES, blade, card, practice_deck
+from tests.engine.scenarios import (
+    COLOURS,
+    EDGES,
+    blade,
+    practice_deck,
+)
+from tests.engine.scenarios import collision_card as card
 
 # Text that asks for choices at every point of a turn: an Event's discard with
 # more text queued behind it and the turn's end after it, a win-symbol discard

@@ -14,16 +14,11 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections.abc import Callable
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import fields, is_dataclass
 
 import pytest
 
-from decks.engine import bakugan as bk
-from decks.engine import collide_o as co
-from decks.engine import collision as cl
 from decks.engine import get_game
-from decks.engine import metal_fusion as mf
 from decks.engine.bots import make_bot
 from decks.engine.core import (
     CHANCE,
@@ -37,160 +32,21 @@ from decks.engine.core import (
     saved_names,
     seed_state,
 )
-
-from . import test_bakugan as bk_tests
-from . import test_collide_o as co_tests
-from . import test_collision as cl_tests
-from . import test_metal_fusion as mf_tests
-
-
-@dataclass(frozen=True)
-class Case:
-    """One game as the contract drives it."""
-
-    game: object
-    decks: Callable  # (players, seed) -> engine decks
-    setups: tuple  # (players, options) pairs
-    seeds: int  # playouts per set-up
-    viewed: int  # of which this many check every seat's view at every step
-    conserved: Callable  # state -> None, asserting the game's card count
-    refused: Callable  # (state, rng) -> candidate actions, some not legal
-    secrets: Callable  # (state, seat) -> {(key, value)} the seat's view must not show
-
+from tests.engine.scenarios import (
+    CASES,
+    SETUPS,
+)
 
 # --- collision -------------------------------------------------------------------
-
-
-def _cl_decks(players, seed):
-    return [cl_tests.practice_deck(tag, text=True) for tag in "ABCD"[:players]]
-
-
-def _cl_conserved(s):
-    assert cl_tests.all_cards(s) == list(range(len(s.cards)))
-    for p in range(s.n):
-        assert len(s.spin[p]) <= s.cards[s.blade[p]].spin
-        if s.out[p]:
-            assert s.spin[p] == []
-
-
-def _cl_secrets(s, seat):
-    hidden = {u for p in range(s.n) for u in s.deck[p] + s.spin[p]}
-    hidden.update(u for p in range(s.n) if p != seat for u in s.hand[p])
-    return {("uid", u) for u in hidden}
 
 
 # --- metal fusion ----------------------------------------------------------------
 
 
-def _mf_decks(players, seed):
-    # Half the games without the drawing Effect, which runs decks out (M6, E3).
-    decks = (mf_tests.varied_decks, mf_tests.playout_decks)[seed % 2](players)
-    for seat, one in enumerate(decks):
-        for i, raw in enumerate(one["lineup"] + one["deck"]):
-            raw["id"] = seat * 100 + i
-    return decks
-
-
-def _mf_secrets(s, seat):
-    hidden = {(q, i) for q in range(s.players) for i in s.deck[q]}
-    for q in range(s.players):
-        if q != seat:
-            hidden.update((q, i) for i in s.hand[q])
-            hidden.update((q, i) for pile in s.boosters[q] for i in pile)
-    return {("id", q * 100 + i) for q, i in hidden}
-
-
 # --- collide-o! ------------------------------------------------------------------
 
 
-def _co_decks(players, seed):
-    return [{"pack": co_tests.made_up_pack(1 + 5 * players + seed % 9, seed)}]
-
-
-def _co_conserved(state):
-    co_tests.check_invariants(state, len(state.decks[0]["pack"]))
-
-
-def _co_refused(state, rng):
-    return co_tests.refused_sample(state, rng, len(state.decks[0]["pack"]))
-
-
-def _co_secrets(state, seat):
-    hidden = set(state.set_aside)
-    for q in range(co.player_count(state)):
-        hidden.update(state.stacks[q])
-        if q != seat:
-            hidden.update(state.hands[q])
-    return {("card", c) for c in hidden}
-
-
 # --- bakugan ---------------------------------------------------------------------
-
-
-def _bk_decks(players, seed):
-    # Every gate and ability name is its card's own, so a name shown is a card shown.
-    return bk_tests.secret_decks(players)
-
-
-def _bk_refused(state, rng):
-    return [rng.choice(bk_tests.ALL_ACTIONS) for _ in range(4)]
-
-
-def _bk_secrets(state, seat):
-    return {("name", name) for name in bk_tests.hidden_names(state, seat)}
-
-
-CASES = {
-    "collision": Case(
-        cl,
-        _cl_decks,
-        ((2, {"advanced": False}), (2, {"advanced": True}), (3, {"advanced": True})),
-        20,
-        3,
-        _cl_conserved,
-        cl_tests.junk_actions,
-        _cl_secrets,
-    ),
-    "metal-fusion": Case(
-        mf,
-        _mf_decks,
-        ((2, {"variant": "left"}), (3, {"variant": "left"}), (4, {"variant": "all"})),
-        25,
-        4,
-        mf_tests._conserved,
-        lambda state, rng: [rng.choice(mf_tests.SAMPLE) for _ in range(4)],
-        _mf_secrets,
-    ),
-    "collide-o": Case(
-        co,
-        _co_decks,
-        (
-            (2, {"players": 2}),
-            (3, {"players": 3, "challenges": True}),
-            (5, {"players": 5}),
-        ),
-        40,
-        6,
-        _co_conserved,
-        _co_refused,
-        _co_secrets,
-    ),
-    "bakugan": Case(
-        bk,
-        _bk_decks,
-        ((2, {"players": 2}), (4, {"players": 4})),
-        40,
-        6,
-        bk_tests.check_conservation,
-        _bk_refused,
-        _bk_secrets,
-    ),
-}
-SETUPS = [
-    pytest.param(slug, players, options, id=f"{slug}-{players}-{i}")
-    for slug, case in CASES.items()
-    for i, (players, options) in enumerate(case.setups)
-]
 
 
 def pairs(data) -> set:

@@ -21,8 +21,7 @@ from hypothesis import strategies as st
 from decks.engine.bots import make_bot, play_out_reference
 from decks.engine.core import DeckReads, PinnedDecks, Rng, pinned, seed_state
 from decks.engine.simulate import run_games
-
-from .test_contract import CASES, SETUPS
+from tests.engine.scenarios import CASES, SETUPS
 
 # Digests of 40 random games per set-up and seed, recorded with the engines as
 # they were before the speed work (``digests``): a change to any random stream,

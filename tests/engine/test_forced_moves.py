@@ -28,8 +28,10 @@ from decks.engine.bots import (
     play_out_reference,
 )
 from decks.engine.core import CHANCE, Rng, resolve_chance, seed_state
-
-from . import test_metal_fusion as mf_tests
+from tests.engine.scenarios import (
+    playout_decks,
+    varied_decks,
+)
 
 SEEDS = st.integers(0, 2**31)
 
@@ -117,11 +119,11 @@ def _plain_deck_cards(decks):
 
 
 DECKS = {
-    "varied": mf_tests.varied_decks,
-    "playout": mf_tests.playout_decks,
-    "plain": lambda players: _plain(mf_tests.varied_decks(players)),
-    "no effects": lambda players: _plain_deck_cards(mf_tests.varied_decks(players)),
-    "mixed": lambda players: _mixed(mf_tests.playout_decks(players)),
+    "varied": varied_decks,
+    "playout": playout_decks,
+    "plain": lambda players: _plain(varied_decks(players)),
+    "no effects": lambda players: _plain_deck_cards(varied_decks(players)),
+    "mixed": lambda players: _mixed(playout_decks(players)),
 }
 SETUPS = [
     (2, {"variant": "left"}),
@@ -234,7 +236,7 @@ def test_bots_without_skip_are_played_move_by_move():
             asked.append(game.to_act(state))
             return self.inner.choose(game, state)
 
-    state = mf.new_game(mf_tests.varied_decks(2), {}, 5)
+    state = mf.new_game(varied_decks(2), {}, 5)
     state = play_out(mf, state, [Counting(1), Counting(2)], Rng(3))
     assert len(asked) == len(state.log)
 

@@ -11,66 +11,24 @@ from hypothesis import strategies as st
 from decks.engine import metal_fusion as mf
 from decks.engine.bots import RandomBot
 from decks.engine.core import EngineError, apply_as, replay
+from tests.engine.scenarios import (
+    deck_cards,
+    lineup,
+    playout_decks,
+    stats,
+    varied_decks,
+)
+from tests.engine.scenarios import (
+    mf_card as card,
+)
+from tests.engine.scenarios import (
+    mf_deck as deck,
+)
 
 GOLDEN = Path(__file__).parent / "golden" / "metal-fusion.json"
-KINDS = ("character", "beyblade", "customizer")
 
 
 # --- card and deck builders ---------------------------------------------------
-
-
-def card(number, kind="character", launcher="red", boosters="R", effects=(), **extra):
-    """Return a deck card dict with every field a deck card needs."""
-    data = {
-        "id": 1000 + number,
-        "name": f"{kind.title()} #{number}",
-        "number": number,
-        "card_type": kind,
-        "launcher": launcher,
-        "boosters": boosters,
-        "effects": list(effects),
-        "not_printed": [],
-    }
-    data.update(extra)
-    return data
-
-
-def stats(red=0, blue=0, green=0, yellow=0):
-    return {
-        "stat_red": red,
-        "stat_blue": blue,
-        "stat_green": green,
-        "stat_yellow": yellow,
-    }
-
-
-def lineup(
-    char=(1, 1, 1, 1),
-    bey=(1, 1, 1, 1),
-    cust=(1, 1, 1, 1),
-    emblems=("a", "a"),
-    move=None,
-):
-    """Return a line-up: Character, Beyblade, Customizer with the given stat rows."""
-    character = dict(
-        card(901, "character"), name="Character", emblem=emblems[0], **stats(*char)
-    )
-    beyblade = dict(
-        card(902, "beyblade"), name="Beyblade", emblem=emblems[1], **stats(*bey)
-    )
-    beyblade.update(
-        move_name="Test Move", **{f"move_{c}": v for c, v in (move or {}).items()}
-    )
-    customizer = dict(card(903, "customizer"), name="Customizer", **stats(*cust))
-    return [character, beyblade, customizer]
-
-
-def deck_cards(base=1, launcher="red", boosters="R", count=15):
-    return [card(base + i, KINDS[i % 3], launcher, boosters) for i in range(count)]
-
-
-def deck(line=None, cards=None, **kw):
-    return {"lineup": line or lineup(), "deck": cards or deck_cards(**kw)}
 
 
 def gingka_lineup():
@@ -789,72 +747,6 @@ def _play_random(state, seed):
     return state
 
 
-def varied_decks(players):
-    """Return decks with effects, boosters of every kind and differing line-ups."""
-    colours = mf.COLOURS
-    codes = ("R", "B", "G", "Y", "RB", "GY", "RBGY", "BG")
-    result = []
-    for p in range(players):
-        rows = [
-            ((p + k) % 4, (p + 2 * k) % 5, (3 - p + k) % 4, (k + 1) % 5)
-            for k in range(3)
-        ]
-        line = lineup(
-            *rows,
-            emblems=("pegasus", "pegasus" if p % 2 else "l-drago"),
-            move={colours[p % 4]: 1 - p},
-        )
-        if p == 1:
-            line[2]["effects"] = [
-                {
-                    "op": "add_power",
-                    "timing": "in_lineup",
-                    "amount": 1,
-                    "turn": "opponent",
-                }
-            ]
-        cards = []
-        for i in range(15):
-            kind = ("character", "beyblade", "customizer", "effect")[i % 4]
-            c = card(i + 1, kind, colours[(i * 3 + p) % 4], codes[(i + p) % len(codes)])
-            cards.append(c)
-        cards[3]["effects"] = [
-            {"op": "add_power", "timing": "revealed", "amount": 2},
-            {"op": "as_booster", "timing": "revealed"},
-        ]
-        cards[7]["effects"] = [
-            {"op": "add_power", "timing": "discard_from_hand", "amount": 2}
-        ]
-        cards[11]["effects"] = [
-            {"op": "discard", "timing": "discard_from_hand", "target": "opponent"}
-        ]
-        cards[14]["effects"] = [
-            {"op": "draw", "timing": "revealed"},
-            {"op": "to_hand", "timing": "revealed"},
-        ]
-        result.append(deck(line, cards))
-    return result
-
-
-def playout_decks(players):
-    """Return ``varied_decks`` with a drawing Effect and a card of unknown text too."""
-    result = varied_decks(players)
-    for p, one in enumerate(result):
-        cards = one["deck"]
-        cards[14] = card(
-            15, "effect", mf.COLOURS[p % 4], "RBGY", effects=cards[14]["effects"]
-        )
-        cards[5] = dict(cards[5], effects=[{"op": "gain_spin", "timing": "play"}])
-        cards[9] = card(
-            10,
-            "effect",
-            mf.COLOURS[(p + 1) % 4],
-            "Y",
-            effects=[{"op": "draw", "timing": "discard_from_hand"}],
-        )
-    return result
-
-
 def test_left_variant_with_three_players_is_played_to_the_end():
     state = _play_random(mf.new_game(playout_decks(3), {"variant": "left"}, 11), 11)
     assert (state.winner, mf.length(state)) == (2, 30)
@@ -1009,28 +901,6 @@ def test_greedy_bots_finish_a_game():
 
 
 # --- playouts, determinism, golden ----------------------------------------
-
-
-def _conserved(state):
-    for seat in range(state.players):
-        places = state.deck[seat] + state.hand[seat] + state.discard[seat]
-        places += [i for pile in state.boosters[seat] for i in pile]
-        if state.card >= 0 and seat == state.attacker:
-            # The revealed card is on the table until the battle places it.
-            places.append(state.card)
-        assert sorted(places) == list(range(3, 18))
-
-
-SAMPLE = [
-    mf.REVEAL,
-    mf.HAND,
-    mf.PASS,
-    *mf.BOOST.values(),
-    mf.parse_action("use 1"),
-    mf.parse_action("use 8"),
-    mf.parse_action("discard 12"),
-    mf.parse_action("discard 99"),
-]
 
 
 def _refused(state, action):

@@ -14,6 +14,7 @@ from decks.playtest.services import (
     playtest_create,
     playtest_share,
 )
+from tests.engine.scenarios import CASES
 
 pytestmark = pytest.mark.django_db
 
@@ -237,9 +238,7 @@ def test_every_games_log_lines_read_whole_in_the_second_person(engine, spoken):
 
 @pytest.mark.parametrize("slug", sorted(PHRASES))
 def test_no_played_log_line_leaves_a_third_person_verb_after_you(slug):
-    from tests.engine import test_contract as contract
-
-    case = contract.CASES[slug]
+    case = CASES[slug]
     game = case.game
     wrong = []
     for seed in range(6):

@@ -2,7 +2,7 @@ import re
 
 import pytest
 
-from tests.site.test_isolation import Scenario, url_names
+from tests.site.isolation import Scenario, url_names
 
 # A script element without a src attribute: its code is inline.
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.IGNORECASE)

@@ -13,6 +13,7 @@ import re
 from urllib.parse import quote
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
@@ -33,8 +34,9 @@ from collection.services import (
 )
 from decks.models import Deck
 from decks.playtest.models import DeckReport
+from decks.samples import sample_deck
 from decks.services import deck_add_card
-from tests.site.test_isolation import CLASSES, Scenario, snapshot, url_names
+from tests.site.isolation import CLASSES, Scenario, snapshot, url_names
 from tests.utils import full_strength
 
 HUGE = str(10**30)
@@ -51,9 +53,18 @@ JSON_WRITES = (
 )
 
 
-@pytest.fixture
-def scenario(user, deck_for):
-    return Scenario(user, deck_for)
+@pytest.fixture(scope="module")
+def scenario(module_rows):
+    """Return one owner's objects of every kind, made once for the whole module."""
+    with module_rows():
+        # Not alice: tests of this module that ask for ``user`` make her.
+        owner = get_user_model().objects.create_user(
+            "olga", "olga@example.com", "correct-horse-battery-4"
+        )
+        return Scenario(
+            owner,
+            lambda game, **kw: sample_deck(owner=owner, game_slug=game, **kw),
+        )
 
 
 @pytest.fixture
