@@ -10,10 +10,10 @@ from django.db import connection, connections, transaction
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
-from cards.api.cache import VERSION_ROW
 from cards.community.services import moderators_group
 from cards.data import card_data_load, card_data_parse
 from cards.models import CardListVersion, Game
+from cards.querysets import VERSION_ROW
 from decks.samples import sample_deck
 from tests.utils import full_strength
 

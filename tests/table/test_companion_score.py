@@ -11,8 +11,8 @@ from decks.rules import bakugan as bakugan_rules
 from decks.rules import collide_o as collide_o_rules
 from decks.rules import collision as collision_rules
 from decks.rules import metal_fusion as mf_rules
-from tests.engine.test_metal_fusion import deck as mf_deck
-from tests.engine.test_metal_fusion import lineup as mf_lineup
+from tests.engine.scenarios import lineup as mf_lineup
+from tests.engine.scenarios import mf_deck
 
 MF = GAMES["metal-fusion"].slug
 COLLISION = GAMES["collision"].slug
