@@ -6,6 +6,6 @@ urlpatterns = [
     path("", include("cards.api.urls")),
     path("", include("collection.api.urls")),
     path("", include("decks.api.urls")),
-    path("", include("decks.playtest.api.urls")),
+    path("", include("decks.play.api.urls")),
     path("", include("cards.community.api.urls")),
 ]

@@ -10,9 +10,8 @@ from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
 
 from . import services
-from .companion.models import TableGame
 from .models import Deck, DeckEntry, DeckVersion
-from .playtest.models import (
+from .play.models import (
     DeckDoctor,
     DeckDoctorCandidate,
     DeckReport,
@@ -20,6 +19,7 @@ from .playtest.models import (
     Playtest,
     PlaytestMatch,
 )
+from .table.companion.models import TableGame
 
 
 class DeckEntryFormSet(BaseInlineFormSet):

@@ -271,5 +271,5 @@ def diff_snapshots(before: list[dict], after: list[dict]) -> dict:
     return {"added": added, "removed": removed, "changed": changed}
 
 
-from .companion.models import TableGame  # noqa: E402,F401  (the table companion lives beside decks)
-from .playtest.models import DeckReport, Playtest, PlaytestMatch  # noqa: E402,F401  (playtests live beside decks)
+from .play.models import DeckReport, Playtest, PlaytestMatch  # noqa: E402,F401  (playtests live beside decks)
+from .table.companion.models import TableGame  # noqa: E402,F401  (the table companion lives beside decks)

@@ -81,7 +81,7 @@ def name_copies(*, user, entries: list[dict]) -> list[dict]:
 
 def play_from_collection(*, user, game: str):
     """Build the deck from ``user``'s collection and start a game against a bot."""
-    from .playtest.services import playtest_create
+    from .play.services import playtest_create
 
     deck = deck_from_collection(user=user, game=game)
     return playtest_create(owner=user, deck=deck, opponent="greedy")

@@ -7,7 +7,7 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from .owned import play_from_collection
-from .playtest.services import PlaytestError
+from .play.services import PlaytestError
 
 
 @login_required

@@ -10,7 +10,7 @@ is a fresh engine deck (zone -> one card dict per copy), the shape
 pack is the whole table's deck.
 
 In the site, a preset plays with the database's own cards (the playtest resolves
-each (set, key) to its card, ``decks.playtest.services``); here card ids are
+each (set, key) to its card, ``decks.play.services``); here card ids are
 stable numbers of this module's own (the card's place in the game's card data
 files), which is all an engine needs.
 

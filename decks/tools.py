@@ -129,7 +129,7 @@ def engine_card(card) -> dict:
     if isinstance(card, dict):
         return card
     # Imported here: the rules modules use these tools and stay free of the ORM.
-    from .playtest.adapter import card_to_engine
+    from .play.adapter import card_to_engine
 
     return card_to_engine(card)
 

@@ -350,12 +350,12 @@ class Game:
     timings: tuple[str, ...] = ()
     # Letters a search may write a rarity word with (``r:c`` for common).
     rarity_letters: dict[str, str] = field(default_factory=dict)
-    # Proxy sheets (``decks.printing``): the card size on paper, per card type
+    # Proxy sheets (``decks.table``): the card size on paper, per card type
     # where types differ, and the types that are not cards (Bakugan figures).
     print_size: PrintSize = field(default_factory=PrintSize)
     print_sizes: dict[str, PrintSize] = field(default_factory=dict)
     not_cards: tuple[str, ...] = ()
-    mats: tuple[Mat, ...] = ()  # printable play mats (``decks.printing.mats``)
+    mats: tuple[Mat, ...] = ()  # printable play mats (``decks.table.mats``)
     # copy_check(card_type, g_power) -> a message, or None: the values a
     # collection entry records per physical copy (a Bakugan figure's G-Power).
     copy_check: Callable | None = None

@@ -17,7 +17,7 @@ A rules module is also the deck layer's home for the rest of its game's
 behaviour, each part optional: ``deck_tools(game, lines)`` (the deck page's own
 figures, ``decks.tools``), ``BOARD_FILTERS`` / ``BOARD_SAYINGS`` /
 ``board_card`` (the playtest board's helpers, ``decks.templatetags.play``) and
-``COMPANION`` (the table companion, ``decks.companion.score``).
+``COMPANION`` (the table companion, ``decks.table.companion.score``).
 """
 
 from __future__ import annotations

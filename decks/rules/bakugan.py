@@ -28,8 +28,8 @@ from cards.games.bakugan import (
     copy_g_power_problem,
 )
 
-from ..companion.score import Companion, ScoreError, players, seat, typed, whole
 from ..engine import bakugan as engine
+from ..table.companion.score import Companion, ScoreError, players, seat, typed, whole
 from ..tools import engine_card, zone_printing
 from . import WARNING, Line, Problem, count_phrase, ids, rotated, total
 

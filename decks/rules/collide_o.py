@@ -15,8 +15,8 @@ O5). The players share one pack, so the start form asks for no seat.
 from cards.games import Game
 from cards.games.collide_o import GAME
 
-from ..companion.score import Companion, ScoreError, players, seat, typed, whole
 from ..engine.collide_o import pack_minimum
+from ..table.companion.score import Companion, ScoreError, players, seat, typed, whole
 from ..tools import UNKNOWN, Bar
 from . import Line, Problem, total
 

@@ -22,8 +22,8 @@ from types import SimpleNamespace
 from cards.games import Game
 from cards.games.collision import GAME, PIECE_NAMES
 
-from ..companion.score import Companion, ScoreError, seat, typed, whole
 from ..engine import collision as engine
+from ..table.companion.score import Companion, ScoreError, seat, typed, whole
 from ..tools import Bar, colour_order, opening_pool, p_at_least_one, p_each_present
 from . import Line, Problem, count_phrase, ids, rotated, total
 

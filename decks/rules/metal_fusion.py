@@ -26,10 +26,10 @@ from collections import defaultdict
 from cards.games import Game
 from cards.games.metal_fusion import GAME
 
-from ..companion.score import Companion, ScoreError, players, seat, typed, whole
 from ..engine import metal_fusion as engine
 from ..engine.core import EngineError
 from ..engine.metal_fusion import DECK_SIZE, SLOTS, repeated_numbers
+from ..table.companion.score import Companion, ScoreError, players, seat, typed, whole
 from ..tools import Bar, colour_order, engine_card
 from . import WARNING, Line, Problem, count_phrase, ids, rotated, total
 

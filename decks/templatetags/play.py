@@ -5,7 +5,7 @@ from django import template
 from cards.games import GAMES
 
 from ..engine.core import View
-from ..playtest.names import seat_names
+from ..play.names import seat_names
 from ..rules import rules_module
 
 register = template.Library()
@@ -142,7 +142,7 @@ def _spoken(helper):
     """Return a board tag that says ``helper``'s sentence as the log does ("You")."""
 
     def tag(pt, *args):
-        from ..playtest.names import speak
+        from ..play.names import speak
 
         sentence = helper(*args)
         return speak(sentence, _names(pt)) if sentence else sentence
@@ -200,7 +200,7 @@ def play_card(context, key, name, grey=False):
     ``key`` is the engine's board key of the card (``action_cards``); ``grey``
     asks for the engine's reason when no legal move plays it (cards in hand).
     """
-    from ..playtest.clicks import card_reason
+    from ..play.clicks import card_reason
 
     key = str(key)
     moves = (context.get("card_moves") or {}).get(key, [])
@@ -229,7 +229,7 @@ def play_card(context, key, name, grey=False):
 @register.simple_tag
 def say(pt, text, *seats):
     """Return ``text`` with each "{}" as a seat, spoken as the log is ("You have")."""
-    from ..playtest.names import speak
+    from ..play.names import speak
 
     try:
         sentence = text.format(*(int(seat) + 1 for seat in seats))

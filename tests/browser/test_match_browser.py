@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from decks.playtest.models import Playtest, PlaytestMatch
-from decks.playtest.services import load_state
+from decks.play.models import Playtest, PlaytestMatch
+from decks.play.services import load_state
 
 from .conftest import screenshot
 

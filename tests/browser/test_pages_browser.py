@@ -19,7 +19,7 @@ from cards.community.services import MODERATORS_GROUP
 from cards.data import card_data_load, card_data_parse
 from cards.games import GAMES
 from cards.models import Card, CardSet
-from decks.playtest.services import playtest_create
+from decks.play.services import playtest_create
 from tests.site.isolation import Scenario, url_names
 
 from .conftest import screenshot

@@ -2,8 +2,8 @@
 
 import pytest
 
-from decks.playtest.models import Playtest
-from decks.playtest.services import playtest_create
+from decks.play.models import Playtest
+from decks.play.services import playtest_create
 
 from .conftest import screenshot
 

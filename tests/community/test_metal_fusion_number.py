@@ -8,8 +8,8 @@ from cards.community.readings import (
     reading_fields,
 )
 from cards.models import Card
-from decks.playtest.adapter import deck_entries
-from decks.playtest.services import PlaytestError, playtest_create
+from decks.play.adapter import deck_entries
+from decks.play.services import PlaytestError, playtest_create
 from decks.rules import validate_deck
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ from django.core.exceptions import ValidationError
 
 from cards.community import readings
 from cards.models import Card, CardChange, CardSubmission, FieldVerification
-from decks.playtest.adapter import PlaytestError
-from decks.playtest.services import playtest_create
+from decks.play.adapter import PlaytestError
+from decks.play.services import playtest_create
 from tests.factories import C, make_card, make_set
 
 

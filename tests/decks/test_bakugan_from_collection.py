@@ -9,8 +9,8 @@ from django.urls import reverse
 from cards.data import card_data_load, card_data_parse
 from cards.models import Card
 from decks.models import Deck
-from decks.playtest.models import Playtest
-from decks.playtest.services import choices, load_state, playtest_act
+from decks.play.models import Playtest
+from decks.play.services import choices, load_state, playtest_act
 from tests.factories import make_entry
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from cards.data import card_data_load, card_data_parse
 from cards.models import Card
 from decks.models import DeckEntry
-from decks.playtest.services import playtest_create
+from decks.play.services import playtest_create
 from decks.rules import validate_deck
 from decks.services import (
     deck_add_card,

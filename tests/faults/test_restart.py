@@ -29,8 +29,8 @@ from django.db import connection
 from cards.models import Card
 from collection.models import CollectionEntry, ImportPreview
 from decks.engine import get_game
-from decks.playtest.models import Playtest
-from decks.playtest.services import replay_to
+from decks.play.models import Playtest
+from decks.play.services import replay_to
 from tests.utils import subprocess_env
 
 ROOT = Path(__file__).resolve().parents[2]

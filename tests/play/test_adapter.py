@@ -4,10 +4,10 @@ import pytest
 
 from decks.engine import get_game
 from decks.engine.core import EngineError
-from decks.playtest.adapter import deck_entries, engine_decks
-from decks.playtest.models import Playtest
-from decks.playtest.services import PlaytestError, playtest_create
-from decks.playtest.simulation import DeckSpecError, engine_decks_from_specs
+from decks.play.adapter import deck_entries, engine_decks
+from decks.play.models import Playtest
+from decks.play.services import PlaytestError, playtest_create
+from decks.play.simulation import DeckSpecError, engine_decks_from_specs
 
 pytestmark = pytest.mark.django_db
 

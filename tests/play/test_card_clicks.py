@@ -10,8 +10,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from decks.playtest.models import Playtest
-from decks.playtest.services import playtest_create
+from decks.play.models import Playtest
+from decks.play.services import playtest_create
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ from django.db import connection
 
 from decks.engine import get_game
 from decks.engine.core import replay
-from decks.playtest.models import Playtest
-from decks.playtest.services import (
+from decks.play.models import Playtest
+from decks.play.services import (
     PlaytestError,
     choices,
     load_state,

@@ -11,7 +11,7 @@ from django.db import transaction
 
 from cards.games import GAMES
 from collection.models import CollectionEntry
-from decks.playtest.doctor import (
+from decks.play.doctor import (
     BUDGET_ROUNDS,
     MAX_CANDIDATES,
     MAX_ROUNDS,
@@ -24,8 +24,8 @@ from decks.playtest.doctor import (
     overlapping,
     swap_candidates,
 )
-from decks.playtest.models import DeckDoctor
-from decks.playtest.services import PlaytestError
+from decks.play.models import DeckDoctor
+from decks.play.services import PlaytestError
 from decks.rules import is_legal, to_lines, validate_deck
 from tests.utils import subprocess_env
 

@@ -7,7 +7,7 @@ import pytest
 from cards.games import PALETTE
 from decks.engine import get_game
 from decks.engine.collision import stopper
-from decks.playtest.services import load_state, playtest_create
+from decks.play.services import load_state, playtest_create
 from decks.rules.collide_o import section_rects, section_words
 from decks.rules.collision import edge_notches, next_colour
 from decks.rules.metal_fusion import booster_colours

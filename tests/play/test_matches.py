@@ -10,8 +10,8 @@ from django.db import connection
 
 from cards.games import GAMES
 from decks.engine import collide_o, collision
-from decks.playtest.models import Playtest, PlaytestMatch
-from decks.playtest.services import (
+from decks.play.models import Playtest, PlaytestMatch
+from decks.play.services import (
     PlaytestError,
     choices,
     load_state,

@@ -5,9 +5,9 @@ import re
 
 import pytest
 
-from decks.playtest.models import Playtest
-from decks.playtest.names import seat_names, speak
-from decks.playtest.services import (
+from decks.play.models import Playtest
+from decks.play.names import seat_names, speak
+from decks.play.services import (
     PlaytestError,
     acting_seat,
     load_state,

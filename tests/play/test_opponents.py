@@ -4,10 +4,10 @@ decks; forced moves played for the player."""
 import pytest
 
 from decks.engine import get_game
-from decks.playtest.adapter import entries_to_engine
-from decks.playtest.models import Playtest
-from decks.playtest.opponents import random_entries
-from decks.playtest.services import load_state, playtest_create, playtest_undo
+from decks.play.adapter import entries_to_engine
+from decks.play.models import Playtest
+from decks.play.opponents import random_entries
+from decks.play.services import load_state, playtest_create, playtest_undo
 from decks.presets import preset_decks
 from decks.rules import is_legal, validate_deck
 
@@ -64,7 +64,7 @@ def test_a_public_deck_of_someone_else_may_be_the_opponent_a_private_one_not(
     private = deck_for("bakugan", variant=2, owner=other_user)
     pt = playtest_create(owner=user, deck=deck, opponent_decks=[f"deck:{public.pk}"])
     assert (pt.seats[1]["deck"], pt.seats[1]["name"]) == (public.pk, public.name)
-    from decks.playtest.adapter import PlaytestError
+    from decks.play.adapter import PlaytestError
 
     with pytest.raises(PlaytestError) as error:
         playtest_create(owner=user, deck=deck, opponent_decks=[f"deck:{private.pk}"])
@@ -113,7 +113,7 @@ def test_forced_moves_are_played_for_the_player_and_undone_with_the_last_choice(
     assert pt.seats[0]["auto"] is True
     # Play on until a forced move of the player's has been made for them.
     while not forced and not game.is_over(state):
-        from decks.playtest.services import playtest_act
+        from decks.play.services import playtest_act
 
         pt = playtest_act(
             playtest_id=pt.pk,

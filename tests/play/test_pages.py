@@ -2,8 +2,8 @@
 
 import pytest
 
-from decks.playtest.models import Playtest
-from decks.playtest.services import playtest_create
+from decks.play.models import Playtest
+from decks.play.services import playtest_create
 
 
 @pytest.mark.django_db
@@ -56,7 +56,7 @@ def test_acting_by_plain_form_redirects_back_to_the_board(client, user, deck_for
     pt = playtest_create(
         owner=user, deck=deck_for("bakugan"), opponent="random", seed=2
     )
-    from decks.playtest.services import choices, load_state
+    from decks.play.services import choices, load_state
 
     action = choices(pt, load_state(pt))[0].id
     client.force_login(user)
@@ -126,7 +126,7 @@ def test_a_share_link_replays_the_game_step_by_step_and_can_be_turned_off(
 
 @pytest.mark.django_db
 def test_branch_from_a_step_starts_a_new_game_with_that_prefix(client, user, deck_for):
-    from decks.playtest.services import choices, load_state, playtest_act
+    from decks.play.services import choices, load_state, playtest_act
 
     pt = playtest_create(
         owner=user, deck=deck_for("collision"), opponent="random", seed=2
@@ -187,7 +187,7 @@ def test_another_users_board_urls_answer_404(client, user, other_user, deck_for,
 def test_a_shared_replay_offers_branch_from_here_only_to_who_may_branch(
     client, user, other_user, deck_for
 ):
-    from decks.playtest.services import playtest_share
+    from decks.play.services import playtest_share
 
     pt = playtest_create(
         owner=user, deck=deck_for("collision"), opponent="random", seed=2

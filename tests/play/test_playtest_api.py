@@ -2,7 +2,7 @@
 
 import pytest
 
-from decks.playtest.models import Playtest
+from decks.play.models import Playtest
 from tests.factories import make_card
 
 GAMES = ["collision", "metal-fusion", "collide-o", "bakugan"]

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from decks.playtest.models import DeckReport, DeckReportChunk
-from decks.playtest.reports import (
+from decks.play.models import DeckReport, DeckReportChunk
+from decks.play.reports import (
     chunk_ranges,
     chunk_run,
     deck_report_start,

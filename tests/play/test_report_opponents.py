@@ -2,7 +2,7 @@
 
 import pytest
 
-from decks.playtest.reports import deck_report_start, simulate_report
+from decks.play.reports import deck_report_start, simulate_report
 from decks.presets import preset_decks
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +52,7 @@ def test_the_report_page_names_the_field_and_shows_each_opponent(
             },
         )
     assert response.status_code == 302
-    from decks.playtest.models import DeckReport
+    from decks.play.models import DeckReport
 
     report = DeckReport.objects.get()
     report.result = simulate_report(report)

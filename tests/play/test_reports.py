@@ -10,8 +10,8 @@ import pytest
 from django.db import connections
 from django.utils import timezone
 
-from decks.playtest.models import DeckReport
-from decks.playtest.reports import (
+from decks.play.models import DeckReport
+from decks.play.reports import (
     MAX_GAMES,
     MAX_UNFINISHED,
     UNFINISHED_FOR_AT_MOST,
@@ -19,7 +19,7 @@ from decks.playtest.reports import (
     simulate_report,
     wilson_interval,
 )
-from decks.playtest.services import PlaytestError, playtest_create
+from decks.play.services import PlaytestError, playtest_create
 from tests.utils import subprocess_env
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -270,7 +270,7 @@ def test_the_report_form_offers_and_keeps_the_games_ceiling(client, user, deck_f
 
 
 def test_a_report_and_a_deck_doctor_are_one_kind_of_job():
-    from decks.playtest.models import DeckDoctor, DeckJob
+    from decks.play.models import DeckDoctor, DeckJob
 
     assert issubclass(DeckReport, DeckJob) and issubclass(DeckDoctor, DeckJob)
     shared = {f.name for f in DeckJob._meta.fields}

@@ -4,9 +4,9 @@ import pytest
 
 from decks.engine import get_game
 from decks.engine.core import replay
-from decks.playtest.models import Playtest
-from decks.playtest.names import seat_names, speak
-from decks.playtest.services import choices, load_state, playtest_act, playtest_create
+from decks.play.models import Playtest
+from decks.play.names import seat_names, speak
+from decks.play.services import choices, load_state, playtest_act, playtest_create
 
 GAMES = ("collision", "metal-fusion", "collide-o", "bakugan")
 

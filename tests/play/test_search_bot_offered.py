@@ -3,8 +3,8 @@
 import pytest
 
 from decks.engine.bots import BOT_NAMES
-from decks.playtest.models import DeckReport, Playtest
-from decks.playtest.reports import deck_report_start, simulate_report
+from decks.play.models import DeckReport, Playtest
+from decks.play.reports import deck_report_start, simulate_report
 
 
 @pytest.mark.django_db

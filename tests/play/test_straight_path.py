@@ -9,8 +9,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from decks.engine import core, get_game
-from decks.playtest.models import Playtest
-from decks.playtest.services import (
+from decks.play.models import Playtest
+from decks.play.services import (
     choices,
     load_state,
     match_summary,

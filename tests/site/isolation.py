@@ -21,13 +21,13 @@ from collection.services import (
     collection_import_prepare,
     share_link_enable,
 )
-from decks.companion.models import TableGame
-from decks.companion.services import table_game_create
 from decks.models import Deck, DeckEntry, DeckVersion
-from decks.playtest.doctor import doctor_start
-from decks.playtest.models import DeckDoctor, DeckReport, Playtest
-from decks.playtest.reports import deck_report_start
-from decks.playtest.services import playtest_create, playtest_share
+from decks.play.doctor import doctor_start
+from decks.play.models import DeckDoctor, DeckReport, Playtest
+from decks.play.reports import deck_report_start
+from decks.play.services import playtest_create, playtest_share
+from decks.table.companion.models import TableGame
+from decks.table.companion.services import table_game_create
 from tests.factories import make_entry
 
 PUBLIC = {

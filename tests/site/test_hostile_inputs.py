@@ -33,7 +33,7 @@ from collection.services import (
     collection_import_prepare,
 )
 from decks.models import Deck
-from decks.playtest.models import DeckReport
+from decks.play.models import DeckReport
 from decks.samples import sample_deck
 from decks.services import deck_add_card
 from tests.site.isolation import CLASSES, Scenario, snapshot, url_names

@@ -240,7 +240,7 @@ def test_the_measure_finds_per_game_imports_branches_and_name_tricks(tmp_path):
         "from cards.games import GAMES, spec\n"
         'if row.kind == "cards" or type(x).__name__ or part.__name__: pass\n'
     )
-    assert sorted(python_offences(code, "decks.companion")) == [
+    assert sorted(python_offences(code, "decks.play")) == [
         (1, "imports cards.games.bakugan"),
         (2, "imports decks.engine.collision"),
         (3, "imports decks.rules.metal_fusion"),
@@ -253,7 +253,7 @@ def test_the_measure_finds_per_game_imports_branches_and_name_tricks(tmp_path):
     # A game's own files may import its own modules.
     mf = GAMES["metal-fusion"].slug
     assert (3, "imports decks.rules.metal_fusion") not in python_offences(
-        code, "decks.companion", {mf}
+        code, "decks.table.companion", {mf}
     )
     page = tmp_path / "x.html"
     page.write_text('{% if kind == "spin" %}\n{% if row.kind == "cards" %}\n')

@@ -173,9 +173,9 @@ def test_another_users_deck_shows_a_stand_in_once_the_set_is_private(
 def test_another_user_cannot_playtest_or_report_a_deck_with_a_private_card(
     other_user, public_deck
 ):
-    from decks.playtest.adapter import PlaytestError
-    from decks.playtest.reports import deck_report_start
-    from decks.playtest.services import playtest_create
+    from decks.play.adapter import PlaytestError
+    from decks.play.reports import deck_report_start
+    from decks.play.services import playtest_create
 
     with pytest.raises(PlaytestError) as played:
         playtest_create(owner=other_user, deck=public_deck)

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from cards.games import GAMES
-from decks.companion.models import TableGame
+from decks.table.companion.models import TableGame
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,6 @@
 import pytest
 
 from cards.games import GAMES
-from decks.companion import score
 from decks.engine import bakugan as bakugan_engine
 from decks.engine import collide_o
 from decks.engine import metal_fusion as mf_engine
@@ -11,6 +10,7 @@ from decks.rules import bakugan as bakugan_rules
 from decks.rules import collide_o as collide_o_rules
 from decks.rules import collision as collision_rules
 from decks.rules import metal_fusion as mf_rules
+from decks.table.companion import score
 from tests.engine.scenarios import lineup as mf_lineup
 from tests.engine.scenarios import mf_deck
 

@@ -6,8 +6,8 @@ from django.urls import reverse
 from cards.choices import SetKind
 from cards.games import GAMES
 from cards.models import Card
-from decks.printing import proxies
 from decks.services import deck_create, deck_update
+from decks.table import proxies
 from tests.table.pdf import pages
 
 pytestmark = pytest.mark.django_db

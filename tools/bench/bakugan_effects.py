@@ -15,7 +15,7 @@ from cards.models import Card
 from decks.engine import get_game
 from decks.engine.bots import make_bot, play_out
 from decks.engine.core import Rng, seed_state
-from decks.playtest.adapter import card_to_engine
+from decks.play.adapter import card_to_engine
 from tools.bench.timing import BenchError, Row
 
 BONUSES = tuple(f"bonus_{a}" for a in bakugan.ATTRIBUTES)

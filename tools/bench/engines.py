@@ -3,7 +3,7 @@
 from cards.games import GAMES
 from decks.engine import get_game
 from decks.engine.simulate import run_games
-from decks.playtest.simulation import engine_decks_from_specs
+from decks.play.simulation import engine_decks_from_specs
 from tools.bench.timing import Row
 
 

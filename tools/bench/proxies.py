@@ -6,8 +6,8 @@ from django.test.utils import override_settings
 
 from cards.games import GAMES
 from cards.models import Card
-from decks.printing import proxies
 from decks.samples import sample_entries
+from decks.table import proxies
 from tools.bench.timing import BenchError, Row, measure, ms
 
 

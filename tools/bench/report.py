@@ -3,9 +3,9 @@
 import time
 
 from cards.games import GAMES
-from decks.playtest.models import DeckReport
-from decks.playtest.reports import simulate_report
-from decks.playtest.simulation import engine_decks_from_specs
+from decks.play.models import DeckReport
+from decks.play.reports import simulate_report
+from decks.play.simulation import engine_decks_from_specs
 from tools.bench.timing import Row
 
 

@@ -40,8 +40,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
 from cards.games import GAMES
-from decks.playtest.models import DeckReport
-from decks.playtest.reports import (
+from decks.play.models import DeckReport
+from decks.play.reports import (
     MAX_GAMES,
     deck_report_start,
     merge_tallies,

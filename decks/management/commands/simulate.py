@@ -8,7 +8,7 @@ from cards.games import GAMES
 from decks.engine import get_game
 from decks.engine.bots import BOT_NAMES
 from decks.engine.simulate import run_games
-from decks.playtest.simulation import DeckSpecError, engine_decks_from_specs
+from decks.play.simulation import DeckSpecError, engine_decks_from_specs
 
 
 class Command(BaseCommand):

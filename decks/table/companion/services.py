@@ -15,8 +15,8 @@ from cards.games import GAMES
 from cards.models import Game
 from cards.selectors import hidden_card_ids
 
-from ..playtest.adapter import card_to_engine
-from ..selectors import deck_entries
+from ...play.adapter import card_to_engine
+from ...selectors import deck_entries
 from . import score
 from .models import TableGame
 

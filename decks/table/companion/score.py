@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from cards.games import GAMES, Game
 
-from ..rules import rules_module
+from ...rules import rules_module
 
 MAX_LOG = 2000
 

@@ -246,7 +246,7 @@ class DeckDoctor(DeckJob):
     Candidate 0 is the deck as it was; every other candidate swaps one copy of
     one card for one copy of another in the same zone. All candidates play the
     same seeds against the same opponent, so their win rates compare fairly.
-    They play in rounds (``decks.playtest.doctor``): the first plays them all,
+    They play in rounds (``decks.play.doctor``): the first plays them all,
     each further round only those still too close to the top five to tell.
     """
 

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from cards.games import GAMES
 
-from .. import selectors
+from ... import selectors
 from . import score, services
 from .models import TableGame
 

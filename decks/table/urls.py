@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from ..companion import views as companion
 from . import views
+from .companion import views as companion
 
 app_name = "table"
 urlpatterns = [

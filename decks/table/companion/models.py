@@ -2,7 +2,7 @@
 
 A table game is its game, its set-up (spin strengths, line-ups, the pack...) and
 a log of what happened at the table; the score is a replay of the log
-(``decks.companion.score``). ``version`` rises with every change, undo
+(``decks.table.companion.score``). ``version`` rises with every change, undo
 included, so a second phone acting on an old page is refused, not lost.
 """
 
