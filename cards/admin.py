@@ -4,10 +4,10 @@ from django import forms
 from django.contrib import admin
 
 from .history import card_save, card_values
-from .models import Card, CardListVersion, CardSet, CardWord, Game
+from .models import Card, CardListVersion, CardSet, CardWord, GameRecord
 
 
-@admin.register(Game)
+@admin.register(GameRecord)
 class GameAdmin(admin.ModelAdmin):
     list_display = ["name", "slug", "publisher", "year", "sort_order"]
     search_fields = ["name", "slug"]

@@ -21,7 +21,7 @@ class CardsConfig(AppConfig):
         from .words import refresh_on_save
 
         # Any write to what the card list shows marks its kept answers stale.
-        for model in ("Game", "CardSet", "Card"):
+        for model in ("GameRecord", "CardSet", "Card"):
             sender = self.get_model(model)
             post_save.connect(bump_card_list_version, sender=sender)
             post_delete.connect(bump_card_list_version, sender=sender)

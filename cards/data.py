@@ -24,7 +24,7 @@ from . import safejson
 from .choices import SetKind, Verification
 from .games import COMMON_FIELDS, GAMES
 from .history import CARD_DATA_FIELDS, card_history_row
-from .models import Card, CardSet, Game
+from .models import Card, CardSet, GameRecord
 from .models import CardChange as CardChangeRow
 
 FORMAT = "cardsite-card-data"
@@ -426,7 +426,7 @@ def _plan(data: CardData, game: str | None) -> _Plan:
     if data.game not in GAMES:
         add(Problem(f'Unknown game "{data.game}".', "game"))
         return plan
-    game_row = Game.objects.filter(slug=data.game).first()
+    game_row = GameRecord.objects.filter(slug=data.game).first()
     if game_row is None:
         add(Problem(f'The game "{data.game}" is not in the database.', "game"))
         return plan

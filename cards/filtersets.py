@@ -21,7 +21,7 @@ from .choices import (
     Verification,
 )
 from .games import GAMES
-from .models import Card, CardSet, Game
+from .models import Card, CardSet, GameRecord
 
 PIECE_CHOICES = [(name, name) for name in ("bare", "live", "strike", "empty")]
 MF_COLOUR_CHOICES = [(c, c) for c in search.MF_COLOURS]
@@ -119,7 +119,7 @@ class GameFilterSet(filters.FilterSet):
     slug = filters.ChoiceFilter(choices=GameSlug.choices)
 
     class Meta:
-        model = Game
+        model = GameRecord
         fields = ["slug"]
 
 

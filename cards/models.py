@@ -56,7 +56,13 @@ def validate_game_slug(value: str) -> None:
         raise ValidationError(f"No game {value!r}.", code="unknown_game")
 
 
-class Game(models.Model):
+class GameRecord(models.Model):
+    """A game's row in the database, which sets, decks and submissions refer to.
+
+    "Game" means the registry entry (``cards.games.Game``), where everything the
+    site knows of a game lives; this row only gives it a key the tables can hold.
+    """
+
     # The registry says which games exist: a new game needs no migration.
     slug = models.SlugField(max_length=20, unique=True, validators=[validate_game_slug])
     name = models.CharField(max_length=80)
@@ -94,7 +100,7 @@ class CardSetManager(models.Manager.from_queryset(CardSetQuerySet)):
 
 
 class CardSet(models.Model):
-    game = models.ForeignKey(Game, related_name="sets", on_delete=models.PROTECT)
+    game = models.ForeignKey(GameRecord, related_name="sets", on_delete=models.PROTECT)
     slug = models.SlugField(max_length=60)
     name = models.CharField(max_length=120)
     kind = models.CharField(
@@ -147,7 +153,7 @@ class CardSet(models.Model):
     def natural_key(self):
         return (self.game.slug, self.slug)
 
-    natural_key.dependencies = ["cards.game"]
+    natural_key.dependencies = ["cards.gamerecord"]
 
     @property
     def is_official(self) -> bool:
@@ -462,7 +468,9 @@ class CardSubmission(models.Model):
         related_name="card_submissions",
         on_delete=models.CASCADE,
     )
-    game = models.ForeignKey(Game, related_name="submissions", on_delete=models.PROTECT)
+    game = models.ForeignKey(
+        GameRecord, related_name="submissions", on_delete=models.PROTECT
+    )
     card = models.ForeignKey(
         Card,
         related_name="submissions",

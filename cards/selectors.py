@@ -10,7 +10,7 @@ from collections.abc import Callable
 from django.db.models import Count, Q
 
 from .choices import SetKind
-from .models import Card, CardSet, Game
+from .models import Card, CardSet, GameRecord
 
 CardListAnnotator = Callable[[list[Card], object], list[Card]]
 _ANNOTATORS: list[CardListAnnotator] = []
@@ -32,7 +32,7 @@ def annotate_card_list(cards, user) -> list[Card]:
 
 def games_with_counts():
     """Return the games with their official and practice card counts, in order."""
-    return Game.objects.annotate(
+    return GameRecord.objects.annotate(
         official_count=Count("sets__cards", filter=Q(sets__kind=SetKind.OFFICIAL)),
         practice_count=Count("sets__cards", filter=Q(sets__kind=SetKind.PRACTICE)),
     ).order_by("sort_order")
@@ -58,7 +58,7 @@ def card_by_id(pk) -> Card | None:
     return Card.objects.filter(pk=pk).first()
 
 
-def game_sets(game: Game, user):
+def game_sets(game: GameRecord, user):
     """Return the sets of ``game`` that ``user`` may see, with their card counts."""
     return (
         game.sets.visible_to(user)

@@ -10,7 +10,7 @@ from .choices import SetKind
 from .community import counts, readings, transcribe
 from .filtersets import CardFilterSet, sort_cards
 from .games import GAMES, PALETTE
-from .models import Game
+from .models import GameRecord
 from .search import official_only as search_official_only
 from .selectors import (
     annotate_card_list,
@@ -36,8 +36,8 @@ COMMON_FILTERS = (
     "text",
     "kind",
 )
-# Fields shown on the card page after its number (``Game.card_number``); the
-# game's own follow (``Game.page_fields``).
+# Fields shown on the card page after its number (``GameRecord.card_number``); the
+# game's own follow (``GameRecord.page_fields``).
 COMMON_FIELDS = (
     ("Name", "name"),
     ("Type", "card_type"),
@@ -66,7 +66,7 @@ def palette_css(request):
 def home(request):
     """List the four games with how much of each is known."""
     figures = counts.data_counts()
-    games = list(Game.objects.order_by("sort_order"))
+    games = list(GameRecord.objects.order_by("sort_order"))
     for game in games:
         game.figures = figures.get(game.slug, counts.Counts())
     return render(request, "cards/home.html", {"games": games})
@@ -161,7 +161,7 @@ def _cards(request):
 
 def game_detail(request, game):
     """Show one game: its sets and its checklist."""
-    game = get_object_or_404(Game, slug=game)
+    game = get_object_or_404(GameRecord, slug=game)
     sets = game_sets(game, request.user)
     base = _cards(request).filter(card_set__game=game)
     context = checklist(request, base, game_slug=game.slug)

@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 
 from cards.choices import SetKind
 from cards.lookup import folded_match
-from cards.models import Card, CardSet, Game
+from cards.models import Card, CardSet, GameRecord
 
 from .choices import Condition, Finish, GradingCompany, Language
 from .models import MAX_COPIES, CollectionEntry, grade_key
@@ -204,7 +204,7 @@ class CardIndex:
     def __init__(self, user):
         self.user = user
         self.games = {}
-        for slug, name in Game.objects.values_list("slug", "name"):
+        for slug, name in GameRecord.objects.values_list("slug", "name"):
             self.games[slug.lower()] = slug
             self.games[name.lower()] = slug
         self.sets = {}

@@ -2,7 +2,7 @@
 
 from django import forms
 
-from cards.models import Game
+from cards.models import GameRecord
 from cards.safejson import MAX_INT
 
 from .choices import MAX_QUANTITY, Zone
@@ -10,7 +10,9 @@ from .models import Deck
 
 
 class DeckForm(forms.ModelForm):
-    game = forms.ModelChoiceField(queryset=Game.objects.all(), to_field_name="slug")
+    game = forms.ModelChoiceField(
+        queryset=GameRecord.objects.all(), to_field_name="slug"
+    )
 
     class Meta:
         model = Deck

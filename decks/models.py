@@ -30,7 +30,7 @@ class Deck(models.Model):
         settings.AUTH_USER_MODEL, related_name="decks", on_delete=models.CASCADE
     )
     game = models.ForeignKey(
-        "cards.Game", related_name="decks", on_delete=models.PROTECT
+        "cards.GameRecord", related_name="decks", on_delete=models.PROTECT
     )
     name = models.CharField(max_length=120)
     notes = models.TextField(blank=True, max_length=10000)

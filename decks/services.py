@@ -15,7 +15,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from cards.choices import SetKind
-from cards.models import Card, Game
+from cards.models import Card, GameRecord
 from cards.safejson import MAX_INT
 from collection.models import CollectionEntry
 from collection.selectors import counts_for_cards
@@ -287,7 +287,7 @@ def deck_save(*, deck: Deck, entries: Iterable[dict] | None = None) -> Deck:
 def deck_create(
     *,
     owner,
-    game: Game | str,
+    game: GameRecord | str,
     name: str,
     notes: str = "",
     is_public: bool = False,
@@ -295,7 +295,7 @@ def deck_create(
 ) -> Deck:
     """Create a deck (legal or not) with its entries and its first version."""
     if isinstance(game, str):
-        game = Game.objects.filter(slug=game).first()
+        game = GameRecord.objects.filter(slug=game).first()
         if game is None:
             raise ValidationError({"game": "There is no such game."}, code="bad_game")
     deck = Deck(owner=owner, game=game, name=name, notes=notes, is_public=is_public)

@@ -18,7 +18,7 @@ from cards.choices import GameSlug
 from cards.community.readings import apply_readings_to_entries
 from cards.filtersets import CardFilterSet
 from cards.games import GAMES
-from cards.models import Game
+from cards.models import GameRecord
 from cards.search import parse_query
 
 from . import selectors, services
@@ -180,7 +180,7 @@ def deck_list(request, game=None):
             "filterset": filterset,
             "page": page,
             "mine": mine,
-            "games": Game.objects.all(),
+            "games": GameRecord.objects.all(),
             "current_game": params.get("game", ""),
         },
     )

@@ -12,7 +12,7 @@ from hypothesis import settings as hypothesis_settings
 
 from cards.community.services import moderators_group
 from cards.data import card_data_load, card_data_parse
-from cards.models import CardListVersion, Game
+from cards.models import CardListVersion, GameRecord
 from cards.querysets import VERSION_ROW
 from decks.samples import sample_deck
 from tests.utils import full_strength
@@ -40,7 +40,7 @@ def _games_exist(request):
         marker and marker.kwargs.get("transaction")
     ):
         request.getfixturevalue("transactional_db")
-        Game.objects.ensure_all()
+        GameRecord.objects.ensure_all()
         moderators_group()
 
 

@@ -10,7 +10,7 @@ import itertools
 
 from PIL import Image
 
-from cards.models import Card, CardSet, Game
+from cards.models import Card, CardSet, GameRecord
 from collection.models import CollectionEntry
 from collection.services import collection_entry_create
 from decks.models import Deck
@@ -31,7 +31,7 @@ def make_set(game=C, kind="official", slug=None, owner=None, **fields) -> CardSe
     """Return the set of ``game`` with this kind and slug, creating it once."""
     slug = slug or f"{kind}-set"
     card_set, _ = CardSet.objects.get_or_create(
-        game=Game.objects.get(slug=game),
+        game=GameRecord.objects.get(slug=game),
         slug=slug,
         defaults={
             "name": slug.replace("-", " ").title(),

@@ -8,7 +8,7 @@ from django.db import connections
 from rest_framework import serializers
 
 from ..games import GAMES
-from ..models import Card, CardSet, Game
+from ..models import Card, CardSet, GameRecord
 
 # What every card answers with; the columns of its game follow (``printed_fields``).
 COMMON_CARD_FIELDS = (
@@ -60,7 +60,7 @@ def _datetime(value):
 
 class GameSerializer(serializers.ModelSerializer):
     class Meta:
-        model = Game
+        model = GameRecord
         fields = ["slug", "name", "publisher", "year"]
 
 

@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from .. import search
 from ..community.readings import card_verification
 from ..filtersets import CardFilterSet, CardSetFilterSet, GameFilterSet, sort_cards
-from ..models import Card, CardSet, Game
+from ..models import Card, CardSet, GameRecord
 from . import cache
 from .serializers import (
     CardSerializer,
@@ -303,7 +303,7 @@ class FastJSONRenderer(JSONRenderer):
 class GameViewSet(viewsets.ReadOnlyModelViewSet):
     """The four games."""
 
-    queryset = Game.objects.all()
+    queryset = GameRecord.objects.all()
     serializer_class = GameSerializer
     filterset_class = GameFilterSet
     permission_classes = [AllowAny]

@@ -32,7 +32,7 @@ from ..models import (
     CardDataImport,
     CardSet,
     CardSubmission,
-    Game,
+    GameRecord,
     ReviewStatus,
     Scan,
 )
@@ -257,7 +257,7 @@ def card_submission_create(
 def _submission_save(*, user, game, card, card_set, values, source, checked):
     submission = CardSubmission(
         submitter=user,
-        game=Game.objects.get(slug=game),
+        game=GameRecord.objects.get(slug=game),
         card=card,
         card_set=card_set,
         is_new=card is None,
@@ -415,7 +415,7 @@ def field_label(name: str) -> str:
 # --- custom cards -----------------------------------------------------------------
 
 
-def _unique_set_slug(game: Game, name: str, user) -> str:
+def _unique_set_slug(game: GameRecord, name: str, user) -> str:
     base = f"custom-{user.pk}-{slugify(name)[:30] or 'set'}"
     slug, n = base, 1
     while CardSet.objects.filter(game=game, slug=slug).exists():
@@ -431,7 +431,7 @@ def custom_set_create(
     """Make a custom set of ``user``'s own cards for ``game`` (private by default)."""
     if user is None or not user.is_authenticated:
         raise PermissionDenied("Sign in to make custom cards.")
-    game_row = Game.objects.filter(slug=game).first()
+    game_row = GameRecord.objects.filter(slug=game).first()
     if game_row is None:
         raise ValidationError({"game": f'Unknown game "{str(game)[:40]}".'})
     name = (name or "").strip()
@@ -555,7 +555,7 @@ def with_demand(cards):
     )
 
 
-def help_wanted(*, game: Game, card_set: CardSet | None = None,
+def help_wanted(*, game: GameRecord, card_set: CardSet | None = None,
                 include_practice: bool = False) -> list[dict]:  # fmt: skip
     """Return, per set, the cards with unknown fields or not yet verified.
 

@@ -21,7 +21,7 @@ from ..models import (
     CardDataImport,
     CardSet,
     CardSubmission,
-    Game,
+    GameRecord,
     ReviewStatus,
     Scan,
 )
@@ -52,10 +52,10 @@ def _require_moderator(request) -> None:
         raise PermissionDenied("Only moderators can do this.")
 
 
-def _game(slug: str) -> Game:
+def _game(slug: str) -> GameRecord:
     if slug not in GAMES:
         raise Http404("No such game.")
-    return get_object_or_404(Game, slug=slug)
+    return get_object_or_404(GameRecord, slug=slug)
 
 
 # --- submissions ---------------------------------------------------------------
@@ -439,7 +439,7 @@ def card_history(request, pk):
 def help_wanted_index(request):
     """List the games, linking to what is unknown or unverified in each."""
     return render(
-        request, "community/help_wanted_index.html", {"games": Game.objects.all()}
+        request, "community/help_wanted_index.html", {"games": GameRecord.objects.all()}
     )
 
 
@@ -505,7 +505,7 @@ def custom_sets(request):
     return render(
         request,
         "community/custom_sets.html",
-        {"form": form, "sets": sets, "games": Game.objects.all(), "game": game},
+        {"form": form, "sets": sets, "games": GameRecord.objects.all(), "game": game},
     )
 
 

@@ -407,10 +407,10 @@ def test_set_notes_longer_than_the_limit_are_refused_with_a_message():
 
 def test_a_game_row_takes_only_a_slug_the_registry_has():
     from cards.games import GAMES
-    from cards.models import Game
+    from cards.models import GameRecord
 
     with pytest.raises(ValidationError) as refused:
-        Game(slug="chess", name="Chess").full_clean(validate_unique=False)
+        GameRecord(slug="chess", name="Chess").full_clean(validate_unique=False)
     assert refused.value.error_dict["slug"][0].code == "unknown_game"
     for slug in GAMES:
-        Game(slug=slug, name="x").full_clean(validate_unique=False)
+        GameRecord(slug=slug, name="x").full_clean(validate_unique=False)

@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from cards.models import Game
+from cards.models import GameRecord
 from tests.factories import B, C, make_card, make_set
 
 
@@ -15,8 +15,8 @@ def cards(db):
     practice = make_set(C, "practice", slug="practice", name="Practice")
     gates = make_set(B, slug="1-48", name="Series 1")
     ns = SimpleNamespace(
-        collision=Game.objects.get(slug=C),
-        bakugan=Game.objects.get(slug=B),
+        collision=GameRecord.objects.get(slug=C),
+        bakugan=GameRecord.objects.get(slug=B),
         base=base,
         practice=practice,
         gates=gates,

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from cards.models import Card, CardChange, CardSet, Game
+from cards.models import Card, CardChange, CardSet, GameRecord
 from collection.models import CollectionEntry, ImportPreview
 from decks.models import Deck, DeckEntry
 from decks.services import deck_add_card, deck_create
@@ -44,7 +44,7 @@ def _management(prefix: str, total: int, initial: int) -> dict:
 def _deck_form(owner, name: str, rows: list[dict], initial: int = 0) -> dict:
     data = {
         "owner": str(owner.pk),
-        "game": str(Game.objects.get(slug=GAME).pk),
+        "game": str(GameRecord.objects.get(slug=GAME).pk),
         "name": name,
         "notes": "",
         **_management("entries", len(rows), initial),
@@ -173,7 +173,7 @@ def test_admin_entry_with_a_card_the_owner_cannot_see_is_refused(
     staff_client, user, other_user, cards
 ):
     hidden_set = CardSet.objects.create(
-        game=Game.objects.get(slug=GAME),
+        game=GameRecord.objects.get(slug=GAME),
         slug="mallory-custom",
         name="Mallory's cards",
         kind="custom",

@@ -266,7 +266,7 @@ class World:
     """The scratch site: grows to a number of cards and knows how to run each path."""
 
     def __init__(self):
-        from cards.models import Card, CardSet, Game
+        from cards.models import Card, CardSet, GameRecord
 
         User = get_user_model()
         self.user = User.objects.create_user("bench", password=None)
@@ -274,7 +274,7 @@ class World:
         self.client.force_login(self.user)
         self.page_client = Client()
         self.page_client.force_login(self.user)
-        self.game = Game.objects.get(
+        self.game = GameRecord.objects.get(
             slug=Card.objects.filter(name="Dragoon").values_list(
                 "card_set__game__slug", flat=True
             )[0]

@@ -24,7 +24,7 @@ from django.test.utils import CaptureQueriesContext
 
 from cards import games, search
 from cards.choices import SetKind
-from cards.models import Card, CardSet, CardWord, Game
+from cards.models import Card, CardSet, CardWord, GameRecord
 from cards.words import card_words_refresh
 from tools.bench.timing import Row, measure
 
@@ -92,7 +92,7 @@ def rows(args):
     game = next(g for g in games.GAMES.values() if g.gate_classes)
     owner, _ = get_user_model().objects.get_or_create(username=SLUG)
     card_set = CardSet.objects.create(
-        game=Game.objects.get(slug=game.slug),
+        game=GameRecord.objects.get(slug=game.slug),
         slug=SLUG,
         name="Benchmark words",
         kind=SetKind.CUSTOM,

@@ -24,7 +24,7 @@ class TableGame(models.Model):
         settings.AUTH_USER_MODEL, related_name="table_games", on_delete=models.CASCADE
     )
     game = models.ForeignKey(
-        "cards.Game", related_name="table_games", on_delete=models.PROTECT
+        "cards.GameRecord", related_name="table_games", on_delete=models.PROTECT
     )
     name = models.CharField(max_length=120)
     setup = models.JSONField(help_text="What the score starts from, by game.")

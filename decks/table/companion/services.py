@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cards.games import GAMES
-from cards.models import Game
+from cards.models import GameRecord
 from cards.selectors import hidden_card_ids
 
 from ...play.adapter import card_to_engine
@@ -53,7 +53,7 @@ def table_game_create(*, owner, game_slug: str, name: str, setup: dict) -> Table
     _check(spec.slug, setup, [])
     table_game = TableGame(
         owner=owner,
-        game=Game.objects.get(slug=game_slug),
+        game=GameRecord.objects.get(slug=game_slug),
         name=(name or "").strip()[:120] or f"{spec.short_name} at the table",
         setup=setup,
         log=[],
