@@ -1,6 +1,7 @@
 """Rules engines for the four games, pure Python with no Django import.
 
-``get_game(slug)`` returns the game module; every module offers the interface
+``engine_for(slug)`` returns a game's engine module (the registry entry is the
+"game"; its engine is the module that plays it); every module offers the interface
 described in ``core``. Decks reach an engine as one dict per seat mapping each
 zone to a list of card dicts (one dict per copy), the card dict carrying the
 card's columns (``cards.models.Card`` field names) and its ``id``:
@@ -20,7 +21,7 @@ from cards.games import GAMES
 MODULES = {slug: game.engine_path for slug, game in GAMES.items()}
 
 
-def get_game(slug: str):
+def engine_for(slug: str):
     """Return the engine module of a game by its slug."""
     try:
         path = MODULES[slug]

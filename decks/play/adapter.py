@@ -17,7 +17,7 @@ from cards.games import GAMES as CARD_GAMES
 from cards.selectors import hidden_card_ids
 from collection.selectors import owned_copies
 
-from ..engine import get_game
+from ..engine import engine_for
 from ..presets import BASE_FIELDS
 from ..rules import ERROR, is_legal, to_lines, validate_deck
 
@@ -77,7 +77,7 @@ def deck_entries(deck) -> list:
 
 def blocking_cards(game_slug: str, engine_deck: dict) -> list[dict]:
     """Return ``{"id", "name", "problems"}`` for every card the engine cannot play."""
-    game = get_game(game_slug)
+    game = engine_for(game_slug)
     seen, blocked = set(), []
     for cards in engine_deck.values():
         for card in cards:

@@ -53,7 +53,7 @@ from cards.games import GAMES
 from cards.models import Card
 from collection.models import CollectionEntry
 
-from ..engine import get_game
+from ..engine import engine_for
 from ..engine.bots import BOT_NAMES, make_bot, play_out
 from ..engine.core import Rng, seed_state
 from ..rules import is_legal, to_lines, validate_deck
@@ -121,7 +121,7 @@ def swap_candidates(
     (at most ``MAX_TRIES`` tried), and returned in the deck's order.
     """
     slug = deck.game.slug
-    engine = get_game(slug)
+    engine = engine_for(slug)
     entries = _entry_dicts(deck_entries(deck))
     lines = [
         entry
@@ -257,7 +257,7 @@ def candidate_play(
     so, the games so far are returned); ``progress(n)`` after each game.
     """
     doctor = candidate.doctor
-    game = get_game(doctor.game)
+    game = engine_for(doctor.game)
     decks = (
         [candidate.deck] if not doctor.opponent else [candidate.deck, doctor.opponent]
     )

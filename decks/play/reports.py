@@ -34,7 +34,7 @@ from django_tasks import task
 
 from cards.games import GAMES
 
-from ..engine import get_game
+from ..engine import engine_for
 from ..engine.bots import BOT_NAMES, make_bot, play_out
 from ..engine.core import Rng, pinned, seed_state
 from .adapter import PlaytestError, engine_decks
@@ -185,7 +185,7 @@ def play_games(report: DeckReport, first: int, games: int, progress=None) -> dic
     games whoever plays it. The tally holds raw counts that ``merge_tallies``
     adds up exactly; ``progress(n)`` is told after each of the slice's games.
     """
-    game = get_game(report.game)
+    game = engine_for(report.game)
     # Several opponents: game i is against opponent i % k (decks[1 + i % k]).
     field = report.field or []
     tally = [[0, 0, 0] for _ in field]  # wins, losses, draws per opponent

@@ -31,7 +31,7 @@ from cards.choices import SetKind
 from cards.community.readings import apply_readings_to_entries
 from cards.games import GAMES
 
-from ..engine import get_game
+from ..engine import engine_for
 from ..engine.bots import BOT_NAMES, make_bot
 from ..engine.core import CHANCE, EngineError, Rng, replay, resolve_chance, seed_state
 from ..models import Deck
@@ -156,7 +156,7 @@ def playtest_create(
     The engine checks the options (``bad_options``); the adapter checks the decks.
     """
     game_slug = deck.game.slug
-    game = get_game(game_slug)
+    game = engine_for(game_slug)
     _check_start(game, game_slug, opponent, chance, players, match)
     if seed is None:
         seed = secrets.randbelow(2**31)
@@ -313,12 +313,12 @@ def load_state(pt: Playtest):
     and gives the event text the saved form leaves out; a saved game of an older
     schema or engine loads the same way.
     """
-    return _replay(get_game(pt.game), pt)
+    return _replay(engine_for(pt.game), pt)
 
 
 def replay_to(pt: Playtest, step: int | None = None):
     """Return the state after the first ``step`` logged actions (all when None)."""
-    return _replay(get_game(pt.game), pt, step)
+    return _replay(engine_for(pt.game), pt, step)
 
 
 def _replay(engine, pt: Playtest, step: int | None = None):
@@ -329,7 +329,7 @@ def _replay(engine, pt: Playtest, step: int | None = None):
 
 def acting_seat(pt: Playtest, state) -> int | None:
     """Return the human seat that acts now (CHANCE for a chosen chance step), or None."""
-    return _acting(get_game(pt.game), pt, state)
+    return _acting(engine_for(pt.game), pt, state)
 
 
 def _acting(engine, pt: Playtest, state) -> int | None:
@@ -344,7 +344,7 @@ def _acting(engine, pt: Playtest, state) -> int | None:
 
 def choices(pt: Playtest, state) -> list[Choice]:
     """Return the actions the player may click now, each with a stable id and a label."""
-    engine = get_game(pt.game)
+    engine = engine_for(pt.game)
     return _choices(engine, state, _acting(engine, pt, state))
 
 
@@ -398,7 +398,7 @@ def playtest_act(*, playtest_id: int, user, action: str, version: int) -> Playte
                 "This game has moved on since that page was loaded. It has been refreshed.",
                 status=409,
             )
-        game = get_game(pt.game)
+        game = engine_for(pt.game)
         state = _replay(game, pt)
         if game.is_over(state):
             raise PlaytestError("game_over", "The game is over.")
@@ -458,7 +458,7 @@ def playtest_undo(
             *pt.undone,
             {"from": cut, "log": pt.log[cut:], "steps": pt.steps[cut:]},
         ]
-        game = get_game(pt.game)
+        game = engine_for(pt.game)
         state = _replay(game, pt, cut)
         return _save(pt, game, state, pt.log[:cut], pt.steps[:cut], undone=True)
 
@@ -468,7 +468,7 @@ def playtest_branch(*, playtest: Playtest, user, step: int | None = None) -> Pla
     step = len(playtest.log) if step is None else step
     if not isinstance(step, int) or not 0 <= step <= len(playtest.log):
         raise PlaytestError("bad_step", "That step is not in this game.")
-    game = get_game(playtest.game)
+    game = engine_for(playtest.game)
     log, steps = playtest.log[:step], playtest.steps[:step]
     state = replay(game, playtest.decks, playtest.options, playtest.seed, log)
     log, steps = list(log), list(steps)
@@ -567,7 +567,7 @@ def match_summary(pt: Playtest, games: list[Playtest] | None = None):
     if pt.match_id is None or GAMES[pt.game].match is None:
         return None
     games = match_games(pt.match_id) if games is None else games
-    return _match_summary(get_game(pt.game), pt, games)
+    return _match_summary(engine_for(pt.game), pt, games)
 
 
 def _match_summary(engine, pt: Playtest, games: list[Playtest]) -> MatchSummary:
@@ -632,7 +632,7 @@ def match_next_game(*, playtest_id: int, user, version: int) -> Playtest:
         pt = _locked(playtest_id, user)
         if pt.match_id is None:
             raise PlaytestError("not_a_match", "This game is not part of a match.")
-        mode, engine = GAMES[pt.game].match, get_game(pt.game)
+        mode, engine = GAMES[pt.game].match, engine_for(pt.game)
         if mode is None:
             raise PlaytestError("no_match", "This game has no match mode.")
         held = PlaytestMatch.objects.select_for_update().get(pk=pt.match_id)
@@ -727,7 +727,7 @@ def playtest_page(
     owner's own board: hot-seat hands the screen to the acting seat unless
     ``shown`` is that seat, and a finished game of a match offers the next.
     """
-    engine = get_game(playtest.game)
+    engine = engine_for(playtest.game)
     state = _replay(engine, playtest, step)
     return _page(
         engine, playtest, state, step=step, seat=seat, board=board, shown=shown
@@ -842,7 +842,7 @@ def playtest_start_page(*, user, deck: Deck) -> PlaytestStartPage:
         b["can_transcribe"] = kinds.get(b["id"]) != SetKind.CUSTOM
     return PlaytestStartPage(
         deck=deck,
-        engine=get_game(deck.game.slug),
+        engine=engine_for(deck.game.slug),
         other_decks=others,
         opponent_groups=opponent_groups(user, deck),
         default_opponent=default_opponent(deck),

@@ -41,8 +41,8 @@ def test_engine_and_the_pure_modules_it_imports_load_no_django():
     code = (
         "import json, sys\n"
         "import decks.engine\n"
-        "from decks.engine import MODULES, get_game\n"
-        "for slug in MODULES: get_game(slug)\n"
+        "from decks.engine import MODULES, engine_for\n"
+        "for slug in MODULES: engine_for(slug)\n"
         "import cards.games, cards.effects\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in"
         f" {PROJECT!r})))\n"

@@ -18,7 +18,7 @@ from dataclasses import fields, is_dataclass
 
 import pytest
 
-from decks.engine import get_game
+from decks.engine import engine_for
 from decks.engine.bots import make_bot
 from decks.engine.core import (
     CHANCE,
@@ -157,7 +157,7 @@ def playout(game, case, decks, options, seed, viewed):
 
 @pytest.mark.parametrize(("slug", "players", "options"), SETUPS)
 def test_random_playouts_keep_the_contract_at_every_step(slug, players, options):
-    case, game = CASES[slug], get_game(slug)
+    case, game = CASES[slug], engine_for(slug)
     for seed in range(case.seeds):
         decks = case.decks(players, seed)
         state = playout(game, case, decks, options, seed, seed < case.viewed)
@@ -167,7 +167,7 @@ def test_random_playouts_keep_the_contract_at_every_step(slug, players, options)
 
 @pytest.mark.parametrize("slug", CASES)
 def test_the_same_seed_plays_the_same_game_with_the_global_random_disturbed(slug):
-    case, game = CASES[slug], get_game(slug)
+    case, game = CASES[slug], engine_for(slug)
     players, options = case.setups[-1]
     results = []
     for disturbance in (1, 2):
@@ -191,7 +191,7 @@ def test_the_same_seed_plays_the_same_game_with_the_global_random_disturbed(slug
 
 @pytest.mark.parametrize("slug", CASES)
 def test_a_saved_game_of_another_kind_or_version_is_refused(slug):
-    game = get_game(slug)
+    game = engine_for(slug)
     case = CASES[slug]
     players, options = case.setups[0]
     data = game.to_json(game.new_game(case.decks(players, 0), options, 0))
@@ -211,7 +211,7 @@ def test_a_saved_game_of_another_kind_or_version_is_refused(slug):
 
 @pytest.mark.parametrize("slug", CASES)
 def test_unknown_options_are_refused_naming_the_option(slug):
-    game = get_game(slug)
+    game = engine_for(slug)
     case = CASES[slug]
     players, options = case.setups[0]
     with pytest.raises(EngineError) as refused:
@@ -226,7 +226,7 @@ def test_unknown_options_are_refused_naming_the_option(slug):
 def test_name_slug_and_seat_counts_come_from_the_registry(slug):
     from cards.games import GAMES
 
-    game = get_game(slug)
+    game = engine_for(slug)
     assert (game.SLUG, game.NAME) == (slug, GAMES[slug].name)
     assert (game.MIN_PLAYERS, game.MAX_PLAYERS) == (
         GAMES[slug].min_players,
@@ -280,7 +280,7 @@ def is_shared(f) -> bool:
 
 @pytest.mark.parametrize("slug", CASES)
 def test_the_marked_copy_equals_a_deep_copy_and_shares_nothing_it_may_change(slug):
-    case, game = CASES[slug], get_game(slug)
+    case, game = CASES[slug], engine_for(slug)
     for seed, (players, options) in enumerate(case.setups):
         state = game.new_game(case.decks(players, seed), options, seed)
         bots = [make_bot("random", seed * 10 + s) for s in range(5)]

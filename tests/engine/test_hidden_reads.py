@@ -3,7 +3,7 @@
 import re
 from io import StringIO
 
-from decks.engine import get_game
+from decks.engine import engine_for
 from decks.engine.strength import hidden_reads
 from decks.presets import preset_decks
 from tools.bench import main
@@ -14,13 +14,13 @@ def _presets(slug):
 
 
 def test_a_game_with_nothing_hidden_but_its_generator_never_changes_greedy():
-    found = hidden_reads(get_game("bakugan"), _presets("bakugan"), {}, 3)
+    found = hidden_reads(engine_for("bakugan"), _presets("bakugan"), {}, 3)
     assert found["choices"] > 10
     assert found["changed"] == 0 and found["rate"] == 0.0
 
 
 def test_the_counts_add_up_and_replay_for_a_seed():
-    game = get_game("collide-o")
+    game = engine_for("collide-o")
     options = {"players": 3}
     found = hidden_reads(game, _presets("collide-o"), options, 3, seed=5)
     assert 0 <= found["changed"] <= found["choices"]
@@ -40,7 +40,7 @@ def test_choice_times_times_each_real_choice_of_the_bot_measured():
     from decks.engine.bots import make_bot
     from decks.engine.strength import choice_times
 
-    game = get_game("collision")
+    game = engine_for("collision")
     decks = _presets("collision")
     setups = [[decks[0], decks[1]]]
     times = choice_times(game, setups, {}, "random", 2, seed=3)

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cards.games import GAMES
-from decks.engine import get_game
+from decks.engine import engine_for
 from decks.engine.bots import BOT_NAMES, make_bot, play_out
 from decks.engine.core import CHANCE, Rng, replay, resolve_chance, seed_state
 from decks.engine.search import SearchBot, outcome_shares
@@ -21,7 +21,7 @@ SLUGS = sorted(GAMES)
 
 def _setup(slug: str, seed: int, players: int = 2):
     """Return (game, decks, options) for a game of presets picked by ``seed``."""
-    game = get_game(slug)
+    game = engine_for(slug)
     presets = preset_decks(slug)
     pick = random.Random(seed)
     if GAMES[slug].shared_pack:
@@ -250,7 +250,7 @@ def test_the_first_playout_tries_the_greedy_choice_of_its_own_world(slug):
 
 def test_collide_o_hand_prospects_equal_their_plain_reading():
     shared = next(slug for slug in SLUGS if GAMES[slug].shared_pack)
-    game = get_game(shared)
+    game = engine_for(shared)
     checked = 0
     for seed in range(6):
         _, decks, options = _setup(shared, seed, 3)
@@ -335,7 +335,7 @@ def test_the_measuring_bots_are_no_bots_a_player_can_pick(device, name):
 
 def test_the_sees_all_bot_reads_what_the_honest_one_cannot():
     """Shuffling the hidden cards changes the sees-all bot's counts, never the honest one's."""
-    game = get_game("collision")
+    game = engine_for("collision")
     moved = 0
     for seed in range(8):
         _, decks, options = _setup("collision", seed)
@@ -357,7 +357,7 @@ def test_the_sees_all_bot_reads_what_the_honest_one_cannot():
 @pytest.mark.parametrize("slug", ["collision", "collide-o", "metal-fusion"])
 def test_the_sees_hands_bot_reads_the_others_hands_and_nothing_else(slug):
     """Shuffling the deck orders leaves its counts as they were; dealing the hands anew moves them."""
-    game = get_game(slug)
+    game = engine_for(slug)
     moved = tried = 0
     for seed in range(40):
         _, decks, options = _setup(slug, seed)
@@ -407,7 +407,7 @@ def test_inside_the_tree_the_other_seats_make_the_greedy_move():
     there; weighed by UCB1 instead (``opponents="search"``) it tries others too."""
     from decks.engine.search import Settings, scores_after_reference
 
-    game = get_game("bakugan")
+    game = engine_for("bakugan")
     checked = tried_others = 0
     for seed in range(40):
         _, decks, options = _setup("bakugan", seed)

@@ -28,7 +28,7 @@ from django.db import connection
 
 from cards.models import Card
 from collection.models import CollectionEntry, ImportPreview
-from decks.engine import get_game
+from decks.engine import engine_for
 from decks.play.models import Playtest
 from decks.play.services import replay_to
 from tests.utils import subprocess_env
@@ -307,7 +307,7 @@ def test_killed_server_loses_no_acknowledged_playtest_action_or_collection_write
             assert pt.log[len(last_log)] == seen["pending"], where
         else:
             assert pt.log == last_log, where
-        game = get_game(pt.game)
+        game = engine_for(pt.game)
         assert _same_json(game.to_json(replay_to(pt))) == pt.state, where
         status, body = site.json("GET", f"/api/playtests/{game_id}/", None)
         assert (status, body["version"], body["log"]) == (200, pt.version, pt.log)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from decks.engine import get_game
+from decks.engine import engine_for
 from decks.engine.core import EngineError
 from decks.play.adapter import deck_entries, engine_decks
 from decks.play.models import Playtest
@@ -39,7 +39,7 @@ def test_a_bad_option_is_the_engines_refusal_word_for_word(user, deck_for):
     deck = deck_for("collision")
     decks = engine_decks("collision", [deck, deck], players=2)
     with pytest.raises(EngineError) as engine_refusal:
-        get_game("collision").new_game(decks, {"advanced": "yes"}, 1)
+        engine_for("collision").new_game(decks, {"advanced": "yes"}, 1)
     with pytest.raises(PlaytestError) as refusal:
         playtest_create(owner=user, deck=deck, options={"advanced": "yes"}, seed=1)
     assert refusal.value.code == "bad_options" == engine_refusal.value.code

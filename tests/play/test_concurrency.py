@@ -5,7 +5,7 @@ import threading
 import pytest
 from django.db import connection
 
-from decks.engine import get_game
+from decks.engine import engine_for
 from decks.engine.core import replay
 from decks.play.models import Playtest
 from decks.play.services import (
@@ -51,7 +51,7 @@ def test_every_round_of_conflicting_posts_has_one_winner_and_the_games_replay_eq
     user, deck_for
 ):
     deck = deck_for("collide-o")
-    game = get_game("collide-o")
+    game = engine_for("collide-o")
     pt = playtest_create(owner=user, deck=deck, opponent="hotseat", players=2, seed=11)
     games = [pt.pk]
     for round_no in range(ROUNDS):

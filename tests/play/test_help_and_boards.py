@@ -5,7 +5,7 @@ import re
 import pytest
 
 from cards.games import PALETTE
-from decks.engine import get_game
+from decks.engine import engine_for
 from decks.engine.collision import stopper
 from decks.play.services import load_state, playtest_create
 from decks.rules.collide_o import section_rects, section_words
@@ -200,7 +200,7 @@ def test_collision_board_hides_the_other_hand_as_a_count(client, user, deck_for)
     )
     client.force_login(user)
     html = client.get(f"/play/{pt.pk}/").content.decode()
-    view = get_game("collision").view(load_state(pt), 0)
+    view = engine_for("collision").view(load_state(pt), 0)
     hidden = view["seats"][1]["hand"]
     assert isinstance(hidden, int)
     assert html.count('<span class="meta"> hidden</span>') == 1

@@ -3,7 +3,7 @@ decks; forced moves played for the player."""
 
 import pytest
 
-from decks.engine import get_game
+from decks.engine import engine_for
 from decks.play.adapter import entries_to_engine
 from decks.play.models import Playtest
 from decks.play.opponents import random_entries
@@ -105,7 +105,7 @@ def test_forced_moves_are_played_for_the_player_and_undone_with_the_last_choice(
 ):
     deck = deck_for("bakugan")
     pt = playtest_create(owner=user, deck=deck, seed=4, autoplay=True)
-    game = get_game("bakugan")
+    game = engine_for("bakugan")
     state = load_state(pt)
     # The player is asked only where there is a real choice.
     assert len(game.legal_actions(state)) > 1 or game.is_over(state)
@@ -133,7 +133,7 @@ def test_without_autoplay_the_player_clicks_even_a_forced_move(user, deck_for):
     deck = deck_for("metal-fusion")
     pt = playtest_create(owner=user, deck=deck, seed=4)
     state = load_state(pt)
-    game = get_game("metal-fusion")
+    game = engine_for("metal-fusion")
     assert not game.is_over(state)
     assert len(game.legal_actions(state)) == 1
 

@@ -3,7 +3,7 @@
 import pytest
 
 from cards.games import GAMES
-from decks.engine import get_game
+from decks.engine import engine_for
 from decks.engine.simulate import run_games
 from decks.presets import preset, preset_decks
 from decks.rules import is_legal, validate_deck
@@ -22,7 +22,7 @@ def test_every_game_has_several_presets_of_different_styles(slug):
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_every_preset_is_legal_and_every_card_playable(slug):
-    game = get_game(slug)
+    game = engine_for(slug)
     for p in preset_decks(slug):
         players = min(GAMES[slug].seat_counts)
         assert is_legal(validate_deck(slug, p.entries, players=players)), p.name
@@ -33,7 +33,7 @@ def test_every_preset_is_legal_and_every_card_playable(slug):
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_presets_play_whole_games_in_the_batch_simulator(slug):
-    game = get_game(slug)
+    game = engine_for(slug)
     presets = preset_decks(slug)
     if GAMES[slug].shared_pack:
         decks, options = [presets[0].deck()], {"players": 3}

@@ -2,7 +2,7 @@
 
 import pytest
 
-from decks.engine import get_game
+from decks.engine import engine_for
 from decks.engine.core import replay
 from decks.play.models import Playtest
 from decks.play.names import seat_names, speak
@@ -28,7 +28,7 @@ def test_the_board_shows_the_replayed_events_the_saved_form_leaves_out(
             version=pt.version,
         )
     pt = Playtest.objects.get(pk=pt.pk)
-    game = get_game(slug)
+    game = engine_for(slug)
     events = replay(game, pt.decks, pt.options, pt.seed, pt.log).events
     assert "events" not in pt.state
     assert events and load_state(pt).events == events

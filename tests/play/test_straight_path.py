@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from decks.engine import core, get_game
+from decks.engine import core, engine_for
 from decks.play.models import Playtest
 from decks.play.services import (
     choices,
@@ -19,7 +19,7 @@ from decks.play.services import (
 )
 
 # The functions counted: the engine look-up and the replay every state load is.
-COUNTED = {get_game.__code__: "get_game", core.replay.__code__: "replay"}
+COUNTED = {engine_for.__code__: "engine_for", core.replay.__code__: "replay"}
 
 
 @contextmanager
@@ -60,7 +60,7 @@ def test_an_htmx_action_loads_the_state_once_and_looks_the_engine_up_once(
         )
     assert response.status_code == 200
     assert b'id="board"' in response.content
-    assert calls == Counter(get_game=1, replay=1)
+    assert calls == Counter(engine_for=1, replay=1)
 
 
 @pytest.mark.django_db
@@ -72,7 +72,7 @@ def test_the_board_page_loads_the_state_once_and_looks_the_engine_up_once(
     with counting() as calls:
         response = client.get(f"/play/{pt.pk}/")
     assert response.status_code == 200
-    assert calls == Counter(get_game=1, replay=1)
+    assert calls == Counter(engine_for=1, replay=1)
 
 
 @pytest.mark.django_db
@@ -86,7 +86,7 @@ def test_a_shared_replay_loads_the_state_once_and_looks_the_engine_up_once(
     with counting() as calls:
         response = client.get(f"/play/shared/{token}/?step=1")
     assert response.status_code == 200
-    assert calls == Counter(get_game=1, replay=1)
+    assert calls == Counter(engine_for=1, replay=1)
 
 
 @pytest.mark.django_db
@@ -104,7 +104,7 @@ def test_an_api_action_loads_the_state_once_and_looks_the_engine_up_once(
         )
     assert response.status_code == 200
     assert response.json()["version"] == pt.version + 1
-    assert calls == Counter(get_game=1, replay=1)
+    assert calls == Counter(engine_for=1, replay=1)
 
 
 @pytest.mark.django_db
@@ -145,4 +145,4 @@ def test_a_finished_match_game_offers_the_next_with_one_state_load(
     with counting() as calls:
         response = client.get(f"/play/{pt.pk}/")
     assert b"data-next-game" in response.content
-    assert calls == Counter(get_game=1, replay=1)
+    assert calls == Counter(engine_for=1, replay=1)

@@ -12,7 +12,7 @@ import time
 
 from cards.games import bakugan
 from cards.models import Card
-from decks.engine import get_game
+from decks.engine import engine_for
 from decks.engine.bots import make_bot, play_out
 from decks.engine.core import Rng, seed_state
 from decks.play.adapter import card_to_engine
@@ -45,7 +45,7 @@ def _pools():
 
 def bench(games: int = 2000, pairs: int = 4, seed: int = 1) -> dict:
     """Return games/s over ``games`` random games spread over ``pairs`` deck pairs."""
-    game = get_game(bakugan.GAME.slug)
+    game = engine_for(bakugan.GAME.slug)
     figures, gates, abilities = _pools()
     if len(figures) < 3 or len(gates) < 3 or len(abilities) < 3:
         raise BenchError("Load the card data first (manage.py load_cards).")

@@ -17,7 +17,7 @@ import json
 import statistics
 
 from cards.games import GAMES
-from decks.engine import get_game
+from decks.engine import engine_for
 from decks.engine.bots import BOT_NAMES
 from decks.engine.strength import (
     SEES_ALL,
@@ -100,7 +100,7 @@ def rows(args):
     for slug, options, players in setups(args.game):
         if args.players and players != args.players:
             continue
-        game = get_game(slug)
+        game = engine_for(slug)
         decks = [p.deck() for p in preset_decks(slug)]
         if not decks:
             continue

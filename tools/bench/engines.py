@@ -1,7 +1,7 @@
 """Engine speed: random-versus-random complete games per second, one core."""
 
 from cards.games import GAMES
-from decks.engine import get_game
+from decks.engine import engine_for
 from decks.engine.simulate import run_games
 from decks.play.simulation import engine_decks_from_specs
 from tools.bench.timing import Row
@@ -14,7 +14,7 @@ def add_arguments(parser) -> None:
 def engine_figures(games: int = 2000, seed: int = 1):
     """Yield games/s for every engine set-up, practice sample decks, random bots."""
     for slug, spec in GAMES.items():
-        game = get_game(slug)
+        game = engine_for(slug)
         for options, players in spec.bench_setups:
             if spec.shared_pack:
                 decks = engine_decks_from_specs(slug, ["sample"], players=players)

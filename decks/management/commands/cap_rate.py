@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from django.core.management.base import BaseCommand
 
 from cards.games import GAMES
-from decks.engine import get_game
+from decks.engine import engine_for
 from decks.engine.bots import make_bot, play_out
 from decks.engine.core import Rng, seed_state
 from decks.presets import _card_index, preset_decks
@@ -75,7 +75,7 @@ def measure(
     game_slug: str, players: int, options: dict, bots, games: int, seed: int
 ) -> dict:
     """Play ``games`` games and return counts: games, at the cap, draws, seconds."""
-    game = get_game(game_slug)
+    game = engine_for(game_slug)
     pool = deck_pool(game_slug)
     shared = GAMES[game_slug].shared_pack
     at_cap = draws = 0

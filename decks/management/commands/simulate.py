@@ -5,7 +5,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from cards.games import GAMES
-from decks.engine import get_game
+from decks.engine import engine_for
 from decks.engine.bots import BOT_NAMES
 from decks.engine.simulate import run_games
 from decks.play.simulation import DeckSpecError, engine_decks_from_specs
@@ -50,7 +50,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         slug = opts["game"]
-        game = get_game(slug)
+        game = engine_for(slug)
         if opts["games"] < 1:
             raise CommandError("--games must be at least 1.")
         specs = opts["deck"] or ["sample"]
