@@ -7,11 +7,13 @@ process: the rest of the suite never sees a fifth game.
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 from cards.data import card_data_load, card_data_parse
 from cards.models import Card, Game
 from decks.models import Deck
 from decks.playtest.models import Playtest
+from decks.samples import sample_deck
 
 SLUG = "tally-ho"
 PRACTICE = Path(__file__).with_name("practice-tally-ho.json")
@@ -99,8 +101,6 @@ def test_the_deck_builder_applies_the_games_rules(client, user, cards):
 
 @pytest.fixture
 def deck(user, cards):
-    from decks.samples import sample_deck
-
     return sample_deck(owner=user, game_slug=SLUG, variant=0)
 
 
@@ -135,3 +135,9 @@ def test_the_transcribe_page_asks_for_the_games_printed_fields(client, user, car
     assert response.status_code == 200
     html = response.content.decode()
     assert 'name="g_power"' in html and 'name="colour"' in html
+
+
+def test_registering_the_game_needs_no_migration(db):
+    # --check exits non-zero when the models (choices built from the registry
+    # among them) differ from the migrations.
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)
