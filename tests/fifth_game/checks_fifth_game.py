@@ -141,3 +141,27 @@ def test_registering_the_game_needs_no_migration(db):
     # --check exits non-zero when the models (choices built from the registry
     # among them) differ from the migrations.
     call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+def test_the_engine_hides_the_other_hand_and_replays_from_its_seed():
+    from decks.engine import get_game
+    from decks.engine.core import replay
+
+    engine = get_game(SLUG)
+    # Tallies 1 to 9 and a 1 against ten 9s: the 9 ties, every other trick is lost.
+    decks = [
+        {"deck": [{"id": i, "name": f"C{i}", "g_power": 1 + i % 9} for i in range(10)]},
+        {"deck": [{"id": 100 + i, "name": "Nine", "g_power": 9} for i in range(10)]},
+    ]
+    state = engine.new_game(decks, {}, seed=3)
+    seats = engine.view(state, 0).seats
+    assert (len(seats[0]["hand"]), seats[1]["hand"]) == (3, 3)
+    log = []
+    while not engine.is_over(state):
+        action = engine.legal_actions(state)[-1]
+        log.append(action.text)
+        state = engine.apply(state, action)
+    assert len(log) == 20
+    assert (state.points, engine.winner(state)) == ([0, 9], 1)
+    again = replay(engine, decks, {}, 3, log)
+    assert engine.to_json(again) == engine.to_json(state)

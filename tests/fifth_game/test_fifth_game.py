@@ -39,7 +39,7 @@ def test_the_site_serves_a_game_defined_only_in_this_folder(tmp_path):
     )  # fmt: skip
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     summary = result.stdout.splitlines()[-1]
-    assert summary.startswith("8 passed in "), result.stdout[-2000:]
+    assert summary.startswith("9 passed in "), result.stdout[-2000:]
 
 
 def test_no_file_outside_this_folder_names_the_made_up_game():
