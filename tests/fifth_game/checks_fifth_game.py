@@ -135,6 +135,8 @@ def test_the_transcribe_page_asks_for_the_games_printed_fields(client, user, car
     assert response.status_code == 200
     html = response.content.decode()
     assert 'name="g_power"' in html and 'name="colour"' in html
+    # The card type is offered as the game's own kinds, not column choices.
+    assert 'value="tally"' in html
 
 
 def test_registering_the_game_needs_no_migration(db):
