@@ -51,6 +51,9 @@ CardType = models.TextChoices(
         )
     ],
 )
+# The card page's and deck editor's name of each type (the column has no choices:
+# ``validate_card`` checks a type against its own game's).
+CARD_TYPE_LABELS = dict(CardType.choices)
 _COLOUR_ORDER = ("red", "yellow", "green", "blue", "black")
 _COLOURS = {c.value: c for g in GAMES.values() for c in g.colours}
 Colour = models.TextChoices(

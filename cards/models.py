@@ -17,8 +17,8 @@ from django.urls import reverse
 
 from . import games
 from .choices import (
+    CARD_TYPE_LABELS,
     Attribute,
-    CardType,
     Colour,
     Distribution,
     GateClass,
@@ -239,9 +239,9 @@ class Card(models.Model):
         max_length=20, blank=True, help_text="The number as printed, e.g. 96 or 9/48c."
     )
     name = models.CharField(max_length=160, null=True, blank=True)
-    card_type = models.CharField(
-        max_length=12, choices=CardType.choices, null=True, blank=True
-    )
+    # One of its game's card types, checked by ``validate_card`` against the
+    # registry rather than by column choices, so a new game needs no migration.
+    card_type = models.CharField(max_length=12, null=True, blank=True)
     colour = models.CharField(
         max_length=8, choices=Colour.choices, null=True, blank=True
     )
@@ -392,6 +392,10 @@ class Card(models.Model):
         return (self.card_set.game.slug, self.card_set.slug, self.key)
 
     natural_key.dependencies = ["cards.cardset"]
+
+    def get_card_type_display(self) -> str:
+        """Return the card type's name as the games call it ("Gate card")."""
+        return CARD_TYPE_LABELS.get(self.card_type, self.card_type)
 
     @property
     def game_slug(self) -> str:

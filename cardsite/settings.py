@@ -91,6 +91,10 @@ if _database_url:
             _database_url, conn_max_age=60, conn_health_checks=True
         )
     }
+    # A test run beside another on the same server (the made-up game's checks,
+    # run in a subprocess) names its own test database so neither drops the other's.
+    if env_str("CARDSITE_TEST_DB_NAME", ""):
+        DATABASES["default"]["TEST"] = {"NAME": env_str("CARDSITE_TEST_DB_NAME", "")}
 else:
     DATABASES = {
         "default": {

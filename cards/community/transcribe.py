@@ -33,8 +33,9 @@ def _kind(name: str, spec) -> str:
     if declared is not None:
         return declared.kind
     # Columns no game declares (the card type, the printed number): by their type.
+    # The card type is one of the game's kinds, which the column does not list.
     model_field = Card._meta.get_field(name)
-    if model_field.choices:
+    if name == "card_type" or model_field.choices:
         return "choice"
     if isinstance(model_field, models.IntegerField):
         return "number"
@@ -108,10 +109,10 @@ def controls(
         elif kind == "colour":
             control["choices"] = [(c.value, c.label) for c in spec.colours]
         elif kind == "choice":
-            choices = list(model_field.choices)
             if name == "card_type":
-                choices = [(k.value, k.label) for k in spec.kinds]
-            control["choices"] = choices
+                control["choices"] = [(k.value, k.label) for k in spec.kinds]
+            else:
+                control["choices"] = list(model_field.choices)
         if kind in ("number", "bonus", "pips"):
             control["min"], control["max"] = _bounds(name, spec)
         result.append(control)

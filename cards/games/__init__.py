@@ -11,8 +11,12 @@ This package is the one place that imports a game's module by name. A game's
 behaviour is reached through its entry only: its card face (``draw_face``), its
 rules module (``rules_path``: construction rules, deck tools, board helpers, the
 table companion) and its engine (``engine_path``); no shared module imports a
-game's module or branches on a game's name (``tests/site/test_one_place.py``).
+game's module or branches on a game's name (``tests/site/test_one_place.py``). A game kept elsewhere is added
+by naming its module in the environment variable ``CARDSITE_EXTRA_GAMES``.
 """
+
+import os
+from importlib import import_module
 
 from . import bakugan, collide_o, collision, metal_fusion
 from .spec import (
@@ -32,10 +36,23 @@ from .spec import (
     rgb,
 )
 
+BUILT_IN = (collision.GAME, metal_fusion.GAME, collide_o.GAME, bakugan.GAME)
+
+
+def extra_games(paths: str) -> tuple[Game, ...]:
+    """Return the ``GAME`` of each module named in a comma-separated list."""
+    return tuple(
+        import_module(path.strip()).GAME for path in paths.split(",") if path.strip()
+    )
+
+
+# A game defined outside this package (a test's made-up game) is registered by
+# naming its module in CARDSITE_EXTRA_GAMES. It is read here, once, because the
+# choices, search tables and filters elsewhere are built from GAMES at import.
 GAMES: dict[str, Game] = {
     g.slug: g
     for g in sorted(
-        (collision.GAME, metal_fusion.GAME, collide_o.GAME, bakugan.GAME),
+        BUILT_IN + extra_games(os.environ.get("CARDSITE_EXTRA_GAMES", "")),
         key=lambda g: g.order,
     )
 }

@@ -463,21 +463,26 @@ class Game:
     def form_options(self) -> tuple[Option, ...]:
         return tuple(o for o in self.options if o.label)
 
+    # Each page part is the game's own template, then a generic one a game
+    # without its own gets ({% include %} and select_template take the first found).
     @property
-    def board_template(self) -> str:
-        return f"play/boards/{self.slug}.html"
+    def board_template(self) -> tuple[str, str]:
+        return (f"play/boards/{self.slug}.html", "play/boards/generic.html")
 
     @property
-    def help_template(self) -> str:
-        return f"play/help/{self.slug}.html"
+    def help_template(self) -> tuple[str, str]:
+        return (f"play/help/{self.slug}.html", "play/help/generic.html")
 
     @property
-    def card_template(self) -> str:
-        return f"cards/games/{self.slug}/card.html"
+    def card_template(self) -> tuple[str, str]:
+        return (f"cards/games/{self.slug}/card.html", "cards/games/generic/card.html")
 
     @property
-    def key_stats_template(self) -> str:
-        return f"cards/games/{self.slug}/key_stats.html"
+    def key_stats_template(self) -> tuple[str, str]:
+        return (
+            f"cards/games/{self.slug}/key_stats.html",
+            "cards/games/generic/key_stats.html",
+        )
 
     def card_size(self, card_type: str | None) -> PrintSize:
         """Return the size a card of this type prints at."""

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from django import template
 from django.conf import settings
-from django.template.loader import get_template
+from django.template.loader import select_template
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
@@ -317,7 +317,7 @@ def pips(card, colour: str):
 def key_stats(card):
     """Render the key stats of the card's game for a checklist row."""
     spec = games.get(card.card_set.game.slug)
-    return get_template(spec.key_stats_template).render({"card": card})
+    return select_template(spec.key_stats_template).render({"card": card, "spec": spec})
 
 
 @register.simple_tag(takes_context=True)

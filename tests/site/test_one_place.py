@@ -22,8 +22,8 @@ def per_game_files() -> set[Path]:
             files.add(ROOT / package / f"{game.module}.py")
             files.update((ROOT / package / game.module).rglob("*.py"))
         for template in (
-            game.board_template,
-            game.help_template,
+            game.board_template[0],
+            game.help_template[0],
             game.companion_template,
         ):
             files.add(ROOT / "templates" / template)
