@@ -10,9 +10,9 @@ import pytest
 from django.core.management import call_command
 
 from cards.data import card_data_load, card_data_parse
-from cards.models import Card, Game
+from cards.models import Card, GameRecord
 from decks.models import Deck
-from decks.playtest.models import Playtest
+from decks.play.models import Playtest
 from decks.samples import sample_deck
 
 SLUG = "tally-ho"
@@ -23,7 +23,7 @@ CHECKLIST = f"/games/{SLUG}/sets/practice-{SLUG}/"
 @pytest.fixture
 def cards(db):
     """Load the made-up game's practice set; return its cards by number."""
-    Game.objects.ensure_all()
+    GameRecord.objects.ensure_all()
     card_data_load(data=card_data_parse(text=PRACTICE.read_text()), source_label="t")
     return {c.number: c for c in Card.objects.filter(card_set__game__slug=SLUG)}
 
@@ -146,10 +146,10 @@ def test_registering_the_game_needs_no_migration(db):
 
 
 def test_the_engine_hides_the_other_hand_and_replays_from_its_seed():
-    from decks.engine import get_game
+    from decks.engine import engine_for
     from decks.engine.core import replay
 
-    engine = get_game(SLUG)
+    engine = engine_for(SLUG)
     # Tallies 1 to 9 and a 1 against ten 9s: the 9 ties, every other trick is lost.
     decks = [
         {"deck": [{"id": i, "name": f"C{i}", "g_power": 1 + i % 9} for i in range(10)]},

@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('cards', '0011_game_slug_from_registry'),
+        ('cards', '0012_card_type_from_registry'),
         ('decks', '0006_figures_bakugan_slots'),
     ]
 
