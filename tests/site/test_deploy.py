@@ -154,6 +154,7 @@ def _wait_for_ping(server, port, log):
     deadline = time.monotonic() + 120
     while True:
         if server.poll() is not None:
+            _stop(server)  # what make started may outlive it
             text = log.read_text()
             assert "Connection in use" in text, text
             return None
