@@ -20,9 +20,11 @@ ENCODINGS = ROOT / "fixtures" / "sources" / "bakugan" / "effects.json"
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def loaded():
-    card_data_load(data=card_data_parse(text=FIXTURE.read_text(encoding="utf-8")))
+@pytest.fixture(scope="module")
+def loaded(module_rows_without_practice):
+    """Load the official Bakugan cards once for the module."""
+    with module_rows_without_practice():
+        card_data_load(data=card_data_parse(text=FIXTURE.read_text(encoding="utf-8")))
 
 
 def encodings() -> dict:

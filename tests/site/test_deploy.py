@@ -116,32 +116,29 @@ def test_make_serve_as_documented_starts_behind_a_tls_proxy(tmp_path):
     ):
         env.pop(name, None)
     key_file = tmp_path / "secret-key"
-    port = _free_port()
-    log = tmp_path / "serve.log"
     # Set-up (venv, migrate, cards) and the minutes-long collectstatic are not
     # what is tested: -o takes them as done.
     command = ["make", "-o", "setup", "-o", "staticfiles/staticfiles.json", "serve"]
-    with log.open("w") as out:
-        server = subprocess.Popen(
-            [*command, f"PORT={port}", f"SECRET_KEY_FILE={key_file}"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    # The port is free when chosen but another process (the other xdist worker's
+    # servers and clients) may take it before gunicorn binds it; gunicorn then
+    # exits, so that one case starts again on another port.
+    for attempt in range(3):
+        port = _free_port()
+        log = tmp_path / f"serve-{attempt}.log"
+        with log.open("w") as out:
+            server = subprocess.Popen(
+                [*command, f"PORT={port}", f"SECRET_KEY_FILE={key_file}"],
+                cwd=ROOT,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        through_proxy = _wait_for_ping(server, port, log)
+        if through_proxy is not None:
+            break
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            assert server.poll() is None, log.read_text()
-            try:
-                through_proxy = _get(
-                    port, "/api/ping/", **{"X-Forwarded-Proto": "https"}
-                )
-                break
-            except OSError:
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.5)
+        assert through_proxy is not None, log.read_text()
         assert through_proxy.status == 200
         assert through_proxy.headers.get_all("Server") is None
         plain = _get(port, "/api/ping/")
@@ -149,8 +146,36 @@ def test_make_serve_as_documented_starts_behind_a_tls_proxy(tmp_path):
         assert plain.headers["Location"] == f"https://127.0.0.1:{port}/api/ping/"
         assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     finally:
+        _stop(server)
+
+
+def _wait_for_ping(server, port, log):
+    """Return the answer to a ping through the proxy; None if the port was taken."""
+    deadline = time.monotonic() + 120
+    while True:
+        if server.poll() is not None:
+            _stop(server)  # what make started may outlive it
+            text = log.read_text()
+            assert "Connection in use" in text, text
+            return None
+        try:
+            return _get(port, "/api/ping/", **{"X-Forwarded-Proto": "https"})
+        except OSError:
+            if time.monotonic() >= deadline:
+                _stop(server)
+                raise AssertionError(log.read_text()) from None
+            time.sleep(0.5)
+
+
+def _stop(server):
+    """Stop make and everything it started; a group already gone is stopped."""
+    # killpg on a group whose processes all exited raises ProcessLookupError,
+    # which used to hide the failure the server's log explains.
+    try:
         os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
+    except ProcessLookupError:
+        pass
+    server.wait(timeout=30)
 
 
 def test_the_development_server_does_not_name_itself(live_server):
