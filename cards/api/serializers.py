@@ -7,27 +7,12 @@ from threading import Lock
 from django.db import connections
 from rest_framework import serializers
 
-from ..games import GAMES
+from ..games import COMMON_FIELDS, GAMES
 from ..models import Card, CardSet, GameRecord
 
-# What every card answers with; the columns of its game follow (``printed_fields``).
-COMMON_CARD_FIELDS = (
-    "id",
-    "key",
-    "number",
-    "printed_number",
-    "name",
-    "card_type",
-    "rarity",
-    "text",
-    "lore",
-    "code",
-    "source",
-    "verification",
-    "distribution",
-    "not_printed",
-    "effects",
-)
+# What every card answers with: its id and the columns every game's cards have;
+# the columns of its game follow (``printed_fields``).
+COMMON_CARD_FIELDS = ("id", *COMMON_FIELDS)
 # The games' own columns, each declared in its game's ``printed`` fields.
 GAME_CARD_FIELDS = tuple(dict.fromkeys(f for g in GAMES.values() for f in g.fields))
 CARD_FIELDS = COMMON_CARD_FIELDS + GAME_CARD_FIELDS
