@@ -358,3 +358,20 @@ def test_the_board_shows_the_sentence_generated_from_the_encoding():
     )
     gates = bk.view(state, 0)["seats"][0]["gate_hand"]
     assert all(g["effect"] == "Not encoded: it gives its bonus alone." for g in gates)
+
+
+def test_a_reroll_after_maruchos_throw_moves_the_new_landing_or_is_spent():
+    """Do Over after Marucho's Throw: a miss spends the move, a landing moves."""
+    throw, again = real("1-48", "25/48"), real("1-15a", "14/15a", 901)
+    state = game(HAOS, VENTUS, p2_ab=[throw, again, *plain(1)])
+    state = p1_stands(state)
+    state = act(act(state, "P2 rolls B3"), "landed on gate P2-G1")
+    state = act(act(state, "P2 plays A1"), "P2 plays A2")
+    assert state.phase == "roll" and "Player 2's Skyress is rolled again." in (
+        state.events
+    )
+    missed = pass_windows(act(state, "missed"))  # raised ValueError before
+    assert missed.phase == "choose" and missed.field_bakugan == [0, -1]
+    assert "Player 2's Skyress misses every gate." in missed.events
+    landed = act(state, "landed on gate P2-G1")
+    assert landed.battle is not None and landed.battle.gate == 0  # moved to P1-G1

@@ -1,4 +1,10 @@
-"""Bakugan ability windows (ruling B10): who may play, and what follows them."""
+"""Bakugan ability windows (ruling B10): who may play, and what follows them.
+
+A reading the rulings leave open: a card that moves the rolled Bakugan to
+another gate waits for the Bakugan's landing. If another card has it rolled
+again first, the move applies where the new roll lands; if that roll misses
+every gate, there is nothing to move and the move is spent.
+"""
 
 from __future__ import annotations
 
@@ -83,6 +89,9 @@ def _continue(state: State, then: str) -> None:
         state.reroll, state.landed, state.phase = False, -1, "roll"
         state.rerolled = True
         state.events.append(f"{_bname(state, state.rolling)} is rolled again.")
+    elif then == "land" and state.shift and state.landed < 0:
+        state.shift = False  # rolled again and missed: nothing to move
+        _land(state)
     elif then == "land" and state.shift:
         state.shift = False
         pos = state.field_gates.index(state.landed)
