@@ -62,7 +62,8 @@ def missing(game, field: Field, parts: Parts = SITE) -> list[str]:
     allowed = {value for value, _ in column.choices or ()}
     if allowed and not set(field.choices) <= allowed:
         problems.append(f"{where}: a declared choice the column refuses")
-    if field.choices and not field.invalid:
+    # A column whose own choices are the declared ones refuses the rest itself.
+    if field.choices and not field.invalid and set(field.choices) != allowed:
         problems.append(f"{where}: choices without the message refusing others")
     for kind in game.kinds:
         answered = field.name in parts.serialized(game.slug, kind.value)
@@ -81,7 +82,7 @@ def missing(game, field: Field, parts: Parts = SITE) -> list[str]:
             problems.append(f"{where}: no filter {name}")
         elif parts.filters[name].field_name not in (field.name, name):
             problems.append(f"{where}: filter {name} reads another column")
-    for name in field.search:
+    for name in (k.name for k in field.keys):
         if name not in parts.keys or game.slug not in parts.keys[name].games:
             problems.append(f"{where}: no search key {name} for this game")
     if field.sort is not None:
