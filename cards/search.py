@@ -13,8 +13,11 @@ It follows the convention most card players learned on Scryfall.
   ``<``, ``<=``, ``>``, ``>=``; every number key takes each of them, ``!=`` also
   negates any other key). Values with spaces are quoted: ``name:"Storm Pegasus"``.
   Keys have short forms (``c`` colour, ``t`` type, ``r`` rarity, ``o`` text, ``n``
-  name, ``s`` set, ``cn`` number, ``g`` game, ``is``/``not``); ``KEYS`` is the one
-  definition, and the help table is generated from it (``help_rows``).
+  name, ``s`` set, ``cn`` number, ``g`` game, ``is``/``not``). Those every game
+  answers are ``COMMON_KEYS``; a game's own are made from the fields it declares
+  (``Field.search``) by their kind (``declared_keys``: a choice's values, a
+  number's comparisons, a battle edge's notches, ...). ``KEYS`` holds both, and
+  the help table is generated from it (``help_rows``).
 * A bare word that names a value of a field of the games (a colour, card type,
   rarity, Bakugan attribute, gate class, play/win symbol, timing or a game) is
   read as that field, and the description says so ("red: read as colour red");

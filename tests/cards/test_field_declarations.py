@@ -5,7 +5,9 @@ it declares (``Game.printed``), the field is validated by its column, answered
 by the API for the card types that print it, filtered, searched and sorted
 when its declaration says so, listed on the card page, asked on the transcribe
 page with its control, and carried in the game's card data files. ``missing``
-names what lacks; the last tests take one derivation away and see it named.
+names what lacks; the last tests take one derivation away and see it named, and
+declare a new field of an existing kind on a game copy to see its filter and
+search key made from the declaration alone.
 """
 
 from dataclasses import dataclass, replace
