@@ -1,5 +1,7 @@
 """FilterSets over games, sets and cards, shared by the HTML pages and the API."""
 
+from functools import partial
+
 import django_filters as filters
 from django import forms
 from django.core.validators import ProhibitNullCharactersValidator
@@ -153,7 +155,7 @@ def _notch_filters(game, field, name: str) -> dict[str, filters.Filter]:
 
     def counted(lookup: str):
         def method(queryset, name, value):
-            count = lambda: search.piece_count(code, column)  # noqa: E731
+            count = partial(search.piece_count, code, column)
             return queryset.filter(search._compare_q(count, lookup, int(value)))
 
         return method
@@ -171,7 +173,9 @@ def _notch_filters(game, field, name: str) -> dict[str, filters.Filter]:
 
 
 def _choice_filters(game, field, name: str) -> dict[str, filters.Filter]:
-    """A choice's value, each named as its column names it."""
+    """A choice's value, each named as its column names it (none without choices)."""
+    if not field.choices:
+        return {}
     labels = dict(Card._meta.get_field(field.name).choices or ())
     choices = [(v, labels.get(v, v)) for v in field.choices]
     return {

@@ -485,6 +485,10 @@ def _is(key, op, value):
     return make(), positive, negated
 
 
+# A piece may be written by its first letter (edge:4=s), or "." for bare.
+PIECE_LETTERS = {"l": "L", "s": "S", "e": "E", ".": "."}
+
+
 def _edge(column: str):
     """Return the ``edge:`` handler: the piece at one notch of the battle edge."""
 
@@ -494,9 +498,7 @@ def _edge(column: str):
         if m is None:
             raise TermError("edge needs a notch and a piece, e.g. edge:4=strike.")
         notch, piece = int(m.group(1)), m.group(2)
-        code = PIECE_CODES.get(piece) or {"l": "L", "s": "S", "e": "E", ".": "."}.get(
-            piece
-        )
+        code = PIECE_CODES.get(piece) or PIECE_LETTERS.get(piece)
         if code is None:
             raise TermError("edge pieces are bare, live, strike and empty.")
         name = PIECE_NAMES[code]
@@ -672,8 +674,13 @@ class Declared:
 
 
 def _values(game, field: Field) -> tuple[str, ...]:
-    """Return the values a choice-like key takes: the choices, else the colours."""
-    return field.choices or tuple(c.value for c in game.colours)
+    """Return the values a choice-like key takes: the choices, or a colour's colours.
+
+    A choice declared without its choices takes none, and makes no key.
+    """
+    if field.choices or field.reading not in ("colour", "letters"):
+        return field.choices
+    return tuple(c.value for c in game.colours)
 
 
 def _part(declared: list) -> Part:

@@ -312,3 +312,15 @@ def test_the_site_has_exactly_the_derived_filters_and_keys():
     assert {n: _shown(k) for n, k in derived.keys.items()} == {
         n: _shown(k) for n, k in KEYS.items()
     }
+
+
+def test_a_choice_declared_without_its_choices_is_named_missing():
+    bare = replace(MOVE_KIND, choices=())
+    game = replace(
+        FUSION,
+        printed=tuple(bare if f.name == "move_kind" else f for f in FUSION.printed),
+    )
+    assert missing(game, bare, _site_of([game]))[-2:] == [
+        "metal-fusion move_kind: no filter move_kind",
+        "metal-fusion move_kind: no search key move for this game",
+    ]
