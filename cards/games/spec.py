@@ -114,8 +114,9 @@ class Field:
     ``name`` is the Card column and ``label`` its name on the card page. ``kind``
     is the transcribe page's control: ``notches``, ``pips``, ``section``,
     ``colour``, ``rarity``, ``choice``, ``number``, ``bonus`` or ``text``.
-    ``minimum``/``maximum`` bound a number, ``choices`` the values a choice takes
-    (a value outside them is refused with ``invalid``, code ``invalid_code``).
+    ``minimum``/``maximum`` bound a number, ``choices`` the values a choice takes,
+    and its filter and search key with it (a value outside them is refused with
+    ``invalid``, code ``invalid_code``, unless the column's own choices are these).
     ``types`` are the card types that print it (empty: every type). ``page`` is
     its place among the card page's fields (None: not listed there),
     ``filters`` the card filters over it in form order, ``search`` the search
