@@ -1,5 +1,7 @@
 """FilterSets over games, sets and cards, shared by the HTML pages and the API."""
 
+from functools import partial
+
 import django_filters as filters
 from django import forms
 from django.core.validators import ProhibitNullCharactersValidator
@@ -11,20 +13,16 @@ from . import search
 from .choices import (
     COLOUR_LETTERS,
     PIECE_CODES,
-    Attribute,
     CardType,
     Colour,
     GameSlug,
-    GateClass,
     SetKind,
-    Symbol,
     Verification,
 )
 from .games import GAMES
 from .models import Card, CardSet, GameRecord
 
-PIECE_CHOICES = [(name, name) for name in ("bare", "live", "strike", "empty")]
-MF_COLOUR_CHOICES = [(c, c) for c in search.MF_COLOURS]
+PIECE_CHOICES = [(name, name) for name in PIECE_CODES]
 COLOUR_CHOICES = Colour.choices
 
 # Sort keys the checklist, the API and the search's order: accept (one list).
@@ -104,17 +102,6 @@ def _range(field: str, label: str):
     )
 
 
-def _count_filter(piece: str, lookup: str):
-    code = PIECE_CODES[piece]
-
-    def method(self, queryset, name, value):
-        return queryset.filter(
-            search._compare_q(lambda: search.piece_count(code), lookup, int(value))
-        )
-
-    return method
-
-
 class GameFilterSet(filters.FilterSet):
     slug = filters.ChoiceFilter(choices=GameSlug.choices)
 
@@ -133,40 +120,171 @@ class CardSetFilterSet(filters.FilterSet):
         fields = ["game", "kind", "slug"]
 
 
-# The printed field kinds that hold a whole number.
-NUMBER_KINDS = ("number", "pips", "bonus")
+# --- the filters of the games' declared fields (``Field.filters``) ------------
+# Each maker takes (game, field, filter name) and returns the filters that name
+# brings, by name (a range brings three), or {} for one it cannot make.
 
 
-def declared_ranges() -> dict[str, filters.Filter]:
-    """Return the number filters of the games' declared fields, by name.
+def _number_filters(game, field, name: str) -> dict[str, filters.Filter]:
+    """``<word>_min`` or ``<word>_max`` brings ``<word>`` and both bounds."""
+    word, _, end = name.rpartition("_")
+    if end not in ("min", "max"):
+        return {}
+    exact, low, high = _range(field.name, field.label)
+    return {word: exact, f"{word}_min": low, f"{word}_max": high}
 
-    A number field that names ``<word>_min`` or ``<word>_max`` among its
-    ``filters`` gets all three over its column: ``<word>``, ``<word>_min`` and
-    ``<word>_max``, labelled with its label.
+
+def _notch_filters(game, field, name: str) -> dict[str, filters.Filter]:
+    """``edge_<n>``: the piece at notch n; ``<piece>_min``/``_max``: a piece count."""
+    column = field.name
+    word, _, end = name.rpartition("_")
+    if word == "edge" and end.isdigit():
+        notch = int(end)
+
+        def at_notch(queryset, name, value):
+            return queryset.filter(Exact(Substr(column, notch, 1), PIECE_CODES[value]))
+
+        return {
+            name: filters.ChoiceFilter(
+                choices=PIECE_CHOICES, method=at_notch, label=f"Notch {notch}"
+            )
+        }
+    if word not in PIECE_CODES or end not in ("min", "max"):
+        return {}
+    code = PIECE_CODES[word]
+
+    def counted(lookup: str):
+        def method(queryset, name, value):
+            count = partial(search.piece_count, code, column)
+            return queryset.filter(search._compare_q(count, lookup, int(value)))
+
+        return method
+
+    label = f"{word.title()} pieces"
+    return {
+        word: WholeNumberFilter(method=counted("exact"), label=label),
+        f"{word}_min": WholeNumberFilter(
+            method=counted("gte"), label=f"{label} at least"
+        ),
+        f"{word}_max": WholeNumberFilter(
+            method=counted("lte"), label=f"{label} at most"
+        ),
+    }
+
+
+def _choice_filters(game, field, name: str) -> dict[str, filters.Filter]:
+    """A choice's value, each named as its column names it (none without choices)."""
+    if not field.choices:
+        return {}
+    labels = dict(Card._meta.get_field(field.name).choices or ())
+    choices = [(v, labels.get(v, v)) for v in field.choices]
+    return {
+        name: filters.ChoiceFilter(
+            field_name=field.name, choices=choices, label=field.label
+        )
+    }
+
+
+def _colour_filters(game, field, name: str) -> dict[str, filters.Filter]:
+    """A colour, any of the site's (one the game does not print finds nothing)."""
+    return {
+        name: filters.ChoiceFilter(
+            field_name=field.name, choices=COLOUR_CHOICES, label=field.label
+        )
+    }
+
+
+def _letters_filters(game, field, name: str) -> dict[str, filters.Filter]:
+    """One of the game's colours among the letters the column holds."""
+    column = field.name
+
+    def including(queryset, name, value):
+        return queryset.filter(**{f"{column}__contains": COLOUR_LETTERS[value]})
+
+    choices = [(c.value, c.value) for c in game.colours]
+    label = f"{name.replace('_', ' ').capitalize()} colour"
+    return {name: filters.ChoiceFilter(choices=choices, method=including, label=label)}
+
+
+def _section_filters(game, field, name: str) -> dict[str, filters.Filter]:
+    """A colour in this section (its own name), in any (another name), or wild."""
+    if name == "wild":
+
+        def wild(queryset, name, value):
+            q = search.wild_q()
+            return queryset.filter(q) if value else queryset.exclude(q)
+
+        return {name: filters.BooleanFilter(method=wild, label="Has a wild section")}
+    if name == field.name:
+        columns, label = (field.name,), f"{field.label} colour"
+    else:
+        columns = tuple(f.name for f in game.printed if f.reading == "section")
+        label = "Colour in any section"
+
+    def coloured(queryset, name, value):
+        return queryset.filter(search.section_q(COLOUR_LETTERS[value], columns))
+
+    return {
+        name: filters.ChoiceFilter(choices=COLOUR_CHOICES, method=coloured, label=label)
+    }
+
+
+def _text_filters(game, field, name: str) -> dict[str, filters.Filter]:
+    """Text the column contains."""
+    return {
+        name: filters.CharFilter(
+            field_name=field.name,
+            lookup_expr="icontains",
+            max_length=Card._meta.get_field(field.name).max_length,
+            label=field.label,
+        )
+    }
+
+
+FILTER_MAKERS = {
+    "number": _number_filters,
+    "pips": _number_filters,
+    "bonus": _number_filters,
+    "notches": _notch_filters,
+    "choice": _choice_filters,
+    "colour": _colour_filters,
+    "letters": _letters_filters,
+    "section": _section_filters,
+    "text": _text_filters,
+}
+
+
+def declared_filters(games, makers=FILTER_MAKERS) -> dict[str, filters.Filter]:
+    """Return the filters of the games' declared fields, made by each field's kind.
+
+    A filter name two games declare is made once, from the first.
     """
     made = {}
-    for game in GAMES.values():
+    for game in games:
         for field in game.printed:
-            if field.kind not in NUMBER_KINDS:
-                continue
+            maker = makers.get(field.reading)
             for name in field.filters:
-                word, _, end = name.rpartition("_")
-                if end in ("min", "max") and word not in made:
-                    exact, low, high = _range(field.name, field.label)
-                    made.update({word: exact, f"{word}_min": low, f"{word}_max": high})
+                if maker is not None and name not in made:
+                    made.update(
+                        {
+                            k: f
+                            for k, f in maker(game, field, name).items()
+                            if k not in made
+                        }
+                    )
     return made
 
 
-# The declared number filters, as a base whose filters the FilterSet inherits.
-DeclaredRangeFilterSet = type(
-    "DeclaredRangeFilterSet", (filters.FilterSet,), declared_ranges()
+# The declared filters, as a base whose filters the FilterSet inherits.
+DeclaredFilterSet = type(
+    "DeclaredFilterSet", (filters.FilterSet,), declared_filters(GAMES.values())
 )
 
 
-class CardFilterSet(DeclaredRangeFilterSet):
+class CardFilterSet(DeclaredFilterSet):
     """Every card filter; ``q`` reads the search language (cards/search.py).
 
-    The games' number ranges come from their declared fields (``declared_ranges``).
+    Each game's own filters come from its declared fields (``declared_filters``).
     """
 
     q = SearchFilter(
@@ -200,80 +318,6 @@ class CardFilterSet(DeclaredRangeFilterSet):
         lookup_expr="icontains", max_length=160, label="Name contains"
     )
 
-    # Collision.
-    edge_1 = filters.ChoiceFilter(
-        choices=PIECE_CHOICES, method="filter_edge", label="Notch 1"
-    )
-    edge_2 = filters.ChoiceFilter(
-        choices=PIECE_CHOICES, method="filter_edge", label="Notch 2"
-    )
-    edge_3 = filters.ChoiceFilter(
-        choices=PIECE_CHOICES, method="filter_edge", label="Notch 3"
-    )
-    edge_4 = filters.ChoiceFilter(
-        choices=PIECE_CHOICES, method="filter_edge", label="Notch 4"
-    )
-    edge_5 = filters.ChoiceFilter(
-        choices=PIECE_CHOICES, method="filter_edge", label="Notch 5"
-    )
-    edge_6 = filters.ChoiceFilter(
-        choices=PIECE_CHOICES, method="filter_edge", label="Notch 6"
-    )
-    live = WholeNumberFilter(method="filter_live", label="Live pieces")
-    live_min = WholeNumberFilter(method="filter_live_min", label="Live pieces at least")
-    live_max = WholeNumberFilter(method="filter_live_max", label="Live pieces at most")
-    strike = WholeNumberFilter(method="filter_strike", label="Strike pieces")
-    strike_min = WholeNumberFilter(
-        method="filter_strike_min", label="Strike pieces at least"
-    )
-    strike_max = WholeNumberFilter(
-        method="filter_strike_max", label="Strike pieces at most"
-    )
-    empty = WholeNumberFilter(method="filter_empty", label="Empty pieces")
-    empty_min = WholeNumberFilter(
-        method="filter_empty_min", label="Empty pieces at least"
-    )
-    empty_max = WholeNumberFilter(
-        method="filter_empty_max", label="Empty pieces at most"
-    )
-    symbol = filters.ChoiceFilter(choices=Symbol.choices, label="Symbol")
-
-    # Metal Fusion.
-    emblem = filters.CharFilter(lookup_expr="icontains", max_length=60, label="Emblem")
-    launcher = filters.ChoiceFilter(choices=COLOUR_CHOICES, label="Launcher colour")
-    booster = filters.ChoiceFilter(
-        choices=MF_COLOUR_CHOICES, method="filter_booster", label="Booster colour"
-    )
-
-    # Collide-O!
-    section = filters.ChoiceFilter(
-        choices=COLOUR_CHOICES, method="filter_section", label="Colour in any section"
-    )
-    section_1 = filters.ChoiceFilter(
-        choices=COLOUR_CHOICES, method="filter_section", label="Section 1 colour"
-    )
-    section_2 = filters.ChoiceFilter(
-        choices=COLOUR_CHOICES, method="filter_section", label="Section 2 colour"
-    )
-    section_3 = filters.ChoiceFilter(
-        choices=COLOUR_CHOICES, method="filter_section", label="Section 3 colour"
-    )
-    wild = filters.BooleanFilter(method="filter_wild", label="Has a wild section")
-
-    # Bakugan.
-    attribute = filters.ChoiceFilter(choices=Attribute.choices, label="Attribute")
-    gate_class = filters.ChoiceFilter(choices=GateClass.choices, label="Gate class")
-
-    filter_live = _count_filter("live", "exact")
-    filter_live_min = _count_filter("live", "gte")
-    filter_live_max = _count_filter("live", "lte")
-    filter_strike = _count_filter("strike", "exact")
-    filter_strike_min = _count_filter("strike", "gte")
-    filter_strike_max = _count_filter("strike", "lte")
-    filter_empty = _count_filter("empty", "exact")
-    filter_empty_min = _count_filter("empty", "gte")
-    filter_empty_max = _count_filter("empty", "lte")
-
     class Meta:
         model = Card
         fields = []
@@ -301,25 +345,3 @@ class CardFilterSet(DeclaredRangeFilterSet):
 
     def filter_text(self, queryset, name, value):
         return queryset.filter(Q(name__icontains=value) | Q(text__icontains=value))
-
-    def filter_edge(self, queryset, name, value):
-        notch = int(name.rsplit("_", 1)[1])
-        return queryset.filter(
-            Exact(Substr("battle_edge", notch, 1), PIECE_CODES[value])
-        )
-
-    def filter_booster(self, queryset, name, value):
-        return queryset.filter(boosters__contains=COLOUR_LETTERS[value])
-
-    def filter_section(self, queryset, name, value):
-        fields = (
-            ("section_1", "section_2", "section_3") if name == "section" else (name,)
-        )
-        return queryset.filter(search.section_q(COLOUR_LETTERS[value], fields))
-
-    def filter_wild(self, queryset, name, value):
-        return (
-            queryset.filter(search.wild_q())
-            if value
-            else queryset.exclude(search.wild_q())
-        )

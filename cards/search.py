@@ -13,8 +13,11 @@ It follows the convention most card players learned on Scryfall.
   ``<``, ``<=``, ``>``, ``>=``; every number key takes each of them, ``!=`` also
   negates any other key). Values with spaces are quoted: ``name:"Storm Pegasus"``.
   Keys have short forms (``c`` colour, ``t`` type, ``r`` rarity, ``o`` text, ``n``
-  name, ``s`` set, ``cn`` number, ``g`` game, ``is``/``not``); ``KEYS`` is the one
-  definition, and the help table is generated from it (``help_rows``).
+  name, ``s`` set, ``cn`` number, ``g`` game, ``is``/``not``). Those every game
+  answers are ``COMMON_KEYS``; a game's own are made from the fields it declares
+  (``Field.search``) by their kind (``declared_keys``: a choice's values, a
+  number's comparisons, a battle edge's notches, ...). ``KEYS`` holds both, and
+  the help table is generated from it (``help_rows``).
 * A bare word that names a value of a field of the games (a colour, card type,
   rarity, Bakugan attribute, gate class, play/win symbol, timing or a game) is
   read as that field, and the description says so ("red: read as colour red");
@@ -60,7 +63,7 @@ from django.db.models.functions import Length, Replace, Substr
 from django.db.models.lookups import Exact
 
 from .choices import PIECE_CODES, PIECE_NAMES, SetKind, Verification
-from .games import COMMON_FIELDS, GAMES
+from .games import GAMES, Field, SearchKey
 from .words import WORD_COLUMNS, WordCandidates, search_prefix
 
 MAX_LENGTH = 2000
@@ -110,15 +113,6 @@ TYPE_WORDS = {
 }
 RARITIES = tuple(dict.fromkeys(r for g in GAMES.values() for r in g.rarity_symbols))
 RARITY_WORDS = RARITIES
-ATTRIBUTES = tuple(dict.fromkeys(a for g in GAMES.values() for a in g.attributes))
-GATE_CLASSES = tuple(dict.fromkeys(c for g in GAMES.values() for c in g.gate_classes))
-SYMBOLS = tuple(dict.fromkeys(s for g in GAMES.values() for s in g.symbols))
-TIMINGS = tuple(dict.fromkeys(t for g in GAMES.values() for t in g.timings))
-# Ability cards' colours (what ``class:`` also reads): the colours of a game
-# with gate classes.
-CLASS_COLOURS = tuple(
-    dict.fromkeys(c.value for g in GAMES.values() if g.gate_classes for c in g.colours)
-)
 MF_COLOURS = tuple(
     dict.fromkeys(
         n[0] for g in GAMES.values() for n in g.sort_numbers if n[1].startswith("stat_")
@@ -169,18 +163,9 @@ SORT_ALIASES = {
 }
 
 
-def _games_with(*columns: str) -> tuple[str, ...]:
-    """Return the slugs of the games whose cards have any of ``columns``."""
-    if any(c in COMMON_FIELDS for c in columns):
-        return tuple(GAMES)
-    return tuple(g.slug for g in GAMES.values() if set(columns) & set(g.fields))
-
-
-def piece_count(code: str):
-    """Return an expression counting the pieces ``code`` in the battle edge."""
-    return Length("battle_edge") - Length(
-        Replace("battle_edge", Value(code), Value(""))
-    )
+def piece_count(code: str, column: str):
+    """Return an expression counting the pieces ``code`` in a battle edge column."""
+    return Length(column) - Length(Replace(column, Value(code), Value("")))
 
 
 def promo_q() -> Q:
@@ -500,48 +485,40 @@ def _is(key, op, value):
     return make(), positive, negated
 
 
-def _edge(key, op, value):
-    _equality_only(key, op)
-    m = re.fullmatch(r"([1-6])[=:]([a-z.]+)", value.lower())
-    if m is None:
-        raise TermError("edge needs a notch and a piece, e.g. edge:4=strike.")
-    notch, piece = int(m.group(1)), m.group(2)
-    code = PIECE_CODES.get(piece) or {"l": "L", "s": "S", "e": "E", ".": "."}.get(piece)
-    if code is None:
-        raise TermError("edge pieces are bare, live, strike and empty.")
-    name = PIECE_NAMES[code]
-    q = Q(Exact(Substr("battle_edge", notch, 1), code))
-    article = "an" if name[0] in "aeiou" else "a"
-    return (
-        q,
-        f"whose battle edge has {article} {name} piece at notch {notch}",
-        f"whose battle edge has no {name} piece at notch {notch}",
-    )
+# A piece may be written by its first letter (edge:4=s), or "." for bare.
+PIECE_LETTERS = {"l": "L", "s": "S", "e": "E", ".": "."}
 
 
-def _count(piece: str):
+def _edge(column: str):
+    """Return the ``edge:`` handler: the piece at one notch of the battle edge."""
+
+    def handler(key, op, value):
+        _equality_only(key, op)
+        m = re.fullmatch(r"([1-6])[=:]([a-z.]+)", value.lower())
+        if m is None:
+            raise TermError("edge needs a notch and a piece, e.g. edge:4=strike.")
+        notch, piece = int(m.group(1)), m.group(2)
+        code = PIECE_CODES.get(piece) or PIECE_LETTERS.get(piece)
+        if code is None:
+            raise TermError("edge pieces are bare, live, strike and empty.")
+        name = PIECE_NAMES[code]
+        q = Q(Exact(Substr(column, notch, 1), code))
+        return (
+            q,
+            f"whose battle edge has {_article(name)} {name} piece at notch {notch}",
+            f"whose battle edge has no {name} piece at notch {notch}",
+        )
+
+    return handler
+
+
+def _article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
+
+
+def _count(piece: str, column: str):
     code = PIECE_CODES[piece]
-    return _compare(f"number of {piece} pieces", lambda: piece_count(code))
-
-
-def _symbol(key, op, value):
-    v = _choice(key, op, value, SYMBOLS, what="symbol")
-    return Q(symbol=v), f"with the {v} symbol", f"without the {v} symbol"
-
-
-def _launcher(key, op, value):
-    v = _choice(key, op, value, MF_COLOURS, what="launcher")
-    return Q(launcher=v), f"whose launcher is {v}", f"whose launcher is not {v}"
-
-
-def _booster(key, op, value):
-    v = _choice(key, op, value, MF_COLOURS, what="booster")
-    letter = COLOUR_LETTERS[v].upper()
-    return (
-        Q(boosters__contains=letter),
-        f"whose boosters include {v}",
-        f"whose boosters do not include {v}",
-    )
+    return _compare(f"number of {piece} pieces", lambda: piece_count(code, column))
 
 
 def _section(fields, where: str):
@@ -571,32 +548,6 @@ def _wild(key, op, value):
     return make(), positive, negated
 
 
-def _attribute(key, op, value):
-    v = _choice(key, op, value, ATTRIBUTES, what="attribute")
-    return (
-        Q(attribute=v),
-        f"whose attribute is {v.title()}",
-        f"whose attribute is not {v.title()}",
-    )
-
-
-def _class(key, op, value):
-    """``class:``: a gate class, or an ability card's colour (its "class")."""
-    v = _choice(key, op, value, GATE_CLASSES + CLASS_COLOURS, what="class")
-    if v in GATE_CLASSES:
-        return Q(gate_class=v), f"that are {v} gates", f"that are not {v} gates"
-    return (
-        Q(card_type="ability", colour=v),
-        f"that are {v} abilities",
-        f"that are not {v} abilities",
-    )
-
-
-def _timing(key, op, value):
-    v = _choice(key, op, value, TIMINGS, what="timing")
-    return Q(timing=v), f"played “{v}”", f"not played “{v}”"
-
-
 def _order(key, op, value):  # read by parse_query; never turned into a condition
     raise TermError("order: and direction: stand outside groups and negation.")
 
@@ -624,16 +575,14 @@ class Key:
         return OPERATORS if self.numeric else (":", "=", "!=")
 
 
-def _key(name, aliases, handler, columns, takes):
-    return Key(name, tuple(aliases), handler, _games_with(*columns), takes)
-
-
 def _words(values) -> str:
     return ", ".join(values)
 
 
 ALL = tuple(GAMES)
-KEY_TABLE: tuple[Key, ...] = (
+# The keys every game's cards answer; each game's own come from its declared
+# fields (``declared_keys``). ``colour:`` reads the fields that declare it.
+COMMON_KEYS: tuple[Key, ...] = (
     Key(
         "game",
         ("g",),
@@ -696,96 +645,211 @@ KEY_TABLE: tuple[Key, ...] = (
     ),
     Key("order", ("sort",), _order, ALL, "a sort key: " + _words(SORT_KEYS)),
     Key("direction", ("dir",), _order, ALL, "asc or desc"),
-    _key("edge", (), _edge, ("battle_edge",), "a notch and a piece: 4=strike"),
-    _key("live", (), _count("live"), ("battle_edge",), "the number of live pieces"),
-    _key(
-        "strike", (), _count("strike"), ("battle_edge",), "the number of strike pieces"
-    ),
-    _key("empty", (), _count("empty"), ("battle_edge",), "the number of empty pieces"),
-    _key(
-        "spin",
-        (),
-        _compare("spin strength", "spin_strength"),
-        ("spin_strength",),
-        "the spin strength",
-    ),
-    _key("symbol", (), _symbol, ("symbol",), "play or win"),
-    *(
-        _key(c, (), _compare(f"{c} stat", f"stat_{c}"), (f"stat_{c}",), f"the {c} stat")
-        for c in MF_COLOURS
-    ),
-    _key(
-        "emblem",
-        (),
-        _text("emblem", ("emblem",)),
-        ("emblem",),
-        "the start of a word of the emblem",
-    ),
-    _key(
-        "launcher",
-        (),
-        _launcher,
-        ("launcher",),
-        "a launcher colour: " + _words(MF_COLOURS),
-    ),
-    _key(
-        "booster",
-        (),
-        _booster,
-        ("boosters",),
-        "a booster colour: " + _words(MF_COLOURS),
-    ),
-    _key("timing", (), _timing, ("timing",), "when it is played: " + _words(TIMINGS)),
-    _key(
-        "section",
-        (),
-        _section(SECTION_FIELDS, "a section"),
-        SECTION_FIELDS,
-        "a colour or letters in any section",
-    ),
-    *(
-        _key(
-            f"section{i}",
-            (),
-            _section((f,), f"section {i}"),
-            (f,),
-            f"a colour or letters in section {i}",
-        )
-        for i, f in enumerate(SECTION_FIELDS, 1)
-    ),
-    _key("wild", (), _wild, SECTION_FIELDS, "yes or no: a section of every colour"),
-    _key(
-        "attribute",
-        ("a", "attr"),
-        _attribute,
-        ("attribute",),
-        "an attribute: " + _words(ATTRIBUTES),
-    ),
-    _key("gpower", ("power",), _g_power, ("g_power",), "the G-Power (also g>=300)"),
-    _key(
-        "class",
-        (),
-        _class,
-        ("gate_class",),
-        "a gate class ("
-        + _words(GATE_CLASSES)
-        + ") or an ability colour ("
-        + _words(CLASS_COLOURS)
-        + ")",
-    ),
-    *(
-        _key(
-            a,
-            (),
-            _compare(f"{a.title()} bonus", f"bonus_{a}"),
-            (f"bonus_{a}",),
-            f"the {a.title()} gate bonus",
-        )
-        for a in ATTRIBUTES
-    ),
 )
+
+
+# --- the keys of the games' declared fields (``Field.search``) -----------------
+
+
+@dataclass(frozen=True)
+class Part:
+    """One column a declared key reads, over every game that declares it there."""
+
+    field: Field  # its first declaration
+    values: tuple[str, ...]  # what a choice-like key takes in it
+    words: SearchKey  # the aliases of all; takes, says and reads the first given
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A key the games' fields declare: its games, and each column it reads."""
+
+    name: str
+    games: tuple[str, ...]
+    parts: tuple[Part, ...]
+
+    @property
+    def reading(self) -> str:
+        return self.parts[0].field.reading
+
+
+def _values(game, field: Field) -> tuple[str, ...]:
+    """Return the values a choice-like key takes: the choices, or a colour's colours.
+
+    A choice declared without its choices takes none, and makes no key.
+    """
+    if field.choices or field.reading not in ("colour", "letters"):
+        return field.choices
+    return tuple(c.value for c in game.colours)
+
+
+def _part(declared: list) -> Part:
+    keys = [k for _game, _field, k in declared]
+    return Part(
+        declared[0][1],
+        tuple(dict.fromkeys(v for g, f, _k in declared for v in _values(g, f))),
+        SearchKey(
+            keys[0].name,
+            tuple(dict.fromkeys(a for k in keys for a in k.aliases)),
+            next((k.takes for k in keys if k.takes), ""),
+            next((k.says for k in keys if k.says), ()),
+            next((k.reads for k in keys if k.reads), ""),
+        ),
+    )
+
+
+def declared(games) -> dict[str, Declared]:
+    """Return each key name the games' fields declare, with what it reads."""
+    found: dict[str, dict[str, list]] = {}
+    for game in games:
+        for f in game.printed:
+            for k in f.keys:
+                columns = found.setdefault(k.name, {})
+                columns.setdefault(f.name, []).append((game, f, k))
+    return {
+        name: Declared(
+            name,
+            tuple(dict.fromkeys(g.slug for d in columns.values() for g, _f, _k in d)),
+            tuple(_part(d) for d in columns.values()),
+        )
+        for name, columns in found.items()
+    }
+
+
+def _made(d: Declared, handler: Callable, takes: str) -> Key:
+    aliases = tuple(dict.fromkeys(a for p in d.parts for a in p.words.aliases))
+    return Key(d.name, aliases, handler, d.games, takes)
+
+
+def _takes(d: Declared, default: str) -> str:
+    return d.parts[0].words.takes or default
+
+
+def _number_key(d: Declared) -> Key | None:
+    if len(d.parts) > 1:
+        return None  # a number is compared in one column
+    field = d.parts[0].field
+    label = field.sort_label or field.label
+    return _made(d, _compare(label, field.name), _takes(d, f"the {label}"))
+
+
+def _text_key(d: Declared) -> Key:
+    label = d.parts[0].field.label.lower()
+    columns = tuple(p.field.name for p in d.parts)
+    takes = _takes(d, f"the start of a word of the {label}")
+    return _made(d, _text(label, columns), takes)
+
+
+def _notch_key(d: Declared) -> Key | None:
+    """``edge:`` reads a notch; a piece's name counts those pieces."""
+    column = d.parts[0].field.name
+    if d.name == "edge":
+        return _made(d, _edge(column), _takes(d, "a notch and a piece: 4=strike"))
+    if d.name in PIECE_CODES:
+        takes = _takes(d, f"the number of {d.name} pieces")
+        return _made(d, _count(d.name, column), takes)
+    return None
+
+
+def _section_key(d: Declared) -> Key:
+    """``wild`` reads every section; any other name, the sections declaring it."""
+    if d.name == "wild":
+        return _made(d, _wild, _takes(d, "yes or no: a section of every colour"))
+    columns = tuple(p.field.name for p in d.parts)
+    where = "a section" if len(columns) > 1 else d.parts[0].field.label.lower()
+    anywhere = "any section" if len(columns) > 1 else where
+    takes = _takes(d, f"a colour or letters in {anywhere}")
+    return _made(d, _section(columns, where), takes)
+
+
+def _choice_words(name: str, part: Part) -> tuple[str, tuple[str, str]]:
+    """Return (takes, says) of a choice-like key over ``part``: declared, or the kind's."""
+    if part.field.reading == "letters":
+        noun = part.field.label.lower()
+        takes = f"a {name} colour: {{}}"
+        says = (
+            f"whose {noun} include {{value}}",
+            f"whose {noun} do not include {{value}}",
+        )
+    else:
+        noun = (
+            f"a {name} colour"
+            if part.field.reading == "colour"
+            else (f"{_article(name)} {name}")
+        )
+        takes = noun + ": {}"
+        says = (f"whose {name} is {{value}}", f"whose {name} is not {{value}}")
+    return part.words.takes or takes, part.words.says or says
+
+
+def _choice_q(part: Part, value: str) -> Q:
+    field = part.field
+    if field.reading == "letters":
+        return Q(**{f"{field.name}__contains": COLOUR_LETTERS[value].upper()})
+    if field.reading == "colour" and field.types:
+        # The colour column is every game's: a key of one type's colours reads that.
+        types = field.types
+        kind = {"card_type": types[0]} if len(types) == 1 else {"card_type__in": types}
+        return Q(**kind, **{field.name: value})
+    return Q(**{field.name: value})
+
+
+def _choice_key(d: Declared) -> Key | None:
+    """A value of the key's choices, read in the column whose choice it is."""
+    values = tuple(dict.fromkeys(v for p in d.parts for v in p.values))
+    if not values:
+        return None
+    words = [_choice_words(d.name, p) for p in d.parts]
+
+    def handler(key, op, value):
+        v = _choice(key, op, value, values, what=d.name)
+        i = next(i for i, p in enumerate(d.parts) if v in p.values)
+        shown = {"value": v, "Value": v.title()}
+        positive, negated = (said.format(**shown) for said in words[i][1])
+        return _choice_q(d.parts[i], v), positive, negated
+
+    takes = " or ".join(
+        t.format(_words(p.values)) for (t, _says), p in zip(words, d.parts, strict=True)
+    )
+    return _made(d, handler, takes)
+
+
+# How each kind of field makes its keys; a maker returns None for a key it
+# cannot make (the completeness test then names it missing).
+KEY_MAKERS: dict[str, Callable[[Declared], Key | None]] = {
+    "number": _number_key,
+    "pips": _number_key,
+    "bonus": _number_key,
+    "text": _text_key,
+    "notches": _notch_key,
+    "section": _section_key,
+    "choice": _choice_key,
+    "colour": _choice_key,
+    "letters": _choice_key,
+}
+
+
+def declared_keys(games, makers=KEY_MAKERS) -> tuple[Key, ...]:
+    """Return the keys the games' declared fields read, each made by its kind."""
+    common = {name for k in COMMON_KEYS for name in k.names}
+    made = []
+    for d in declared(games).values():
+        maker = makers.get(d.reading)
+        key = None if d.name in common or maker is None else maker(d)
+        if key is not None:
+            made.append(key)
+    return tuple(made)
+
+
+DECLARED = declared(GAMES.values())
+KEY_TABLE: tuple[Key, ...] = COMMON_KEYS + declared_keys(GAMES.values())
 KEYS: dict[str, Key] = {name: k for k in KEY_TABLE for name in k.names}
 assert len(KEYS) == sum(len(k.names) for k in KEY_TABLE), "a key name is used twice"
+# A word of these followed by a number reads as that bonus ("haos 150"), named so.
+BONUS_LABELS = {
+    name: d.parts[0].field.label for name, d in DECLARED.items() if d.reading == "bonus"
+}
+ATTRIBUTES = tuple(BONUS_LABELS)
 
 
 def help_rows() -> list[dict]:
@@ -821,14 +885,16 @@ def _vocabulary() -> dict[str, list[tuple[str, str, str]]]:
             add(k.value, "type", k.value, f"type {k.label}")
         for r in g.rarity_symbols:
             add(r, "rarity", r, f"rarity {r}")
-        for a in g.attributes:
-            add(a, "attribute", a, f"attribute {a.title()}")
-        for c in g.gate_classes:
-            add(c, "class", c, f"gate class {c}")
-        for s in g.symbols:
-            add(s, "symbol", s, f"{s} symbol")
-        for t in g.timings:
-            add(t, "timing", t, f"timing {t}")
+    # The values of a declared choice (not a colour: those read as colour:).
+    for name, d in DECLARED.items():
+        if name not in KEYS or KEYS[name].name != name:
+            continue
+        for part in d.parts:
+            if part.field.reading != "choice":
+                continue
+            reads = part.words.reads or f"{name} {{value}}"
+            for v in part.values:
+                add(v, name, v, reads.format(value=v, Value=v.title()))
     return words
 
 
@@ -1155,7 +1221,7 @@ def _merge_numbers(tokens: list[Token]) -> list[Token]:
             and prev.kind == "term"
             and prev.term.key is None
             and not prev.term.quoted
-            and prev.term.value.lower() in ATTRIBUTES
+            and prev.term.value.lower() in BONUS_LABELS
             and t.term.key is None
             and not t.term.negated
             and not t.term.quoted
@@ -1164,7 +1230,7 @@ def _merge_numbers(tokens: list[Token]) -> list[Token]:
             p = prev.term
             p.key, p.op, p.value = p.value.lower(), ":", t.term.value
             p.raw = f"{p.raw} {t.term.value}"
-            p.reading = f"{p.raw}: read as {p.key.title()} bonus {p.value}"
+            p.reading = f"{p.raw}: read as {BONUS_LABELS[p.key]} {p.value}"
             continue
         out.append(t)
     return out

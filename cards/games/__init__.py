@@ -32,6 +32,7 @@ from .spec import (
     Opening,
     Option,
     PrintSize,
+    SearchKey,
     Zone,
     rgb,
 )
@@ -77,6 +78,7 @@ __all__ = [
     "Opening",
     "Option",
     "PrintSize",
+    "SearchKey",
     "Zone",
     "get",
     "rgb",

@@ -2,6 +2,7 @@
 
 from .spec import (
     MAT_SIZE,
+    TIMING_KEY,
     CardKind,
     Colour,
     Field,
@@ -11,6 +12,7 @@ from .spec import (
     Opening,
     Option,
     PrintSize,
+    SearchKey,
     Zone,
     check_choices,
 )
@@ -153,26 +155,40 @@ def validate(card, errors) -> None:
 
 PRINTED = (
     Field("name", "Name"),
-    Field("attribute", "Attribute", "choice", types=(FIGURE,), page=2,
-          filters=("attribute",), search=("attribute",)),
+    Field("attribute", "Attribute", "choice", types=(FIGURE,), choices=ATTRIBUTES,
+          page=2, filters=("attribute",),
+          search=(SearchKey("attribute", aliases=("a", "attr"),
+                            says=("whose attribute is {Value}",
+                                  "whose attribute is not {Value}"),
+                            reads="attribute {Value}"),)),
     Field("g_power", "G-Power", "number", types=(FIGURE,), minimum=0, maximum=2000,
-          page=3, filters=("g_power_min", "g_power_max"), search=("gpower",),
+          page=3, filters=("g_power_min", "g_power_max"),
+          search=(SearchKey("gpower", aliases=("power",),
+                            takes="the G-Power (also g>=300)"),),
           sort="g"),
-    Field("gate_class", "Gate class", "choice", types=("gate",), page=4,
-          filters=("gate_class",), search=("class",)),
+    # The public card list calls an ability card's colour its class: class: reads both.
+    Field("gate_class", "Gate class", "choice", types=("gate",), choices=GATE_CLASSES,
+          page=4, filters=("gate_class",),
+          search=(SearchKey("class", takes="a gate class ({})",
+                            says=("that are {value} gates", "that are not {value} gates"),
+                            reads="gate class {value}"),)),
     *(
         Field(f"bonus_{a}", f"{a.title()} bonus", "bonus", types=("gate",),
-              minimum=-9999, maximum=9999, filters=(f"{a}_min",), search=(a,),
-              sort=a)
+              minimum=-9999, maximum=9999, filters=(f"{a}_min",),
+              search=(SearchKey(a, takes=f"the {a.title()} gate bonus"),), sort=a)
         for a in ATTRIBUTES
     ),
     Field("colour", "Colour", "colour", types=("ability",), choices=ABILITY_COLOURS,
           invalid="Ability cards are red, blue or green.", invalid_code="bad_colour",
-          page=1, search=("colour", "class")),
+          page=1,
+          search=("colour",
+                  SearchKey("class", takes="an ability colour ({})",
+                            says=("that are {value} abilities",
+                                  "that are not {value} abilities"))),),
     Field("text", "Text", types=("ability",), transcribed=False),
     Field("timing", "Timing", "choice", types=("ability",), choices=TIMINGS,
           invalid="Bakugan timing windows are: " + ", ".join(TIMINGS) + ".",
-          invalid_code="bad_timing", page=5, search=("timing",)),
+          invalid_code="bad_timing", page=5, search=(TIMING_KEY,)),
 )  # fmt: skip
 
 
@@ -329,10 +345,7 @@ GAME = Game(
     ),
     bench_setups=(({}, 2), ({}, 4)),
     draw_face=draw_face,
-    colour_search=("colour",),
-    attributes=ATTRIBUTES,
     gate_classes=GATE_CLASSES,
-    timings=TIMINGS,
     print_size=CARD_SIZE,
     not_cards=(FIGURE,),  # figures are toys: a proxy sheet leaves them out
     mats=(PLAYER_MAT, FIELD_2, FIELD_4),

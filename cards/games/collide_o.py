@@ -51,13 +51,14 @@ def validate(card, errors) -> None:
             setattr(card, field, normalise(value))
 
 
-# The filters and search keys over every section ("section", "wild") are
-# declared with the first and the last, which keeps the form's order.
+# The filters over every section ("section", "wild") are declared with the first
+# and the last, which keeps the form's order; so is the key "wild" (a wild
+# section is any of them), while "section" reads the sections declaring it.
 PRINTED = tuple(
     Field(name, f"Section {i}", "section", page=i,
           filters=(("section",) if i == 1 else ()) + (name,)
           + (("wild",) if i == 3 else ()),
-          search=("colour", "section", f"section{i}", "wild"))
+          search=("colour", "section", f"section{i}") + (("wild",) if i == 3 else ()))
     for i, name in enumerate(SECTION_FIELDS, 1)
 )  # fmt: skip
 
@@ -173,8 +174,6 @@ GAME = Game(
     opening=Opening("hand", None, 5),
     bench_setups=(({}, 2), ({}, 5)),
     aliases=("collide-o!", "collideo"),
-    colour_search=SECTION_FIELDS,
-    colour_search_letters=True,
     draw_face=draw_face,
     print_size=CARD_SIZE,
     mats=(LINE_GUIDE,),

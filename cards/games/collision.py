@@ -16,6 +16,7 @@ from .spec import (
     Opening,
     Option,
     PrintSize,
+    SearchKey,
     Zone,
     check_choices,
     rgb,
@@ -23,6 +24,7 @@ from .spec import (
 
 COLOURS = ("red", "yellow", "green", "blue")
 RARITIES = ("starter", "common", "uncommon", "rare", "xtra-rare", "promo")
+SYMBOLS = ("play", "win")  # an Action's play or win symbol
 PROMO_NUMBERS = range(131, 145)
 # The printed rarity symbols, in the booklet's words: slim lens, single spike, ...
 RARITY_SYMBOLS = {
@@ -124,8 +126,11 @@ PRINTED = (
     Field("spin_strength", "Spin strength", "number", types=("blade",),
           minimum=1, maximum=99, page=5, filters=("spin_min", "spin_max"),
           search=("spin",), sort="spin", sort_label="spin strength"),
-    Field("symbol", "Symbol", "choice", types=("action",), page=6,
-          filters=("symbol",), search=("symbol",)),
+    Field("symbol", "Symbol", "choice", types=("action",), choices=SYMBOLS, page=6,
+          filters=("symbol",),
+          search=(SearchKey("symbol", takes="play or win",
+                            says=("with the {value} symbol", "without the {value} symbol"),
+                            reads="{value} symbol"),)),
 )  # fmt: skip
 
 # One player's mat: the six places a card can sit (rules text, "Setting up").
@@ -242,8 +247,6 @@ GAME = Game(
     bench_setups=(({}, 2), ({"advanced": True}, 2)),
     rarity_symbols=RARITY_SYMBOLS,
     promo_numbers=PROMO_NUMBERS,
-    colour_search=("colour",),
-    symbols=("play", "win"),
     rarity_letters={
         "s": "starter", "c": "common", "u": "uncommon", "r": "rare",
         "x": "xtra-rare", "xr": "xtra-rare", "p": "promo",

@@ -11,6 +11,7 @@ from .spec import (
     MAT_COLUMNS,
     MAT_ROWS,
     MAT_SIZE,
+    TIMING_KEY,
     CardKind,
     Colour,
     Field,
@@ -99,12 +100,13 @@ PRINTED = (
     ),
     Field("timing", "Timing", "choice", types=("effect",), choices=TIMINGS,
           invalid="Metal Fusion effect timings are: " + ", ".join(TIMINGS) + ".",
-          invalid_code="bad_timing", page=6, search=("timing",)),
+          invalid_code="bad_timing", page=6, search=(TIMING_KEY,)),
     Field("launcher", "Launcher colour", "colour", choices=COLOURS,
           invalid="Launcher colours are red, blue, green and yellow.",
           invalid_code="bad_colour", page=4, filters=("launcher",),
           search=("launcher",)),
-    Field("boosters", "Boosters", page=5, filters=("booster",), search=("booster",)),
+    Field("boosters", "Boosters", page=5, filters=("booster",), search=("booster",),
+          search_kind="letters"),
 )  # fmt: skip
 
 # One player's line-up mat (rules text, steps 1, 3 and 5): the three line-up
@@ -230,7 +232,6 @@ GAME = Game(
     colour_caption="Launcher colours",
     opening=Opening("top", "deck", 1, heading="Sample top card"),
     aliases=("metalfusion", "mf"),
-    timings=TIMINGS,
     draw_face=draw_face,
     # "About 63 x 88 mm" (issue 23): the common trading card size.
     print_size=PrintSize(63, 88, sourced=True),

@@ -83,19 +83,49 @@ COMMON_FIELDS = (
 
 
 @dataclass(frozen=True)
+class SearchKey:
+    """A search key a field declares, with its words where its kind's will not do.
+
+    ``aliases`` are its other names; ``takes`` is the help table's words for its
+    value (``{}`` the values it takes); ``says`` a matching term's phrase and its
+    negation and ``reads`` how a bare word naming a value is read, ``{value}``
+    standing for the value (``{Value}`` capitalised). Empty: the kind's words.
+    """
+
+    name: str
+    aliases: tuple[str, ...] = ()
+    takes: str = ""
+    says: tuple[str, str] = ()
+    reads: str = ""
+
+
+# When a card is played (Metal Fusion's effect timings, Bakugan's ability windows).
+TIMING_KEY = SearchKey(
+    "timing",
+    takes="when it is played: {}",
+    says=("played “{value}”", "not played “{value}”"),
+)
+
+
+@dataclass(frozen=True)
 class Field:
     """One field a game's cards print, declared once; the site derives the rest.
 
     ``name`` is the Card column and ``label`` its name on the card page. ``kind``
     is the transcribe page's control: ``notches``, ``pips``, ``section``,
     ``colour``, ``rarity``, ``choice``, ``number``, ``bonus`` or ``text``.
-    ``minimum``/``maximum`` bound a number, ``choices`` the values a choice takes
-    (a value outside them is refused with ``invalid``, code ``invalid_code``).
+    ``minimum``/``maximum`` bound a number, ``choices`` the values a choice takes,
+    and its filter and search key with it (a value outside them is refused with
+    ``invalid``, code ``invalid_code``, unless the column's own choices are these).
     ``types`` are the card types that print it (empty: every type). ``page`` is
     its place among the card page's fields (None: not listed there),
     ``filters`` the card filters over it in form order, ``search`` the search
-    keys that read it, ``sort`` its sort key (None: no order by it);
-    ``transcribed`` says whether the transcribe page asks for it.
+    keys that read it (a name, or a ``SearchKey`` with its words), ``sort`` its
+    sort key (None: no order by it); ``transcribed`` says whether the transcribe
+    page asks for it. Its filters and search keys are made by its kind
+    (``cards.filtersets``, ``cards.search``), or by ``search_kind`` when that
+    differs from the control: ``letters``, a set of the game's colours written
+    in their letters (Metal Fusion's boosters, typed as text).
     """
 
     name: str
@@ -110,9 +140,23 @@ class Field:
     transcribed: bool = True
     page: int | None = None
     filters: tuple[str, ...] = ()
-    search: tuple[str, ...] = ()
+    search: tuple[str | SearchKey, ...] = ()
     sort: str | None = None
-    sort_label: str = ""  # its name in a sort list, when not its label
+    # Its name mid-sentence (a sort list, a search's description), when not its label.
+    sort_label: str = ""
+    search_kind: str = ""
+
+    @property
+    def keys(self) -> tuple[SearchKey, ...]:
+        """Return the search keys that read it, each with its words."""
+        return tuple(
+            k if isinstance(k, SearchKey) else SearchKey(k) for k in self.search
+        )
+
+    @property
+    def reading(self) -> str:
+        """Return the kind its filters and search keys take it as."""
+        return self.search_kind or self.kind
 
     def printed_by(self, card_type: str) -> bool:
         """Return whether a card of this type prints the field."""
@@ -338,16 +382,7 @@ class Game:
     rarity_symbols: dict[str, str] = field(default_factory=dict)  # as printed
     promo_numbers: range | None = None  # numbers that are promos whatever the rarity
     frame: str = "#3c3c3c"  # the card face's frame colour
-    # What the search language (``cards.search``) reads of this game: the columns
-    # ``colour:`` looks in (holding colour values, or colour letters when
-    # ``colour_search_letters``), the words of its fields a bare search word may
-    # name (its numbers a list can be ordered by are ``sort_numbers``).
-    colour_search: tuple[str, ...] = ()
-    colour_search_letters: bool = False
-    attributes: tuple[str, ...] = ()
-    gate_classes: tuple[str, ...] = ()
-    symbols: tuple[str, ...] = ()
-    timings: tuple[str, ...] = ()
+    gate_classes: tuple[str, ...] = ()  # what the word-index benchmark picks by
     # Letters a search may write a rarity word with (``r:c`` for common).
     rarity_letters: dict[str, str] = field(default_factory=dict)
     # Proxy sheets (``decks.table``): the card size on paper, per card type
@@ -412,6 +447,20 @@ class Game:
             (f.sort, f.name, f.sort_label or f.label)
             for f in self.printed
             if f.sort is not None
+        )
+
+    @property
+    def colour_search(self) -> tuple[str, ...]:
+        """Return the columns the search's ``colour:`` looks in (fields declaring it)."""
+        return tuple(
+            f.name for f in self.printed if "colour" in (k.name for k in f.keys)
+        )
+
+    @property
+    def colour_search_letters(self) -> bool:
+        """Return whether those columns hold colour letters (sections), not values."""
+        return any(
+            f.reading == "section" for f in self.printed if f.name in self.colour_search
         )
 
     def printed_field(self, name: str) -> Field | None:

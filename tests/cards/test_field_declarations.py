@@ -5,7 +5,9 @@ it declares (``Game.printed``), the field is validated by its column, answered
 by the API for the card types that print it, filtered, searched and sorted
 when its declaration says so, listed on the card page, asked on the transcribe
 page with its control, and carried in the game's card data files. ``missing``
-names what lacks; the last tests take one derivation away and see it named.
+names what lacks; the last tests take one derivation away and see it named, and
+declare a new field of an existing kind on a game copy to see its filter and
+search key made from the declaration alone.
 """
 
 from dataclasses import dataclass, replace
@@ -16,13 +18,18 @@ from cards.api.serializers import printed_fields
 from cards.community.readings import reading_fields
 from cards.community.transcribe import _bounds, _kind
 from cards.data import card_fields
-from cards.filtersets import CardFilterSet
+from cards.filtersets import (
+    FILTER_MAKERS,
+    CardFilterSet,
+    DeclaredFilterSet,
+    declared_filters,
+)
 from cards.games import COMMON_FIELDS, GAMES
 from cards.games.spec import Field
 from cards.models import Card
-from cards.search import KEYS, SORT_KEYS
+from cards.search import COMMON_KEYS, KEY_MAKERS, KEYS, SORT_KEYS, declared_keys
 from cards.validation import validate_card
-from tests.factories import build_card
+from tests.factories import MF, build_card, make_card
 
 
 @dataclass(frozen=True)
@@ -62,7 +69,8 @@ def missing(game, field: Field, parts: Parts = SITE) -> list[str]:
     allowed = {value for value, _ in column.choices or ()}
     if allowed and not set(field.choices) <= allowed:
         problems.append(f"{where}: a declared choice the column refuses")
-    if field.choices and not field.invalid:
+    # A column whose own choices are the declared ones refuses the rest itself.
+    if field.choices and not field.invalid and set(field.choices) != allowed:
         problems.append(f"{where}: choices without the message refusing others")
     for kind in game.kinds:
         answered = field.name in parts.serialized(game.slug, kind.value)
@@ -81,7 +89,7 @@ def missing(game, field: Field, parts: Parts = SITE) -> list[str]:
             problems.append(f"{where}: no filter {name}")
         elif parts.filters[name].field_name not in (field.name, name):
             problems.append(f"{where}: filter {name} reads another column")
-    for name in field.search:
+    for name in (k.name for k in field.keys):
         if name not in parts.keys or game.slug not in parts.keys[name].games:
             problems.append(f"{where}: no search key {name} for this game")
     if field.sort is not None:
@@ -207,4 +215,112 @@ def test_a_field_declared_for_the_page_and_not_on_it_is_named():
     relabelled = replace(SPIN, label="Spin")
     assert missing(COLLISION, relabelled) == [
         "collision spin_strength: not on the card page"
+    ]
+
+
+# --- a field of an existing kind needs no edit but its declaration -----------------
+
+FUSION = GAMES[MF]
+# Metal Fusion prints the kind of a Beyblade's move; declared filtered and searched.
+MOVE_KIND = replace(
+    FUSION.printed_field("move_kind"),
+    choices=("launch", "landing"),
+    filters=("move_kind",),
+    search=("move",),
+)
+FUSION_MOVES = replace(
+    FUSION,
+    printed=tuple(MOVE_KIND if f.name == "move_kind" else f for f in FUSION.printed),
+)
+
+
+def _site_of(games, filter_makers=FILTER_MAKERS, key_makers=KEY_MAKERS) -> Parts:
+    """Return the site's parts with the filters and keys derived from ``games``."""
+    keys = COMMON_KEYS + declared_keys(games, key_makers)
+    return replace(
+        SITE,
+        filters=declared_filters(games, filter_makers),
+        keys={name: k for k in keys for name in k.names},
+    )
+
+
+def test_a_new_choice_field_is_filtered_and_searched_from_its_declaration():
+    parts = _site_of([FUSION_MOVES])
+    found = [
+        p
+        for p in missing(FUSION_MOVES, MOVE_KIND, parts)
+        if "filter" in p or "key" in p
+    ]
+    assert found == []
+    move_filter = parts.filters["move_kind"]
+    assert (move_filter.field_name, move_filter.label) == ("move_kind", "Move kind")
+    assert move_filter.extra["choices"] == [
+        ("launch", "Launch"),
+        ("landing", "Landing"),
+    ]
+    move = parts.keys["move"]
+    assert (move.games, move.takes) == ((MF,), "a move: launch, landing")
+
+
+@pytest.mark.django_db
+def test_the_new_choice_fields_filter_and_key_keep_the_two_matching_rows_of_three():
+    parts = _site_of([FUSION_MOVES])
+    beyblade = {"card_type": "beyblade", "move_name": "Star Blast"}
+    first, second, _third = (
+        make_card(MF, **beyblade, move_kind=kind)
+        for kind in ("launch", "launch", "landing")
+    )
+    cards = Card.objects.order_by("pk")
+    chosen = parts.filters["move_kind"].filter(cards, "launch")
+    q, said, negated = parts.keys["move"].handler("move", ":", "Launch")
+    assert list(chosen) == list(cards.filter(q)) == [first, second]
+    assert (said, negated) == ("whose move is launch", "whose move is not launch")
+
+
+def test_a_choice_field_without_its_derivation_is_named_missing():
+    without = {k: m for k, m in FILTER_MAKERS.items() if k != "choice"}
+    no_keys = {k: m for k, m in KEY_MAKERS.items() if k != "choice"}
+    parts = _site_of([FUSION_MOVES], without, no_keys)
+    assert missing(FUSION_MOVES, MOVE_KIND, parts)[-2:] == [
+        "metal-fusion move_kind: no filter move_kind",
+        "metal-fusion move_kind: no search key move for this game",
+    ]
+
+
+def test_a_notch_field_without_its_derivation_is_named_missing():
+    edge = COLLISION.printed_field("battle_edge")
+    without = {k: m for k, m in FILTER_MAKERS.items() if k != "notches"}
+    no_keys = {k: m for k, m in KEY_MAKERS.items() if k != "notches"}
+    parts = _site_of(GAMES.values(), without, no_keys)
+    assert missing(COLLISION, edge, parts) == [
+        *(f"collision battle_edge: no filter {name}" for name in edge.filters),
+        *(
+            f"collision battle_edge: no search key {k.name} for this game"
+            for k in edge.keys
+        ),
+    ]
+
+
+def _shown(key) -> tuple:
+    return (key.name, key.aliases, key.games, key.takes, key.operators)
+
+
+def test_the_site_has_exactly_the_derived_filters_and_keys():
+    derived = _site_of(GAMES.values())
+    assert set(derived.filters) == set(DeclaredFilterSet.base_filters)
+    assert set(DeclaredFilterSet.base_filters) <= set(CardFilterSet.base_filters)
+    assert {n: _shown(k) for n, k in derived.keys.items()} == {
+        n: _shown(k) for n, k in KEYS.items()
+    }
+
+
+def test_a_choice_declared_without_its_choices_is_named_missing():
+    bare = replace(MOVE_KIND, choices=())
+    game = replace(
+        FUSION,
+        printed=tuple(bare if f.name == "move_kind" else f for f in FUSION.printed),
+    )
+    assert missing(game, bare, _site_of([game]))[-2:] == [
+        "metal-fusion move_kind: no filter move_kind",
+        "metal-fusion move_kind: no search key move for this game",
     ]

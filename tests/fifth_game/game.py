@@ -50,7 +50,6 @@ GAME = Game(
     zones=(Zone("deck", "Deck"),),
     opening=Opening("hand", "deck", 3),
     aliases=("tallyho",),
-    colour_search=("colour",),
     draw_face=draw_face,
     printed=PRINTED,
     engine="tests.fifth_game.engine",
