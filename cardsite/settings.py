@@ -169,6 +169,18 @@ STORAGES = {
 # X-Forwarded-For (one TLS proxy: 1). 0 trusts only REMOTE_ADDR, since a client
 # can write any X-Forwarded-For it likes.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
+# Budgets (decks/budgets.py): search-bot thinking inside web requests per user,
+# proxy sheets built for visitors who are not logged in per address, and the
+# disk the cached sheets may fill before the oldest go.
+BOT_THINKING_SECONDS_PER_MINUTE = env_int(
+    "BOT_THINKING_SECONDS_PER_MINUTE", 10, minimum=1
+)
+ANONYMOUS_PROXY_SHEETS_PER_HOUR = env_int(
+    "ANONYMOUS_PROXY_SHEETS_PER_HOUR", 6, minimum=0
+)
+PROXY_SHEET_CACHE_BYTES = env_int(
+    "PROXY_SHEET_CACHE_BYTES", 200 * 1024 * 1024, minimum=0
+)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "cards:home"

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
 
 from . import services
-from .models import Deck, DeckEntry, DeckVersion
+from .models import BudgetCharge, Deck, DeckEntry, DeckVersion
 from .play.models import (
     DeckDoctor,
     DeckDoctorCandidate,
@@ -311,3 +311,12 @@ class DeckDoctorCandidateAdmin(_ReadOnly):
     list_display = ["pk", "doctor", "index", "zone", "card_out", "card_in", "games"]
     list_select_related = ["card_out", "card_in"]
     search_fields = ["doctor__deck__name"]
+
+
+@admin.register(BudgetCharge)
+class BudgetChargeAdmin(_ReadOnly):
+    """Work charged to a user's or an address's budget (``decks.budgets``)."""
+
+    list_display = ["kind", "user", "ip_address", "amount", "created_at"]
+    list_filter = ["kind"]
+    search_fields = ["user__username", "ip_address"]

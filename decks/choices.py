@@ -30,3 +30,10 @@ def zones_for(game_slug: str) -> tuple[str, ...]:
 def default_zone(game_slug: str, card_type: str | None) -> str:
     """Return the zone a card of this type goes to when none is named."""
     return GAMES[game_slug].default_zone(card_type)
+
+
+class BudgetKind(models.TextChoices):
+    """What a budget counts (``decks.budgets``)."""
+
+    BOT_THINKING = "bot-thinking", "Seconds of bot thinking"
+    PROXY_SHEET = "proxy-sheet", "Proxy sheets built"

@@ -6,8 +6,9 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 
-from .choices import MAX_QUANTITY, Zone, zones_for
+from .choices import MAX_QUANTITY, BudgetKind, Zone, zones_for
 
 
 class DeckQuerySet(models.QuerySet):
@@ -269,6 +270,41 @@ def diff_snapshots(before: list[dict], after: list[dict]) -> dict:
             item["g_power"] = key[2]
         (added if a is None else removed if b is None else changed).append(item)
     return {"added": added, "removed": removed, "changed": changed}
+
+
+class BudgetCharge(models.Model):
+    """Work one user or address caused, kept for its budget's window (``decks.budgets``).
+
+    In the database so every server process sees the same sum.
+    """
+
+    kind = models.CharField(max_length=20, choices=BudgetKind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        related_name="budget_charges",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+    )
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+    amount = models.FloatField(help_text="Seconds of bot thinking, or 1 a sheet.")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(
+                fields=["kind", "user", "created_at"], name="budget_charge_user"
+            ),
+            models.Index(
+                fields=["kind", "ip_address", "created_at"],
+                name="budget_charge_address",
+            ),
+        ]
+
+    def __str__(self):
+        who = self.user_id and f"user {self.user_id}" or self.ip_address
+        return f"{self.amount:g} {self.get_kind_display().lower()} for {who}"
 
 
 from .play.models import DeckReport, Playtest, PlaytestMatch  # noqa: E402,F401  (playtests live beside decks)

@@ -25,7 +25,14 @@ from ..rules import ERROR, is_legal, to_lines, validate_deck
 class PlaytestError(Exception):
     """A playtest request the site refuses, with an HTTP status and a plain message."""
 
-    def __init__(self, code: str, message: str, status: int = 400, details=None):
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        status: int = 400,
+        details=None,
+        retry_after: int | None = None,
+    ):
         super().__init__(message)
         self.code, self.message, self.status, self.details = (
             code,
@@ -33,6 +40,7 @@ class PlaytestError(Exception):
             status,
             details,
         )
+        self.retry_after = retry_after  # whole seconds, with a 429
 
 
 def card_to_engine(card) -> dict:

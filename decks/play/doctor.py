@@ -471,13 +471,30 @@ def doctor_cancel(*, doctor: DeckDoctor) -> DeckDoctor:
 
 
 def doctor_apply(*, doctor: DeckDoctor, index: int, user):
-    """Write suggestion ``index`` onto the deck as it is now, as its next version."""
+    """Write suggestion ``index`` onto the deck as it is now, as its next version, once."""
+    with transaction.atomic():
+        # Applies of one run queue on its row; the first marks the suggestion
+        # applied, so a double click or four tabs make one swap and one version.
+        doctor = (
+            DeckDoctor.objects.select_for_update()
+            .select_related("deck__game")
+            .get(pk=doctor.pk)
+        )
+        return _apply(doctor, index, user)
+
+
+def _apply(doctor: DeckDoctor, index: int, user):
     if doctor.owner_id != user.pk or doctor.deck.owner_id != user.pk:
         raise PlaytestError("not_owner", "Only the deck's owner can change it.", 403)
     if doctor.status != DeckDoctor.Status.DONE or not any(
         row["index"] == index for row in doctor.result.get("top", [])
     ):
         raise PlaytestError("bad_suggestion", "There is no such suggestion.")
+    applied = doctor.result.get("applied", [])
+    if index in applied:
+        raise PlaytestError(
+            "applied", "This swap has been applied to the deck already.", status=409
+        )
     candidate = doctor.candidates.select_related("card_out", "card_in").get(index=index)
     deck = doctor.deck
     entries = _entry_dicts(deck_entries(deck))
@@ -499,10 +516,13 @@ def doctor_apply(*, doctor: DeckDoctor, index: int, user):
             "The deck has changed since, and this swap would make it illegal.",
             status=409,
         )
-    return deck_set_entries(
+    deck = deck_set_entries(
         deck=deck,
         entries=[
             {"card": e["card"].pk, "quantity": e["quantity"], "zone": e["zone"]}
             for e in changed
         ],
     )
+    doctor.result = {**doctor.result, "applied": [*applied, index]}
+    doctor.save(update_fields=["result"])
+    return deck

@@ -31,6 +31,7 @@ from cards.choices import SetKind
 from cards.community.readings import apply_readings_to_entries
 from cards.games import GAMES
 
+from ..budgets import BOT_THINKING, BudgetSpent, Stopwatch, budget_charge, budget_check
 from ..engine import engine_for
 from ..engine.bots import BOT_NAMES, make_bot
 from ..engine.core import CHANCE, EngineError, Rng, replay, resolve_chance, seed_state
@@ -66,15 +67,29 @@ def _seat_is_human(seats, seat: int) -> bool:
 
 
 def _advance(
-    game, state, pt_seed: int, seats, chance_mode: str, log: list, steps: list
+    game,
+    state,
+    pt_seed: int,
+    seats,
+    chance_mode: str,
+    log: list,
+    steps: list,
+    *,
+    thinker,
 ):
-    """Play bot seats and seed-drawn chance steps until a human must act or the game ends."""
+    """Play bot seats and seed-drawn chance steps until a human must act or the game ends.
+
+    The bots' thinking is charged to ``thinker`` (``budgets.BOT_THINKING``), whose
+    budget is checked before the first bot move: when spent, the request is
+    refused (429) and nothing is played.
+    """
+    watch = None
     while not game.is_over(state):
         seat = game.to_act(state)
         turn = game.length(state)
         if seat == CHANCE:
             if chance_mode == "choose" and any(s["kind"] in HUMAN_KINDS for s in seats):
-                return state
+                break
             action = resolve_chance(
                 game, state, Rng(seed_state(pt_seed, 50_000 + len(log)))
             )
@@ -83,20 +98,36 @@ def _advance(
             # one is played for it, logged like any other and undone with the
             # player's last real choice (marked as not the player's own).
             if not seats[seat].get("auto"):
-                return state
+                break
             actions = game.legal_actions(state)
             if len(actions) != 1:
-                return state
+                break
             action = actions[0]
         else:
-            bot = make_bot(
-                seats[seat]["kind"], (pt_seed * 1_000_003 + len(log)) & 0x7FFFFFFF
-            )
-            action = bot.choose(game, state)
+            if watch is None:
+                _check_thinking(thinker)
+                watch = Stopwatch()
+            with watch:
+                bot = make_bot(
+                    seats[seat]["kind"], (pt_seed * 1_000_003 + len(log)) & 0x7FFFFFFF
+                )
+                action = bot.choose(game, state)
         state = game.apply(state, action, inplace=True)
         log.append(action.text)
         steps.append([seat, turn, False])
+    if watch is not None:
+        budget_charge(budget=BOT_THINKING, user=thinker, amount=watch.seconds)
     return state
+
+
+def _check_thinking(user) -> None:
+    """Refuse (429, with when to retry) once ``user`` has spent the bots' budget."""
+    try:
+        budget_check(budget=BOT_THINKING, user=user)
+    except BudgetSpent as spent:
+        raise PlaytestError(
+            "bot_budget", spent.message, status=429, retry_after=spent.retry_after
+        ) from None
 
 
 MAX_NAME = 30
@@ -198,7 +229,7 @@ def playtest_create(
             }
         )
     log, steps = [], []
-    state = _advance(game, state, seed, seats, chance, log, steps)
+    state = _advance(game, state, seed, seats, chance, log, steps, thinker=owner)
     with transaction.atomic():
         held = (
             PlaytestMatch.objects.create(owner=owner, game=game_slug, seed=seed)
@@ -421,7 +452,9 @@ def playtest_act(*, playtest_id: int, user, action: str, version: int) -> Playte
         log, steps = list(pt.log), list(pt.steps)
         log.append(move.text)
         steps.append([seat, turn, True])
-        state = _advance(game, state, pt.seed, pt.seats, pt.chance, log, steps)
+        state = _advance(
+            game, state, pt.seed, pt.seats, pt.chance, log, steps, thinker=user
+        )
         return _save(pt, game, state, log, steps)
 
 
@@ -473,7 +506,14 @@ def playtest_branch(*, playtest: Playtest, user, step: int | None = None) -> Pla
     state = replay(game, playtest.decks, playtest.options, playtest.seed, log)
     log, steps = list(log), list(steps)
     state = _advance(
-        game, state, playtest.seed, playtest.seats, playtest.chance, log, steps
+        game,
+        state,
+        playtest.seed,
+        playtest.seats,
+        playtest.chance,
+        log,
+        steps,
+        thinker=user,
     )
     with transaction.atomic():
         # The latest game of a match is replaced in it by its restart or branch.
@@ -666,7 +706,9 @@ def match_next_game(*, playtest_id: int, user, version: int) -> Playtest:
         except EngineError as exc:
             raise PlaytestError(exc.code, exc.message) from exc
         log, steps = [], []
-        state = _advance(engine, state, seed, pt.seats, pt.chance, log, steps)
+        state = _advance(
+            engine, state, seed, pt.seats, pt.chance, log, steps, thinker=user
+        )
         held.games = number
         held.save(update_fields=["games", "updated_at"])
         return _stored(
@@ -746,8 +788,8 @@ def playtest_page_after(
 
     ``fields`` are the change's service's arguments; ``board`` and ``shown`` are
     ``playtest_page``'s. With ``refused``, a refusal other than a stale version
-    (409) answers with that game's page and the refusal's message instead of
-    raising.
+    (409) or a spent bots' budget (429) answers with that game's page and the
+    refusal's message instead of raising.
     """
     service = {
         "create": playtest_create,
@@ -758,7 +800,8 @@ def playtest_page_after(
     try:
         pt = service(**fields)
     except PlaytestError as exc:
-        if refused is None or exc.status == 409:
+        # A stale tab and a spent bots' budget are answered as such (409, 429).
+        if refused is None or exc.status in (409, 429):
             raise
         page = playtest_page(playtest=refused, board=board, shown=shown)
         return replace(page, error=exc.message)

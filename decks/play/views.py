@@ -245,6 +245,8 @@ def playtest_new(request):
             match=match,
         )
     except PlaytestError as exc:
+        if exc.status == 429:
+            return _busy(request, exc, f"{reverse('play:new')}?deck={deck.pk}")
         messages.error(request, exc.message)
         return redirect(f"{reverse('play:new')}?deck={deck.pk}")
     return redirect(pt.get_absolute_url())
@@ -265,6 +267,22 @@ def playtest_detail(request, pk):
     page = playtest_page(playtest=_own(request, pk), board=True, shown=_shown(request))
     template = "play/_board.html" if request.htmx else "play/detail.html"
     return render(request, template, board_context(page))
+
+
+def _busy(request, exc: PlaytestError, back: str | None = None):
+    """Answer a refusal of the bots' budget: 429, the message and when to retry.
+
+    htmx swaps no 429, so it is told to reload the page, which shows the message.
+    """
+    if request.htmx:
+        messages.error(request, exc.message)
+        response = HttpResponse(exc.message, status=429)
+        response["HX-Refresh"] = "true"
+    else:
+        context = {"message": exc.message, "back": back}
+        response = render(request, "play/busy.html", context, status=429)
+    response["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 def _redirect_to_board(request, pt: Playtest, error: str | None = None):
@@ -307,6 +325,8 @@ def _board_change(request, pk, change: str, **fields):
     except PlaytestError as exc:
         if exc.status == 409:
             return _stale(request, pt.get_absolute_url(), exc.message)
+        if exc.status == 429:
+            return _busy(request, exc, pt.get_absolute_url())
         return _redirect_to_board(request, pt, exc.message)
     return _redirect_to_board(request, changed)
 
@@ -339,6 +359,8 @@ def match_next_view(request, pk):
                 else None
             )
             return redirect((latest or pt).get_absolute_url())
+        if exc.status == 429:
+            return _busy(request, exc, pt.get_absolute_url())
         messages.error(request, exc.message)
         return redirect(pt.get_absolute_url())
     return redirect(new.get_absolute_url())
@@ -360,6 +382,8 @@ def playtest_branch_view(request, pk):
     try:
         new = playtest_branch(playtest=pt, user=request.user, step=step)
     except PlaytestError as exc:
+        if exc.status == 429:
+            return _busy(request, exc, pt.get_absolute_url())
         messages.error(request, exc.message)
         return redirect(pt.get_absolute_url())
     return redirect(new.get_absolute_url())

@@ -12,7 +12,9 @@ know that printing one is allowed. Card types that are not cards (a Bakugan
 figure is a toy) are left out and the print page names them.
 
 A sheet is cached on disk under a key made of every card's id and last change
-with the paper and copies, so it is drawn again only when a card changes.
+with the paper and copies, so it is drawn again only when a card changes. The
+cache is bounded by its total size (``PROXY_SHEET_CACHE_BYTES``) and by a count:
+the least recently used sheets go first.
 """
 
 from __future__ import annotations
@@ -53,7 +55,8 @@ CACHE_DIR = "proxy-sheets"
 rl_config.useA85 = 0
 # Bumped when the drawing changes, so cached sheets of the old drawing are not served.
 LAYOUT_VERSION = 2
-# Sheets kept on disk; the least recently written go first past this many.
+# Sheets kept on disk; the least recently used go first past this many, or
+# past the settings' PROXY_SHEET_CACHE_BYTES in all (a sheet is up to ~8 MB).
 CACHE_KEEP = 200
 
 
@@ -291,12 +294,29 @@ def cache_key(lines: list[ProxyLine], paper: str, title: str = "") -> str:
     return digest.hexdigest()[:32] + ".pdf"
 
 
+def _cache_path(lines: list[ProxyLine], paper: str, title: str) -> Path:
+    return Path(settings.MEDIA_ROOT) / CACHE_DIR / cache_key(lines, paper, title)
+
+
+def cached_sheet(lines: list[ProxyLine], *, paper: str, title: str) -> bytes | None:
+    """Return the cached PDF of ``lines``, or None when it would have to be drawn."""
+    path = _cache_path(lines, paper, title)
+    try:
+        data = path.read_bytes()
+        # Marked as used, so the pruning keeps the sheets people print.
+        os.utime(path)
+    except FileNotFoundError:  # never drawn, or pruned by another request
+        return None
+    return data
+
+
 def proxy_sheet(lines: list[ProxyLine], *, paper: str, title: str) -> bytes:
     """Return the PDF of ``lines``, from the cache when no card has changed."""
     check_limit(sum(line.copies for line in lines))
-    path = Path(settings.MEDIA_ROOT) / CACHE_DIR / cache_key(lines, paper, title)
-    if path.exists():
-        return path.read_bytes()
+    data = cached_sheet(lines, paper=paper, title=title)
+    if data is not None:
+        return data
+    path = _cache_path(lines, paper, title)
     data = render_sheet(lines, paper=paper, title=title)
     path.parent.mkdir(parents=True, exist_ok=True)
     # Two requests may draw the same sheet: each writes its own file and the
@@ -310,7 +330,17 @@ def proxy_sheet(lines: list[ProxyLine], *, paper: str, title: str) -> bytes:
 
 
 def _prune(folder: Path) -> None:
-    """Remove the oldest cached sheets beyond ``CACHE_KEEP``."""
-    sheets = sorted(folder.glob("*.pdf"), key=lambda p: p.stat().st_mtime)
-    for old in sheets[: max(0, len(sheets) - CACHE_KEEP)]:
-        old.unlink(missing_ok=True)
+    """Remove the least recently used sheets beyond ``CACHE_KEEP`` or the byte bound."""
+    sheets = []
+    for path in folder.glob("*.pdf"):
+        try:
+            stat = path.stat()
+        except FileNotFoundError:  # removed by another request's pruning
+            continue
+        sheets.append((stat.st_mtime, stat.st_size, path))
+    sheets.sort(reverse=True)  # newest first: kept while they fit
+    room = settings.PROXY_SHEET_CACHE_BYTES
+    for count, (_, size, path) in enumerate(sheets):
+        room -= size
+        if count >= CACHE_KEEP or room < 0:
+            path.unlink(missing_ok=True)

@@ -24,5 +24,13 @@ urlpatterns = [
     path("companion/<int:pk>/", companion.companion_detail, name="companion"),
     path("companion/<int:pk>/act/", companion.companion_act, name="companion-act"),
     path("companion/<int:pk>/undo/", companion.companion_undo, name="companion-undo"),
+    path(
+        "companion/<int:pk>/share/", companion.companion_share, name="companion-share"
+    ),
+    path(
+        "companion/<int:pk>/delete/",
+        companion.companion_delete,
+        name="companion-delete",
+    ),
     path("shared/<str:token>/", companion.companion_shared, name="companion-shared"),
 ]

@@ -4,7 +4,9 @@ A deck prints for whoever may read it (``decks.selectors.visible_decks``:
 public decks for anyone, a private one for its owner only); a set or a list of
 cards prints what the reader may see. Before a PDF, a page says what will
 print, which cards print incomplete (unknown values show as "?"), what is left
-out, and where a card size is not sourced.
+out, and where a card size is not sourced. A visitor who is not logged in has
+a few sheets drawn an hour per address (``budgets.PROXY_SHEETS``); a sheet
+served from the cache is not counted.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from django.views.decorators.http import require_GET
 from cards.games import GAMES
 from cards.models import Card
 from cards.selectors import hide_private_cards, visible_sets
+from collection.accounts import client_address
 
 from .. import selectors
+from ..budgets import PROXY_SHEETS, BudgetSpent, budget_charge, budget_check
 from . import decklist, mats, proxies
 
 MAX_LIST = proxies.MAX_CARDS
@@ -131,10 +135,32 @@ def _sheet(request, lines, title, filename, hidden=0):
     try:
         paper = _paper(request)
         plan = proxies.proxy_plan(lines, hidden=hidden)
-        data = proxies.proxy_sheet(plan.lines, paper=paper, title=title)
+        proxies.check_limit(plan.count)
+        data = proxies.cached_sheet(plan.lines, paper=paper, title=title)
+        if data is None:
+            data = _build(request, plan.lines, paper=paper, title=title)
     except (BadRequest, proxies.TooManyCards) as error:
         return _refuse(request, str(error))
+    except BudgetSpent as spent:
+        response = _refuse(request, spent.message, status=429)
+        response["Retry-After"] = str(spent.retry_after)
+        return response
     return _pdf(data, filename)
+
+
+def _build(request, lines, *, paper: str, title: str) -> bytes:
+    """Draw a sheet; a visitor who is not logged in builds a few per hour per address.
+
+    A sheet costs up to 2 s of CPU and 8 MB of disk; a cached one costs nothing
+    and is not counted.
+    """
+    if request.user.is_authenticated:
+        return proxies.proxy_sheet(lines, paper=paper, title=title)
+    address = client_address(request)
+    budget_check(budget=PROXY_SHEETS, address=address)
+    data = proxies.proxy_sheet(lines, paper=paper, title=title)
+    budget_charge(budget=PROXY_SHEETS, address=address, amount=1)
+    return data
 
 
 # --- proxy sheets ----------------------------------------------------------------

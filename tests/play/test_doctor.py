@@ -371,3 +371,58 @@ def test_a_run_cancelled_as_a_round_ends_starts_no_other_round(
         [],
     )
     assert not doctor.candidates.filter(done=False).exists()
+
+
+def _done_run(user, deck_for, capture):
+    deck = deck_for("collision")
+    with capture(execute=False):
+        doctor = doctor_start(owner=user, deck=deck, games=20, bot="random", seed=2)
+    return deck, _run(doctor)
+
+
+@pytest.mark.django_db
+def test_a_suggestion_applied_twice_makes_one_swap_and_one_version(
+    user, deck_for, django_capture_on_commit_callbacks
+):
+    deck, doctor = _done_run(user, deck_for, django_capture_on_commit_callbacks)
+    row = doctor.result["top"][0]
+    versions = deck.versions.count()
+    doctor_apply(doctor=doctor, index=row["index"], user=user)
+    after = _counts(deck.entries.select_related("card__card_set__game"))
+    with pytest.raises(PlaytestError) as refusal:
+        doctor_apply(doctor=doctor, index=row["index"], user=user)
+    assert (refusal.value.code, refusal.value.status) == ("applied", 409)
+    assert deck.versions.count() == versions + 1
+    assert _counts(deck.entries.select_related("card__card_set__game")) == after
+
+
+@pytest.mark.django_db(transaction=True)
+def test_four_simultaneous_applies_of_one_suggestion_make_one_version(
+    user, deck_for, django_capture_on_commit_callbacks
+):
+    import threading
+
+    from django.db import connection
+
+    deck, doctor = _done_run(user, deck_for, django_capture_on_commit_callbacks)
+    row = doctor.result["top"][0]
+    versions = deck.versions.count()
+    barrier, results = threading.Barrier(4), []
+
+    def apply():
+        try:
+            barrier.wait()
+            doctor_apply(doctor=doctor, index=row["index"], user=user)
+            results.append("ok")
+        except PlaytestError as exc:
+            results.append(exc.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=apply) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["applied", "applied", "applied", "ok"]
+    assert deck.versions.count() == versions + 1

@@ -157,6 +157,8 @@ OWNER = {
     "table:companion",
     "table:companion-act",
     "table:companion-undo",
+    "table:companion-share",
+    "table:companion-delete",
 }
 
 
@@ -321,6 +323,8 @@ class Scenario:
             "table:companion": {"pk": self.table_game.pk},
             "table:companion-act": {"pk": self.table_game.pk},
             "table:companion-undo": {"pk": self.table_game.pk},
+            "table:companion-share": {"pk": self.table_game.pk},
+            "table:companion-delete": {"pk": self.table_game.pk},
             "table:companion-shared": {"token": self.table_game.share_token},
         }
         if name.startswith("table:deck-"):

@@ -62,6 +62,8 @@ OWNER_GET = {
             "playtest-next-game",
             "table:companion-act",
             "table:companion-undo",
+            "table:companion-share",
+            "table:companion-delete",
         ),
         405,
     ),

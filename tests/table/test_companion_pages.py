@@ -243,3 +243,85 @@ def test_a_metal_fusion_attack_on_everyone_needs_more_than_each_and_two_win(
     )
     assert "Player 1 wins." in page
     assert "<strong>2</strong> / 2" in page
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("", "The character&#x27;s red stat is a whole number."),
+        ("four", "The character&#x27;s red stat is a whole number."),
+        ("6", "The character&#x27;s red stat is from 0 to 5."),
+    ],
+)
+def test_a_blank_or_wrong_metal_fusion_stat_is_a_form_error(
+    client, user, typed, message
+):
+    client.force_login(user)
+    fields = {
+        f"{slot}_{colour}_{p}": 1
+        for p in (0, 1)
+        for slot in ("character", "beyblade", "customizer")
+        for colour in ("red", "blue", "green", "yellow")
+    }
+    fields["character_red_0"] = typed
+    response = _start(client, "metal-fusion", players=2, **fields)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not TableGame.objects.exists()
+
+
+def _shared_game(client, user):
+    client.force_login(user)
+    _start(client, "collide-o", players=2, pack=90)
+    return TableGame.objects.get()
+
+
+def test_the_owner_turns_the_shared_link_off_and_it_then_404s(client, user):
+    table_game = _shared_game(client, user)
+    old = table_game.get_shared_url()
+    assert client.get(old).status_code == 200
+    url = reverse("table:companion-share", args=[table_game.pk])
+    response = client.post(url, {"on": "0", "confirm": "1"})
+    assert response.status_code == 302
+    assert client.get(old).status_code == 404
+    table_game.refresh_from_db()
+    assert table_game.shared is False
+    assert client.get(table_game.get_shared_url()).status_code == 404
+    # Turned on again, it is a new link; the old one stays dead.
+    client.post(url, {"on": "1"})
+    table_game.refresh_from_db()
+    assert table_game.get_shared_url() != old
+    assert client.get(table_game.get_shared_url()).status_code == 200
+    assert client.get(old).status_code == 404
+
+
+def test_turning_the_link_off_needs_the_box_ticked(client, user):
+    table_game = _shared_game(client, user)
+    url = reverse("table:companion-share", args=[table_game.pk])
+    client.post(url, {"on": "0"})
+    assert client.get(table_game.get_shared_url()).status_code == 200
+
+
+def test_the_owner_deletes_a_table_game_and_its_link_then_404s(client, user):
+    table_game = _shared_game(client, user)
+    shared = table_game.get_shared_url()
+    url = reverse("table:companion-delete", args=[table_game.pk])
+    client.post(url)  # not confirmed: kept
+    assert TableGame.objects.filter(pk=table_game.pk).exists()
+    response = client.post(url, {"confirm": "1"})
+    assert response.status_code == 302
+    assert not TableGame.objects.filter(pk=table_game.pk).exists()
+    assert client.get(shared).status_code == 404
+    assert client.get(table_game.get_absolute_url()).status_code == 404
+
+
+def test_another_user_cannot_turn_off_or_delete_a_table_game(client, user, other_user):
+    table_game = _shared_game(client, user)
+    client.force_login(other_user)
+    share = reverse("table:companion-share", args=[table_game.pk])
+    delete = reverse("table:companion-delete", args=[table_game.pk])
+    assert client.post(share, {"on": "0", "confirm": "1"}).status_code == 404
+    assert client.post(delete, {"confirm": "1"}).status_code == 404
+    table_game.refresh_from_db()
+    assert table_game.shared is True
+    assert client.get(table_game.get_shared_url()).status_code == 200

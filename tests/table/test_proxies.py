@@ -322,3 +322,61 @@ def test_a_half_filled_page_has_no_cut_lines_across_its_empty_part(client, pract
     assert empty == (255, 255, 255)
     # The mark on that line is still there in the top margin.
     assert max(image.getpixel((round(x * px), round(1.5 * px)))) < 100
+
+
+def _list_pdf(client, *cards, **extra):
+    ids = ",".join(str(c.pk) for c in cards)
+    return client.get(reverse("table:card-proxies-pdf"), {"cards": ids}, **extra)
+
+
+def test_a_visitor_builds_a_few_sheets_an_hour_per_address_then_a_429_says_when(
+    client, user, practice, settings, tmp_path, monkeypatch
+):
+    from django.utils import timezone
+
+    from decks import budgets
+
+    now = timezone.now()
+    monkeypatch.setattr(budgets, "clock", lambda: now)
+    settings.MEDIA_ROOT = tmp_path
+    settings.ANONYMOUS_PROXY_SHEETS_PER_HOUR = 2
+    practice("collide-o")
+    a, b, c = Card.objects.filter(card_set__game__slug="collide-o")[:3]
+    assert _list_pdf(client, a).status_code == 200
+    assert _list_pdf(client, b).status_code == 200
+    refused = _list_pdf(client, c)
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == "3600"
+    assert "log in to print more, or try again in 60 minutes." in (
+        refused.content.decode()
+    )
+    # A sheet already drawn costs nothing and is served; another address and a
+    # logged-in reader build their own.
+    assert _list_pdf(client, a).status_code == 200
+    assert _list_pdf(client, c, REMOTE_ADDR="192.0.2.7").status_code == 200
+    client.force_login(user)
+    assert _list_pdf(client, b, a).status_code == 200
+
+
+def test_the_sheet_cache_is_bounded_by_its_total_size(practice, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    practice("collide-o")
+    a, b = Card.objects.filter(card_set__game__slug="collide-o")[:2]
+    first = proxies.proxy_sheet([proxies.ProxyLine(a, 9)], paper="a4", title="a")
+    settings.PROXY_SHEET_CACHE_BYTES = len(first) * 3 // 2
+    second = proxies.proxy_sheet([proxies.ProxyLine(b, 9)], paper="a4", title="b")
+    kept = list((tmp_path / proxies.CACHE_DIR).glob("*.pdf"))
+    assert [p.read_bytes() for p in kept] == [second]
+
+
+def test_serving_a_cached_sheet_keeps_it_over_a_sheet_used_later(tmp_path, settings):
+    import os
+
+    settings.PROXY_SHEET_CACHE_BYTES = 8
+    for i, name in enumerate(["used.pdf", "newer.pdf"]):
+        (tmp_path / name).write_bytes(b"%PDF")
+        os.utime(tmp_path / name, (1000 + i, 1000 + i))
+    os.utime(tmp_path / "used.pdf")  # what ``cached_sheet`` does when it serves it
+    (tmp_path / "new.pdf").write_bytes(b"%PDF")
+    proxies._prune(tmp_path)
+    assert sorted(p.name for p in tmp_path.glob("*.pdf")) == ["new.pdf", "used.pdf"]

@@ -53,13 +53,16 @@ def add_arguments(parser) -> None:
     )
     parser.add_argument("--pairing", choices=sorted(PAIRINGS), action="append")
     parser.add_argument(
-        "--search", default="search", choices=[b for b in BOT_NAMES if "search" in b]
+        "--search",
+        default="search",
+        choices=BOT_NAMES,
+        help="The bot measured (--timing takes any bot; the pairings a search level).",
     )
     parser.add_argument(
         "--timing",
         type=int,
         default=0,
-        help="Time the search bot's choices over this many games against greedy.",
+        help="Time the --search bot's choices over this many games against greedy.",
     )
     parser.add_argument(
         "--hidden",

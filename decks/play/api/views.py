@@ -128,7 +128,11 @@ def _error(exc: PlaytestError) -> Response:
     body = {"code": exc.code, "detail": exc.message}
     if exc.details:
         body["cards"] = exc.details
-    return Response(body, status=exc.status)
+    headers = None
+    if exc.retry_after is not None:
+        body["retry_after"] = exc.retry_after
+        headers = {"Retry-After": str(exc.retry_after)}
+    return Response(body, status=exc.status, headers=headers)
 
 
 class PlaytestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):

@@ -31,6 +31,9 @@ class TableGame(models.Model):
     log = models.JSONField(default=list, blank=True, help_text="Events, oldest first.")
     version = models.PositiveIntegerField(default=0)
     share_token = models.CharField(max_length=40, unique=True, default=new_share_token)
+    shared = models.BooleanField(
+        default=True, help_text="Whether the share link shows the score."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -1,4 +1,4 @@
-"""Writes of the table companion: start a table game, record what happened, undo.
+"""Writes of the table companion: start a table game, record, undo, share, delete.
 
 Each write checks the whole log still counts (``score.score``) before saving, so
 no event the arithmetic cannot count is ever stored; an event or undo posted
@@ -18,7 +18,7 @@ from cards.selectors import hidden_card_ids
 from ...play.adapter import card_to_engine
 from ...selectors import deck_entries
 from . import score
-from .models import TableGame
+from .models import TableGame, new_share_token
 
 
 def _check(game_slug: str, setup: dict, log: list) -> dict:
@@ -97,3 +97,22 @@ def table_game_undo(*, table_game: TableGame, version: int) -> TableGame:
     current.version += 1
     current.save()
     return current
+
+
+@transaction.atomic
+def table_game_share(*, table_game: TableGame, on: bool) -> TableGame:
+    """Turn the read-only link on or off; either way the old link stops working.
+
+    A new token each time: a link handed out before it was turned off never
+    shows the score again.
+    """
+    current = TableGame.objects.select_for_update().get(pk=table_game.pk)
+    current.shared = on
+    current.share_token = new_share_token()
+    current.save(update_fields=["shared", "share_token", "updated_at"])
+    return current
+
+
+def table_game_delete(*, table_game: TableGame) -> None:
+    """Delete the table game with its log; its link stops working."""
+    TableGame.objects.filter(pk=table_game.pk).delete()

@@ -3,7 +3,9 @@
 The pages work without JavaScript: each entry is a small form that posts and
 comes back to the score (post, redirect, get), so a reload never repeats an
 entry and the score survives a reload or a closed tab. The shared page is
-read-only and reached by its unguessable link only.
+read-only and reached by its unguessable link only, while its owner keeps it
+on; turning it off or deleting the game (each confirmed by a ticked box) ends
+the link.
 """
 
 from __future__ import annotations
@@ -190,11 +192,37 @@ def companion_undo(request, pk):
     return redirect(table_game)
 
 
+@login_required
+@require_POST
+def companion_share(request, pk):
+    """Turn the read-only link off, or on again with a new address."""
+    table_game = _own(request, pk)
+    on = request.POST.get("on") == "1"
+    if not on and not request.POST.get("confirm"):
+        messages.error(request, "Tick the box to confirm the link should stop working.")
+    else:
+        services.table_game_share(table_game=table_game, on=on)
+    return redirect(table_game)
+
+
+@login_required
+@require_POST
+def companion_delete(request, pk):
+    """Delete a table game for good, once its owner has ticked the box."""
+    table_game = _own(request, pk)
+    if not request.POST.get("confirm"):
+        messages.error(request, "Tick the box to confirm the game should be deleted.")
+        return redirect(table_game)
+    services.table_game_delete(table_game=table_game)
+    messages.success(request, f"“{table_game.name}” is deleted.")
+    return redirect("table:companion-new")
+
+
 @require_GET
 def companion_shared(request, token):
-    """Show a table game's score read-only to whoever has its link."""
+    """Show a table game's score read-only to whoever has its link, while it is on."""
     table_game = get_object_or_404(
-        TableGame.objects.select_related("game"), share_token=token
+        TableGame.objects.select_related("game"), share_token=token, shared=True
     )
     context = _context(table_game)
     context["editable"] = False
