@@ -59,6 +59,8 @@ class AccountChanges:
     accepted: list[CardSubmission] = field(default_factory=list)
     new_cards: list[Card] = field(default_factory=list)
     custom_cards: list[Card] = field(default_factory=list)
+    # {confirmation or dispute pk: pk of the history row that wrote it}
+    settled: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -77,22 +79,23 @@ class RollBack:
     rejected: int = 0
 
 
-def _sets(row: CardChange, name: str, value) -> bool:
-    return any(c["field"] == name and c["new"] == value for c in row.changes)
-
-
 def _settled_row(fv: FieldVerification) -> CardChange | None:
-    """Return the history row that wrote a confirmation's value to its card."""
+    """Return the history row that wrote a confirmation or dispute to its card."""
+    # The settling write is the first change of the field (of the card's level,
+    # for a dispute) after the row was made; a first change to anything else
+    # means the settling wrote nothing there.
+    name, value = (
+        (fv.field, fv.value)
+        if fv.level == Verification.CONFIRMED
+        else ("verification", Verification.DISPUTED)
+    )
     later = CardChange.objects.filter(
         card_id=fv.card_id, submission__isnull=True, created_at__gte=fv.created_at
     ).order_by("created_at", "pk")
     for row in later:
-        if fv.level == Verification.CONFIRMED and _sets(row, fv.field, fv.value):
-            return row
-        if fv.level == Verification.DISPUTED and _sets(
-            row, "verification", Verification.DISPUTED
-        ):
-            return row
+        touched = [c for c in row.changes if c["field"] == name]
+        if touched:
+            return row if touched[0]["new"] == value else None
     return None
 
 
@@ -120,6 +123,7 @@ def account_changes(account) -> AccountChanges:
         row = _settled_row(fv)
         if row is not None:
             rows.setdefault(row.pk, (row, READING))
+            found.settled[fv.pk] = row.pk
     found.accepted = list(
         CardSubmission.objects.filter(
             submitter=account, status=ReviewStatus.ACCEPTED
@@ -179,24 +183,28 @@ def account_roll_back(*, moderator, account) -> RollBack:
     # Confirmations and disputes that still have two other accounts behind them
     # stay; their fields are not the account's doing alone.
     standing: set[tuple[int, str]] = set()
-    removed_on: dict[int, int] = {}
+    undone: set[int] = set()
+    removed_on: set[int] = set()
     for fv in found.confirmations:
         fv.readings.remove(*fv.readings.filter(submitter=account))
         if len(_others(fv, account)) >= ACCOUNTS_TO_AGREE:
             standing.add((fv.card_id, fv.field))
             continue
+        if fv.pk in found.settled:
+            undone.add(found.settled[fv.pk])
         fv.delete()
         result.confirmations_removed += 1
-        removed_on[fv.card_id] = removed_on.get(fv.card_id, 0) + 1
+        removed_on.add(fv.card_id)
     mine = {change.row.pk for change in found.fields}
     by_card: dict[int, list[FieldChange]] = {}
     for change in found.fields:
         by_card.setdefault(change.card.pk, []).append(change)
-    for pk in sorted(set(by_card) | set(removed_on)):
+    for pk in sorted(set(by_card) | removed_on):
         _card_roll_back(
             card_pk=pk,
             changes=by_card.get(pk, []),
             standing=standing,
+            undone=undone,
             mine=mine,
             moderator=moderator,
             source=source,
@@ -228,14 +236,18 @@ def account_roll_back(*, moderator, account) -> RollBack:
     return result
 
 
-def _card_roll_back(*, card_pk, changes, standing, mine, moderator, source, result):
+def _card_roll_back(
+    *, card_pk, changes, standing, undone, mine, moderator, source, result
+):
     card = Card.objects.select_for_update().get(pk=card_pk)
     old = card_values(card)
     restored = []
     # Newest first, so a field the account changed twice ends at its first old value.
     for change in sorted(changes, key=lambda c: c.row.pk, reverse=True):
         current = getattr(card, change.field)
-        if change.how == READING and (card_pk, change.field) in standing:
+        if change.how == READING and (
+            change.row.pk not in undone or (card_pk, change.field) in standing
+        ):
             result.kept.append(
                 KeptField(
                     card,

@@ -143,6 +143,38 @@ def test_a_later_change_by_someone_else_is_kept_and_reported(
     assert [r.field for r in result.restored] == ["card_type"]
 
 
+def test_a_confirmation_two_other_accounts_stand_behind_is_kept(
+    confirmed, bob, carol, dave, blank, moderator
+):
+    readings.card_reading_save(
+        user=dave, card=blank, fields={"card_type": "blade", "battle_edge": EDGE}
+    )
+
+    first = moderation.account_roll_back(moderator=moderator, account=bob)
+
+    assert Card.objects.get(pk=blank.pk).battle_edge == EDGE
+    assert first.restored == []
+    assert sorted(k.field for k in first.kept) == [
+        "battle_edge",
+        "card_type",
+        "verification",
+    ]
+    assert {k.reason for k in first.kept} == {
+        "Other accounts' readings still confirm it."
+    }
+    row = FieldVerification.objects.get(card=blank, field="battle_edge")
+    assert sorted(r.submitter.username for r in row.readings.all()) == [
+        "carol",
+        "dave",
+    ]
+
+    moderation.account_roll_back(moderator=moderator, account=carol)
+
+    card = Card.objects.get(pk=blank.pk)
+    assert (card.battle_edge, card.verification) == (None, "unverified")
+    assert FieldVerification.objects.filter(card=blank).count() == 0
+
+
 def test_an_accepted_proposal_is_rolled_back_and_every_proposal_rejected(
     dave, blank, moderator
 ):
