@@ -231,6 +231,17 @@ def test_the_account_page_shows_a_moderator_the_changes(
     assert client.get("/community/accounts/nobody-here/").status_code == 404
 
 
+def test_a_submission_page_links_moderators_to_its_authors_changes(
+    client, confirmed, bob, moderator
+):
+    url = CardSubmission.objects.get(submitter=bob).get_absolute_url()
+    link = 'href="/community/accounts/bob/"'
+    client.force_login(bob)
+    assert link not in client.get(url).content.decode()
+    client.force_login(moderator)
+    assert link in client.get(url).content.decode()
+
+
 def test_the_account_page_is_refused_to_everyone_else(client, confirmed, bob, carol):
     assert client.get("/community/accounts/bob/").status_code == 302
     client.force_login(carol)
