@@ -178,6 +178,15 @@ def account_roll_back(*, moderator, account) -> RollBack:
         f"{moderator.get_username()} rolled back everything "
         f"{account.get_username()} caused"
     )
+    # Readings settle with their card locked: locking the account's cards first
+    # keeps a reading saved meanwhile from confirming with the account's own.
+    touched = CardSubmission.objects.filter(submitter=account, card__isnull=False)
+    list(
+        Card.objects.select_for_update()
+        .filter(pk__in=touched.values("card_id"))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
     found = account_changes(account)
     result = RollBack()
     # Confirmations and disputes that still have two other accounts behind them
@@ -289,6 +298,13 @@ def _card_roll_back(
         result.kept.extend(
             KeptField(stored, c.field, getattr(stored, c.field), reason)
             for c in restored
+        )
+        card_history_record(
+            card=stored,
+            user=moderator,
+            source=f"{source}; kept: {reason}",
+            old=card_values(stored),
+            unchanged=True,
         )
         return
     result.restored.extend(restored)

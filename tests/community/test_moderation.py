@@ -198,6 +198,33 @@ def test_an_accepted_proposal_is_rolled_back_and_every_proposal_rejected(
     assert moderation.account_changes(dave).fields == []
 
 
+def test_a_restore_that_no_longer_fits_the_card_is_kept_and_reported(
+    dave, carol, moderator
+):
+    official = make_set(C, slug="base-typed", name="Base typed", source="test")
+    card = make_card(C, card_set=official, key="8", number=8, card_type="blade")
+    for who, fields in ((dave, {"card_type": "action"}), (carol, {"colour": "red"})):
+        card_submission_accept(
+            submission=_propose(who, card.pk, fields), moderator=moderator
+        )
+
+    result = moderation.account_roll_back(moderator=moderator, account=dave)
+
+    stored = Card.objects.get(pk=card.pk)
+    assert (stored.card_type, stored.colour) == ("action", "red")
+    assert result.restored == []
+    assert [(k.field, k.current, k.reason) for k in result.kept] == [
+        (
+            "card_type",
+            "action",
+            "Restoring it breaks the card as it is now: Blades have no colour.",
+        )
+    ]
+    latest = CardChange.objects.filter(card=card).order_by("-pk").first()
+    assert (latest.user, latest.changes) == (moderator, [])
+    assert latest.source.startswith("mod rolled back everything dave caused; kept:")
+
+
 def test_custom_cards_are_listed_and_left_alone(dave, moderator):
     own = custom_set_create(user=dave, game="collision", name="Homebrew")
     card = custom_card_create(
