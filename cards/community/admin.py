@@ -1,10 +1,13 @@
-"""Admin of community card data: submissions, scans, history, data imports.
+"""Admin of community card data: submissions, scans, history, data imports, and
+the roll-back of an account's card changes (an action on users).
 
 Imported from ``CardsConfig.ready()``. Cards themselves are saved by the Card
 admin (``cards/admin.py``) through ``cards.history.card_save``.
 """
 
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from ..models import (
@@ -14,6 +17,7 @@ from ..models import (
     FieldVerification,
     Scan,
 )
+from . import moderation
 from . import services as community
 
 
@@ -126,3 +130,33 @@ class FieldVerificationAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+User = get_user_model()
+if admin.site.is_registered(User):
+    admin.site.unregister(User)
+
+
+@admin.register(User)
+class AccountAdmin(UserAdmin):
+    """Django's user admin with the moderators' roll-back of an account's changes."""
+
+    actions = ["roll_back_accounts"]
+
+    @admin.action(description="Roll back every card change of the selected accounts")
+    def roll_back_accounts(self, request, queryset):
+        for account in queryset:
+            try:
+                result = moderation.account_roll_back(
+                    moderator=request.user, account=account
+                )
+            except PermissionDenied as error:
+                self.message_user(request, str(error), level=messages.ERROR)
+                return
+            self.message_user(
+                request,
+                f"Rolled back {account.get_username()}: {len(result.restored)} "
+                f"fields restored, {len(result.kept)} kept, "
+                f"{result.confirmations_removed} confirmations removed, "
+                f"{result.rejected} waiting submissions rejected.",
+            )

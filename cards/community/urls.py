@@ -21,6 +21,12 @@ urlpatterns = [
     path("review/", views.review_queue, name="review"),
     path("disputes/", views.disputes, name="disputes"),
     path("contributors/<str:username>/", views.contributor, name="contributor"),
+    path("accounts/<str:username>/", views.account, name="account"),
+    path(
+        "accounts/<str:username>/roll-back/",
+        views.account_roll_back,
+        name="account-roll-back",
+    ),
     path("games/<slug:game>/suggest/", views.suggest, name="suggest-new"),
     path("cards/<int:pk>/suggest/", views.suggest, {"game": ""}, name="suggest"),
     path("cards/<int:pk>/transcribe/", views.transcribe, name="transcribe"),

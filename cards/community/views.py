@@ -25,7 +25,7 @@ from ..models import (
     ReviewStatus,
     Scan,
 )
-from . import readings
+from . import moderation, readings
 from . import services as community
 from . import transcribe as controls
 from .forms import (
@@ -400,10 +400,11 @@ def disputes(request):
 
 def contributor(request, username):
     """List what one collector transcribed and where each reading stands."""
-    person = get_object_or_404(get_user_model(), username=username)
+    # Looked up by name in the readings only: an unknown name and an account with
+    # nothing visible answer the same page, so the page tells no one who exists.
     visible = card_selectors.visible_cards(request.user).values("pk")
     rows = (
-        CardSubmission.objects.filter(submitter=person, card__in=visible)
+        CardSubmission.objects.filter(submitter__username=username, card__in=visible)
         .select_related("card__card_set__game")
         .prefetch_related("field_verifications")
         .order_by("-created_at", "-pk")
@@ -417,8 +418,55 @@ def contributor(request, username):
     return render(
         request,
         "community/contributor.html",
-        {"person": person, "page_obj": page},
+        {"username": username, "page_obj": page},
     )
+
+
+# --- accounts (moderators) -----------------------------------------------------
+
+
+def _account(request, username):
+    _require_moderator(request)
+    return get_object_or_404(get_user_model(), username=username)
+
+
+def _account_page(request, person, *, confirm: bool = False):
+    return render(
+        request,
+        "community/account.html",
+        {
+            "person": person,
+            "changes": moderation.account_changes(person),
+            "confirm": confirm,
+        },
+    )
+
+
+@login_required
+def account(request, username):
+    """Show every card change one account caused, with a roll-back button."""
+    return _account_page(request, _account(request, username))
+
+
+@login_required
+@require_POST
+def account_roll_back(request, username):
+    """Ask to confirm, then roll back everything one account caused."""
+    person = _account(request, username)
+    if request.POST.get("confirm") != "yes":
+        return _account_page(request, person, confirm=True)
+    result = moderation.account_roll_back(moderator=request.user, account=person)
+    messages.success(
+        request,
+        f"Rolled back {person.get_username()}: {len(result.restored)} fields "
+        f"restored, {result.confirmations_removed} confirmations removed, "
+        f"{result.rejected} waiting submissions rejected.",
+    )
+    for kept in result.kept:
+        messages.warning(
+            request, f"Kept {kept.card.display_name}, {kept.field}: {kept.reason}"
+        )
+    return redirect("community:account", username=person.get_username())
 
 
 # --- history -------------------------------------------------------------------

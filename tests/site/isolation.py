@@ -165,6 +165,8 @@ OWNER = {
 MODERATOR = {
     "community:review",
     "community:disputes",
+    "community:account",
+    "community:account-roll-back",
     "community:submission-accept",
     "community:submission-reject",
     "community:import",
@@ -283,6 +285,8 @@ class Scenario:
             "community:suggest": {"pk": c.pk},
             "community:transcribe": {"pk": c.pk},
             "community:contributor": {"username": self.owner.get_username()},
+            "community:account": {"username": self.owner.get_username()},
+            "community:account-roll-back": {"username": self.owner.get_username()},
             "community:transcribe-preview": {"pk": c.pk},
             "community:reading-withdraw": {"pk": c.pk},
             "collection:entry_edit": {"pk": self.entry.pk},
