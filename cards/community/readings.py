@@ -41,7 +41,6 @@ from ..games import GAMES
 from ..history import card_save, card_values
 from ..models import Card, CardSubmission, FieldVerification, ReviewStatus
 from . import scans
-from .trust import counts_toward_confirmation, reading_limit_check
 from .services import (
     MAX_SOURCE_CHARS,
     SUBMITTABLE_KINDS,
@@ -52,6 +51,7 @@ from .services import (
     field_label,
     unknown_fields,
 )
+from .trust import counts_toward_confirmation, reading_limit_check
 
 DEFAULT_SOURCE = "My own copy of the card."
 # Fields a reading never sets: provenance is the site's, text is not transcribed.

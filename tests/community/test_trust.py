@@ -192,9 +192,15 @@ def many_gates(bakugan_set):
 
     return [
         make_card(
-            card_set=bakugan_set, key=f"{n}/48", number=n, printed_number=f"{n}/48",
-            name=f"Gate {n}", card_type="gate", gate_class="gold",
-            source="test", verification="unverified",
+            card_set=bakugan_set,
+            key=f"{n}/48",
+            number=n,
+            printed_number=f"{n}/48",
+            name=f"Gate {n}",
+            card_type="gate",
+            gate_class="gold",
+            source="test",
+            verification="unverified",
         )  # fmt: skip
         for n in range(2, 2 + trust.READINGS_PER_HOUR + 1)
     ]
