@@ -296,10 +296,8 @@ def _latest_by_author(card: Card) -> list[CardSubmission]:
 
 def settled_fields(game: str, card_type: str | None) -> tuple[str, ...]:
     """Return the fields agreement may settle: those the transcribe page asks for."""
-    names = [*reading_fields(game, card_type), "not_printed"]
-    if GAMES[game].name_from is not None and "title" in names:
-        names.append("name")  # made of the title, which the page asks for
-    return tuple(names)
+    # A name made of the title is not settled itself: it follows the title.
+    return (*reading_fields(game, card_type), "not_printed")
 
 
 def _asked(card: Card, reading: CardSubmission) -> dict:
@@ -395,6 +393,11 @@ def readings_settle(*, card: Card) -> dict:
         if row is None or row.level != Verification.DISPUTED:
             newly_disputed.append(name)
         _mark(card, name, Verification.DISPUTED, None, pair)
+    name_from = GAMES[card.card_set.game.slug].name_from
+    if name_from is not None and ("title" in changes or "subtitle" in changes):
+        title = changes.get("title", card.title)
+        if title:
+            changes["name"] = name_from(title, changes.get("subtitle", card.subtitle))
     if changes or newly_confirmed or newly_disputed:
         _apply_settled(card, changes, newly_disputed, readings)
     return {"confirmed": newly_confirmed, "disputed": newly_disputed}

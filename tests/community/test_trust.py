@@ -362,3 +362,48 @@ def test_a_proposal_through_the_api_is_not_a_reading(client, collectors, gate):
         )  # fmt: skip
         assert response.json()["is_reading"] is False
     assert Card.objects.get(pk=gate.pk).bonus_aquos is None
+
+
+def test_a_new_accounts_reading_says_it_does_not_count_yet(client, puppets, gate):
+    client.force_login(puppets[0])
+    response = client.post(
+        f"/community/cards/{gate.pk}/transcribe/", {"bonus_aquos": "50"}, follow=True
+    )
+    html = response.content.decode()
+    assert "it will count towards confirming cards once your account is" in html
+    assert Card.objects.get(pk=gate.pk).bonus_aquos is None
+
+
+def test_an_established_accounts_reading_says_it_counts(client, collectors, gate):
+    client.force_login(collectors[0])
+    response = client.post(
+        f"/community/cards/{gate.pk}/transcribe/", {"bonus_aquos": "50"}, follow=True
+    )
+    assert "and counts towards confirming the card." in response.content.decode()
+
+
+def test_a_confirmed_title_brings_the_name_made_of_it(django_user_model, collectors):
+    from tests.factories import C, make_card, make_set
+
+    official = make_set(C, slug="base-names", name="Base names", source="test")
+    blank = make_card(C, card_set=official, key="8", number=8, source="slot")
+    for collector in collectors:
+        _read(collector, blank, card_type="blade", title="Draciel")
+    card = Card.objects.get(pk=blank.pk)
+    assert (card.title, card.name) == ("Draciel", "Draciel")
+    assert not FieldVerification.objects.filter(field="name").exists()
+
+
+def test_a_known_title_read_otherwise_keeps_the_name(collectors):
+    from tests.factories import C, make_card, make_set
+
+    official = make_set(C, slug="base-known", name="Base known", source="test")
+    dragoon = make_card(
+        C, card_set=official, key="dragoon", name="Dragoon", title="Dragoon",
+        card_type="blade", spin_strength=6, source="the rules text",
+    )  # fmt: skip
+    for collector in collectors:
+        _read(collector, dragoon, title="Dranzer")
+    card = Card.objects.get(pk=dragoon.pk)
+    assert (card.title, card.name) == ("Dragoon", "Dragoon")
+    assert FieldVerification.objects.get(card=card, field="title").level == "disputed"
