@@ -407,3 +407,11 @@ def test_a_known_title_read_otherwise_keeps_the_name(collectors):
     card = Card.objects.get(pk=dragoon.pk)
     assert (card.title, card.name) == ("Dragoon", "Dragoon")
     assert FieldVerification.objects.get(card=card, field="title").level == "disputed"
+
+
+def test_the_api_lists_readings_and_proposals_apart(client, user, gate):
+    _propose(user, gate, bonus_aquos=50)
+    reading = _read(user, gate, bonus_haos=30)
+    client.force_login(user)
+    listed = client.get(URL, {"is_reading": "true"}).json()["results"]
+    assert [s["id"] for s in listed] == [reading.pk]

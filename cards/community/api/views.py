@@ -168,7 +168,7 @@ class SubmissionViewSet(
 
     serializer_class = SubmissionSerializer
     permission_classes = [IsAuthenticated]
-    filterset_fields = ["status"]
+    filterset_fields = ["status", "is_reading"]
 
     def get_queryset(self):
         return community.visible_submissions(self.request.user).prefetch_related(
