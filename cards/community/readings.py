@@ -84,7 +84,12 @@ def pending_readings(user, card_ids) -> dict[int, CardSubmission]:
 
 
 def reading_of(user, card: Card) -> CardSubmission | None:
-    """Return ``user``'s pending reading of ``card`` (not a proposal), or None."""
+    """Return ``user``'s pending correction of ``card`` that applies to them, or None."""
+    return pending_readings(user, [card.pk]).get(card.pk)
+
+
+def own_reading(user, card: Card) -> CardSubmission | None:
+    """Return ``user``'s pending reading of ``card`` (never a proposal), or None."""
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     return (
@@ -208,7 +213,7 @@ def card_reading_save(
         raise ValidationError(errors)
     with transaction.atomic():
         locked = Card.objects.select_for_update().get(pk=card.pk)
-        existing = reading_of(user, locked)
+        existing = own_reading(user, locked)
         if existing is None:
             reading_limit_check(user)
             reading = card_submission_create(

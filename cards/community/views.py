@@ -263,7 +263,7 @@ def _readable_card(request, pk) -> Card:
 
 
 def _transcribe_page(request, card, *, card_type, values, errors, status=200):
-    reading = readings.reading_of(request.user, card)
+    reading = readings.own_reading(request.user, card)
     if values:
         built, problems = controls.preview_card(card=card, values=values)
         face = controls.face_data_uri(built)
@@ -309,7 +309,7 @@ def transcribe(request, pk):
     """Fill in what a card prints, with controls shaped like the card."""
     card = _readable_card(request, pk)
     if request.method != "POST":
-        reading = readings.reading_of(request.user, card)
+        reading = readings.own_reading(request.user, card)
         values = dict(reading.fields) if reading else {}
         card_type = values.get("card_type", card.card_type)
         return _transcribe_page(

@@ -204,7 +204,7 @@ class SubmissionViewSet(
             raise BadRequest(
                 {"card": [f"This card is a {card.card_set.game.name} card."]}
             )
-        existed = readings.reading_of(request.user, card) is not None
+        existed = readings.own_reading(request.user, card) is not None
         try:
             reading = readings.card_reading_save(
                 user=request.user,
