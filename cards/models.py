@@ -492,6 +492,11 @@ class CardSubmission(models.Model):
         help_text="The set a proposed new card goes in.",
     )
     is_new = models.BooleanField(default=False, help_text="Proposes a new card.")
+    is_reading = models.BooleanField(
+        default=False,
+        help_text="A reading from the transcribe page: agreement may confirm it. "
+        "A proposal changes the card only when a moderator accepts it.",
+    )
     fields = models.JSONField(
         default=dict, blank=True, help_text="Proposed values by field name."
     )

@@ -13,6 +13,7 @@ from django.templatetags.static import static
 from django.views.decorators.http import require_safe
 from drf_spectacular.generators import SchemaGenerator
 
+from cards.community import trust
 from cards.community.services import is_moderator
 
 METHODS = ("get", "post", "put", "patch", "delete")
@@ -120,7 +121,12 @@ def community(request):
     return render(
         request,
         "site/community.html",
-        {"is_moderator": is_moderator(request.user)},
+        {
+            "is_moderator": is_moderator(request.user),
+            "trusted_after_days": trust.TRUSTED_AFTER.days,
+            "readings_per_hour": trust.READINGS_PER_HOUR,
+            "you_count": trust.counts_toward_confirmation(request.user),
+        },
     )
 
 

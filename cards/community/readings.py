@@ -6,12 +6,18 @@ pending reading over the card wherever that author uses it (card page, deck
 validation and tools, playtests, deck reports); everyone else sees the card as
 stored. An author changes or withdraws their reading until it is reviewed.
 
-Two readings of a card by different accounts that agree on every field they
-both give make those fields **confirmed** (``FieldVerification`` rows, one per
-card and field): the agreed values are written to the card, with history, for
-everyone. Readings that disagree on a field make it **disputed**, for a
-moderator to settle side by side. A moderator's acceptance stays the highest
-level (verified); two readings never overrule a verified value, they dispute it.
+Two readings of a card by different accounts that count toward confirmation
+(``trust.counts_toward_confirmation``: established accounts, never two made a
+minute ago) and agree on a field the card does not know make it **confirmed**
+(``FieldVerification`` rows, one per card and field): the agreed value is
+written to the card, with history, for everyone. A reading that differs from a
+value the card already has, or readings that disagree with each other, make the
+field **disputed**, for a moderator to settle side by side; the card's value
+stays. A moderator's acceptance stays the highest level (verified); readings
+never overrule a verified value, they dispute it. Only readings take part, and
+only in the fields the transcribe page asks for (``settled_fields``): a
+proposal (the suggest form, ``POST /api/submissions/``) and any text, effect,
+source or verification change only when a moderator accepts them.
 
 Decisions where the issue is silent: a blank control means "I do not say", not
 "unknown" (a reading never erases a value); a reading keeps every value its
@@ -45,6 +51,7 @@ from .services import (
     field_label,
     unknown_fields,
 )
+from .trust import counts_toward_confirmation, reading_limit_check
 
 DEFAULT_SOURCE = "My own copy of the card."
 # Fields a reading never sets: provenance is the site's, text is not transcribed.
@@ -77,8 +84,21 @@ def pending_readings(user, card_ids) -> dict[int, CardSubmission]:
 
 
 def reading_of(user, card: Card) -> CardSubmission | None:
-    """Return ``user``'s pending reading of ``card``, or None."""
+    """Return ``user``'s pending correction of ``card`` that applies to them, or None."""
     return pending_readings(user, [card.pk]).get(card.pk)
+
+
+def own_reading(user, card: Card) -> CardSubmission | None:
+    """Return ``user``'s pending reading of ``card`` (never a proposal), or None."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return (
+        CardSubmission.objects.filter(
+            submitter=user, status=ReviewStatus.PENDING, is_reading=True, card=card
+        )
+        .order_by("created_at", "pk")
+        .last()
+    )
 
 
 def apply_reading(card: Card, reading: CardSubmission) -> Card:
@@ -168,7 +188,8 @@ def card_reading_save(
     The reading is checked as the card would be saved with it (the card
     validator's messages, field by field); nothing is stored unless all of it is
     acceptable. Agreement with other readings is then settled in the same
-    transaction.
+    transaction. A new reading beyond the account's hourly limit raises
+    ``trust.ReadingLimitReached``.
     """
     if user is None or not user.is_authenticated:
         raise PermissionDenied("Sign in to record what your card prints.")
@@ -192,8 +213,9 @@ def card_reading_save(
         raise ValidationError(errors)
     with transaction.atomic():
         locked = Card.objects.select_for_update().get(pk=card.pk)
-        existing = reading_of(user, locked)
+        existing = own_reading(user, locked)
         if existing is None:
+            reading_limit_check(user)
             reading = card_submission_create(
                 user=user,
                 game=game,
@@ -201,7 +223,7 @@ def card_reading_save(
                 fields=values,
                 source=source,
                 scan=scan,
-                keep_unchanged=True,
+                reading=True,
             )
         else:
             reading = _reading_update(
@@ -264,12 +286,44 @@ def card_reading_withdraw(*, user, reading: CardSubmission) -> None:
 
 
 def _latest_by_author(card: Card) -> list[CardSubmission]:
+    """Return the latest pending reading of each account whose readings count."""
     latest = {}
-    for reading in CardSubmission.objects.filter(
-        card=card, status=ReviewStatus.PENDING, is_new=False
-    ).order_by("created_at", "pk"):
+    for reading in (
+        CardSubmission.objects.filter(
+            card=card, status=ReviewStatus.PENDING, is_new=False, is_reading=True
+        )
+        .select_related("submitter")
+        .order_by("created_at", "pk")
+    ):
         latest[reading.submitter_id] = reading
-    return list(latest.values())
+    return [r for r in latest.values() if counts_toward_confirmation(r.submitter)]
+
+
+def settled_fields(game: str, card_type: str | None) -> tuple[str, ...]:
+    """Return the fields agreement may settle: those the transcribe page asks for."""
+    # A name made of the title is not settled itself: it follows the title.
+    return (*reading_fields(game, card_type), "not_printed")
+
+
+def _asked(card: Card, reading: CardSubmission) -> dict:
+    """Return the reading's values of the fields agreement may settle."""
+    card_type = reading.fields.get("card_type") or card.card_type
+    names = settled_fields(card.card_set.game.slug, card_type)
+    return {k: v for k, v in reading.fields.items() if k in names}
+
+
+def contradicts(card: Card, name: str, value) -> bool:
+    """Return True when a read ``value`` differs from one ``card`` already has."""
+    if name == "not_printed":
+        have, said = set(card.not_printed or []), set(value or [])
+        # Unticking a box the card has, or calling a known value not printed.
+        return bool(have - said) or any(
+            getattr(card, f, None) not in (None, "") for f in said - have
+        )
+    current = getattr(card, name)
+    if current in (None, "") and name not in (card.not_printed or []):
+        return False  # unknown: a reading may fill it in
+    return current != value
 
 
 def _mark(card, field, level, value, readings) -> FieldVerification:
@@ -292,25 +346,35 @@ def _mark(card, field, level, value, readings) -> FieldVerification:
 def readings_settle(*, card: Card) -> dict:
     """Compare the card's pending readings; confirm agreed fields, dispute the rest.
 
+    Only readings (never proposals) by accounts that count toward confirmation
+    take part, and only in the fields the transcribe page asks for. Two agreeing
+    readings write a value only where the card's is unknown; a reading that
+    differs from a value the card has disputes that field and changes nothing.
     Call with the card row locked. Return {"confirmed": [...], "disputed": [...]}
     naming the fields newly marked.
     """
     readings = _latest_by_author(card)
+    asked = {r.pk: _asked(card, r) for r in readings}
     rows = {row.field: row for row in card.field_verifications.all()}
     verified = card.verification == Verification.VERIFIED
     agreed: dict[str, tuple] = {}
     disputed: dict[str, list] = {}
+    for reading in readings:
+        for name, value in asked[reading.pk].items():
+            if contradicts(card, name, value):
+                disputed.setdefault(name, []).append(reading)
     for a, b in combinations(readings, 2):
-        common = set(a.fields) & set(b.fields)
+        fa, fb = asked[a.pk], asked[b.pk]
+        common = set(fa) & set(fb)
         if not common:
             continue
-        differ = [f for f in common if a.fields[f] != b.fields[f]]
+        differ = [f for f in common if fa[f] != fb[f]]
         if differ:
             for name in differ:
                 disputed.setdefault(name, []).extend([a, b])
             continue
         for name in common:
-            agreed.setdefault(name, (a.fields[name], []))[1].extend([a, b])
+            agreed.setdefault(name, (fa[name], []))[1].extend([a, b])
     newly_confirmed, newly_disputed, changes = [], [], {}
     for name, (value, pair) in sorted(agreed.items()):
         if name in disputed:
@@ -334,6 +398,11 @@ def readings_settle(*, card: Card) -> dict:
         if row is None or row.level != Verification.DISPUTED:
             newly_disputed.append(name)
         _mark(card, name, Verification.DISPUTED, None, pair)
+    name_from = GAMES[card.card_set.game.slug].name_from
+    if name_from is not None and ("title" in changes or "subtitle" in changes):
+        title = changes.get("title", card.title)
+        if title:
+            changes["name"] = name_from(title, changes.get("subtitle", card.subtitle))
     if changes or newly_confirmed or newly_disputed:
         _apply_settled(card, changes, newly_disputed, readings)
     return {"confirmed": newly_confirmed, "disputed": newly_disputed}

@@ -178,14 +178,14 @@ def card_submission_create(
     fields: dict,
     source: str,
     scan=None,
-    keep_unchanged: bool = False,
+    reading: bool = False,
 ) -> CardSubmission:
     """Propose a new card (``card`` None, ``fields`` naming its set) or a correction.
 
     The proposal is checked as the card would be saved (``Card.full_clean``);
     an attached scan is checked and re-encoded; nothing is stored unless all of
-    it is acceptable. A reading (``keep_unchanged``) keeps the values equal to the
-    card's too: they are what its author read, and can confirm the card's.
+    it is acceptable. A reading (``reading``, made by ``card_reading_save`` only)
+    keeps the values equal to the card's too: they are what its author read.
     """
     if user is None or not user.is_authenticated:
         raise PermissionDenied("Sign in to submit card data.")
@@ -214,7 +214,7 @@ def card_submission_create(
     if card is not None and not errors:
         current = card_values(card)
         changed = {k: v for k, v in values.items() if current[k] != v}
-        if not keep_unchanged:
+        if not reading:
             values = changed
         if not values and scan is None:
             errors.setdefault("fields", []).append(
@@ -250,17 +250,21 @@ def card_submission_create(
         values=values,
         source=source,
         checked=checked,
+        reading=reading,
     )
 
 
 @transaction.atomic
-def _submission_save(*, user, game, card, card_set, values, source, checked):
+def _submission_save(
+    *, user, game, card, card_set, values, source, checked, reading=False
+):
     submission = CardSubmission(
         submitter=user,
         game=GameRecord.objects.get(slug=game),
         card=card,
         card_set=card_set,
         is_new=card is None,
+        is_reading=reading,
         fields=values,
         source=source,
     )

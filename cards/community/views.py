@@ -37,6 +37,7 @@ from .forms import (
     SubmissionForm,
 )
 from .services import field_label
+from .trust import ReadingLimitReached, counts_toward_confirmation
 
 PREVIEW_ROWS_SHOWN = 500
 
@@ -262,7 +263,7 @@ def _readable_card(request, pk) -> Card:
 
 
 def _transcribe_page(request, card, *, card_type, values, errors, status=200):
-    reading = readings.reading_of(request.user, card)
+    reading = readings.own_reading(request.user, card)
     if values:
         built, problems = controls.preview_card(card=card, values=values)
         face = controls.face_data_uri(built)
@@ -308,7 +309,7 @@ def transcribe(request, pk):
     """Fill in what a card prints, with controls shaped like the card."""
     card = _readable_card(request, pk)
     if request.method != "POST":
-        reading = readings.reading_of(request.user, card)
+        reading = readings.own_reading(request.user, card)
         values = dict(reading.fields) if reading else {}
         card_type = values.get("card_type", card.card_type)
         return _transcribe_page(
@@ -319,6 +320,7 @@ def transcribe(request, pk):
         return _transcribe_page(
             request, card, card_type=card_type, values=values, errors={}
         )
+    status = 400
     if not errors:
         try:
             readings.card_reading_save(
@@ -330,15 +332,23 @@ def transcribe(request, pk):
             )
         except ValidationError as error:
             errors = error.message_dict
+        except ReadingLimitReached as limit:
+            errors, status = {"fields": [limit.message]}, 429
     if errors:
         return _transcribe_page(
             request, card, card_type=card_type, values=values, errors=errors,
-            status=400,
+            status=status,
         )  # fmt: skip
+    counts = counts_toward_confirmation(request.user)
     messages.success(
         request,
-        f"Saved your reading of {card.display_name}: it works for you now, and "
-        "counts towards confirming the card.",
+        f"Saved your reading of {card.display_name}: it works for you now"
+        + (
+            ", and counts towards confirming the card."
+            if counts
+            else "; it will count towards confirming cards once your account is "
+            "established (see How readings count on the Community page)."
+        ),
     )
     if "next_unknown" in request.POST:
         following = readings.next_unknown_card(card=card, user=request.user)

@@ -41,3 +41,24 @@ def moderator(django_user_model):
     )
     user.groups.add(Group.objects.get(name="moderators"))
     return user
+
+
+def trust(user):
+    """Make ``user`` an account whose readings count: old, with an accepted proposal."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from cards.community.trust import TRUSTED_AFTER
+    from cards.models import CardSubmission, GameRecord, ReviewStatus
+
+    user.date_joined = timezone.now() - TRUSTED_AFTER - timedelta(days=1)
+    user.save(update_fields=["date_joined"])
+    CardSubmission.objects.create(
+        submitter=user,
+        game=GameRecord.objects.get(slug="bakugan"),
+        is_new=True,
+        source="an accepted proposal, made for the test",
+        status=ReviewStatus.ACCEPTED,
+    )
+    return user

@@ -5,6 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from cards.community import counts, readings
+from tests.community.conftest import trust
 from tests.factories import C, make_card, make_set
 
 
@@ -45,6 +46,7 @@ def test_the_figures_are_counted_again_after_a_card_write_only(
     bob = django_user_model.objects.create_user("bob", "b@example.com", "horse-9-x")
     card = collision_cards.cards.get(key="1")
     for who in (user, bob):
+        trust(who)  # established collectors: their readings confirm
         readings.card_reading_save(
             user=who,
             card=card,

@@ -7,6 +7,7 @@ from django.db import connection
 
 from cards.community import readings
 from cards.models import Card, CardChange, FieldVerification
+from tests.community.conftest import trust
 from tests.factories import C, make_card, make_set
 
 
@@ -24,6 +25,8 @@ def test_concurrent_confirmations_give_one_confirmation(user, django_user_model)
         django_user_model.objects.create_user(n, f"{n}@example.com", "horse-battery-9")
         for n in ("bob", "carol")
     ]
+    for who in (user, *others):
+        trust(who)  # established collectors: their readings confirm
     readings.card_reading_save(user=user, card=card, fields={"battle_edge": "LS.E.L"})
     barrier = threading.Barrier(2)
     outcomes = []

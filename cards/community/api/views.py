@@ -5,7 +5,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import PermissionDenied, Throttled
+from rest_framework.exceptions import ValidationError as BadRequest
 from rest_framework.generics import ListAPIView
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
@@ -13,7 +14,9 @@ from rest_framework.response import Response
 from ... import safejson
 from ...choices import Verification
 from ...models import Card, CardChange, CardSubmission
+from .. import readings
 from .. import services as community
+from ..trust import ReadingLimitReached
 
 
 @extend_schema_field(OpenApiTypes.OBJECT)
@@ -83,6 +86,7 @@ class SubmissionSerializer(serializers.ModelSerializer):
             "game",
             "set",
             "is_new",
+            "is_reading",
             "fields",
             "source",
             "status",
@@ -96,6 +100,7 @@ class SubmissionSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = [
             "is_new",
+            "is_reading",
             "status",
             "reviewed_at",
             "reason",
@@ -133,6 +138,11 @@ class SubmissionCreateSerializer(serializers.Serializer):
     fields = JSONObjectField()
     source = serializers.CharField(max_length=community.MAX_SOURCE_CHARS)
     scan = serializers.FileField(required=False, allow_empty_file=True)
+    reading = serializers.BooleanField(
+        default=False,
+        help_text="True: your reading of the card, as on its transcribe page "
+        "(it may confirm unknown values). False: a proposal for a moderator.",
+    )
 
 
 class AcceptSerializer(serializers.Serializer):
@@ -158,7 +168,7 @@ class SubmissionViewSet(
 
     serializer_class = SubmissionSerializer
     permission_classes = [IsAuthenticated]
-    filterset_fields = ["status"]
+    filterset_fields = ["status", "is_reading"]
 
     def get_queryset(self):
         return community.visible_submissions(self.request.user).prefetch_related(
@@ -172,6 +182,8 @@ class SubmissionViewSet(
         )
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
+        if data["reading"]:
+            return self._read(request, data)
         submission = community.card_submission_create(
             user=request.user,
             game=data["game"],
@@ -182,6 +194,32 @@ class SubmissionViewSet(
         )
         out = self.get_serializer(submission)
         return Response(out.data, status=status.HTTP_201_CREATED)
+
+    def _read(self, request, data):
+        """Record or change the caller's reading through the transcribe page's service."""
+        card = data.get("card")
+        if card is None:
+            raise BadRequest({"card": ["A reading names the card it reads."]})
+        if card.card_set.game.slug != data["game"]:
+            raise BadRequest(
+                {"card": [f"This card is a {card.card_set.game.name} card."]}
+            )
+        existed = readings.own_reading(request.user, card) is not None
+        try:
+            reading = readings.card_reading_save(
+                user=request.user,
+                card=card,
+                fields=data["fields"],
+                source=data["source"],
+                scan=data.get("scan"),
+            )
+        except ReadingLimitReached as limit:
+            raise Throttled(
+                wait=limit.wait.total_seconds(), detail=limit.message
+            ) from None
+        out = self.get_serializer(reading)
+        code = status.HTTP_200_OK if existed else status.HTTP_201_CREATED
+        return Response(out.data, status=code)
 
     def _moderated(self):
         # Seeing the submission comes first (404), then the right to review it (403).
