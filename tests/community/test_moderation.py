@@ -1,11 +1,9 @@
 """A moderator sees every change one account caused and rolls all of it back."""
 
 import re
-from datetime import timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied
-from django.utils import timezone
 
 from cards.community import moderation, readings
 from cards.community.services import (
@@ -15,19 +13,19 @@ from cards.community.services import (
     custom_set_create,
 )
 from cards.models import Card, CardChange, CardSubmission, FieldVerification
+from tests.community.conftest import trust
 from tests.factories import C, make_card, make_set
 
 EDGE = "L.S.EL"
 
 
 def _collector(django_user_model, name):
-    # Established collectors (not made a minute ago), so their readings count.
-    person = django_user_model.objects.create_user(
-        name, f"{name}@example.com", "correct-horse-battery-9"
+    # Established collectors (old, with an accepted proposal), so readings count.
+    return trust(
+        django_user_model.objects.create_user(
+            name, f"{name}@example.com", "correct-horse-battery-9"
+        )
     )
-    person.date_joined = timezone.now() - timedelta(days=60)
-    person.save(update_fields=["date_joined"])
-    return person
 
 
 @pytest.fixture
@@ -105,8 +103,12 @@ def test_rolling_back_one_of_two_agreeing_accounts_restores_the_card(
         "unverified",
     )
     assert FieldVerification.objects.filter(card=blank).count() == 0
-    assert CardSubmission.objects.get(submitter=bob).status == "rejected"
-    assert CardSubmission.objects.get(submitter=carol).status == "pending"
+    assert (
+        CardSubmission.objects.get(submitter=bob, is_reading=True).status == "rejected"
+    )
+    assert (
+        CardSubmission.objects.get(submitter=carol, is_reading=True).status == "pending"
+    )
     assert sorted(r.field for r in result.restored) == [
         "battle_edge",
         "card_type",
@@ -261,7 +263,7 @@ def test_the_account_page_shows_a_moderator_the_changes(
 def test_a_submission_page_links_moderators_to_its_authors_changes(
     client, confirmed, bob, moderator
 ):
-    url = CardSubmission.objects.get(submitter=bob).get_absolute_url()
+    url = CardSubmission.objects.get(submitter=bob, is_reading=True).get_absolute_url()
     link = 'href="/community/accounts/bob/"'
     client.force_login(bob)
     assert link not in client.get(url).content.decode()
