@@ -55,6 +55,7 @@ OWNER_GET = {
             "play:share",
             "play:undo",
             "play:next",
+            "play:report-cancel",
             "play:doctor-cancel",
             "play:doctor-apply",
             "playtest-actions",
