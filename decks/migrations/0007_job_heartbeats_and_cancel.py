@@ -4,45 +4,62 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('decks', '0006_figures_bakugan_slots'),
+        ("decks", "0006_figures_bakugan_slots"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='deckdoctorcandidate',
-            name='attempt',
+            model_name="deckdoctorcandidate",
+            name="attempt",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='deckdoctorcandidate',
-            name='heartbeat',
-            field=models.DateTimeField(blank=True, help_text="The running attempt's last sign of life.", null=True),
+            model_name="deckdoctorcandidate",
+            name="heartbeat",
+            field=models.DateTimeField(
+                blank=True,
+                help_text="The running attempt's last sign of life.",
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='deckdoctorcandidate',
-            name='progress',
+            model_name="deckdoctorcandidate",
+            name="progress",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='deckreportchunk',
-            name='attempt',
+            model_name="deckreportchunk",
+            name="attempt",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='deckreportchunk',
-            name='heartbeat',
-            field=models.DateTimeField(blank=True, help_text="The running attempt's last sign of life.", null=True),
+            model_name="deckreportchunk",
+            name="heartbeat",
+            field=models.DateTimeField(
+                blank=True,
+                help_text="The running attempt's last sign of life.",
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='deckreportchunk',
-            name='progress',
+            model_name="deckreportchunk",
+            name="progress",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AlterField(
-            model_name='deckreport',
-            name='status',
-            field=models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed'), ('cancelled', 'Cancelled')], default='queued', max_length=10),
+            model_name="deckreport",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("queued", "Queued"),
+                    ("running", "Running"),
+                    ("done", "Done"),
+                    ("failed", "Failed"),
+                    ("cancelled", "Cancelled"),
+                ],
+                default="queued",
+                max_length=10,
+            ),
         ),
     ]
