@@ -61,6 +61,7 @@ OWNER_GET = {
             "playtest-actions",
             "playtest-undo",
             "playtest-next-game",
+            "report-cancel",
             "table:companion-act",
             "table:companion-undo",
         ),
