@@ -74,6 +74,7 @@ from .workload import (
     refuse_if_busy,
     refuse_over_quota,
     requeue_part,
+    silent_parts,
     watch_later,
 )
 
@@ -508,11 +509,19 @@ def next_round(doctor: DeckDoctor, candidates: list[DeckDoctorCandidate]) -> Non
     )
 
 
-def doctor_requeue_stale(doctor: DeckDoctor) -> int:
-    """Queue again the candidates of ``doctor`` whose worker fell silent."""
+def doctor_requeue_stale(doctor: DeckDoctor, taken: bool = False) -> int:
+    """Queue again the candidates of ``doctor`` whose worker fell silent.
+
+    ``taken``: as ``reports.report_requeue_stale`` says.
+    """
+    candidates = doctor.candidates.filter(done=False)
+    if taken:
+        silent = silent_parts(list(candidates), run_doctor_candidate)
+    else:
+        silent = silent_parts(list(candidates.filter(heartbeat__isnull=False)), None)
     requeued = []
-    for candidate in doctor.candidates.filter(done=False, heartbeat__isnull=False):
-        attempt = requeue_part(DeckDoctor, doctor.pk, DeckDoctorCandidate, candidate.pk)
+    for candidate in silent:
+        attempt = requeue_part(DeckDoctor, doctor.pk, candidate)
         if attempt is not None:
             candidate.attempt = attempt
             requeued.append(candidate)
@@ -526,7 +535,7 @@ def doctor_watch(doctor_id: int) -> None:
     doctor = DeckDoctor.objects.filter(pk=doctor_id).first()
     if doctor is None or not doctor.unfinished:
         return
-    doctor_requeue_stale(doctor)
+    doctor_requeue_stale(doctor, taken=True)
     watch_later(watch_doctor, doctor.pk)
 
 

@@ -52,6 +52,7 @@ from .workload import (
     lock_owner,
     refuse_over_quota,
     requeue_part,
+    silent_parts,
     watch_later,
 )
 
@@ -386,11 +387,20 @@ def chunk_run(chunk_id: int, attempt: int = 0) -> None:
         )
 
 
-def report_requeue_stale(report: DeckReport) -> int:
-    """Queue again the slices of ``report`` whose worker fell silent; return how many."""
+def report_requeue_stale(report: DeckReport, taken: bool = False) -> int:
+    """Queue again the slices of ``report`` whose worker fell silent; return how many.
+
+    ``taken``: also those whose task a worker took and died before their first
+    heartbeat (a look at the task table, so the watch task's, not the page's).
+    """
+    chunks = report.chunks.filter(done=False)
+    if taken:
+        silent = silent_parts(list(chunks), run_report_chunk)
+    else:
+        silent = silent_parts(list(chunks.filter(heartbeat__isnull=False)), None)
     requeued = []
-    for chunk in report.chunks.filter(done=False, heartbeat__isnull=False):
-        attempt = requeue_part(DeckReport, report.pk, DeckReportChunk, chunk.pk)
+    for chunk in silent:
+        attempt = requeue_part(DeckReport, report.pk, chunk)
         if attempt is not None:
             chunk.attempt = attempt
             requeued.append(chunk)
@@ -405,7 +415,7 @@ def report_watch(report_id: int) -> None:
     report = DeckReport.objects.filter(pk=report_id).first()
     if report is None or not report.unfinished:
         return
-    report_requeue_stale(report)
+    report_requeue_stale(report, taken=True)
     watch_later(watch_report, report.pk)
 
 

@@ -28,7 +28,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django_tasks import TaskResultStatus
 from django_tasks.base import TASK_MAX_PRIORITY, TASK_MIN_PRIORITY
+from django_tasks_db.backend import DatabaseBackend
+from django_tasks_db.models import DBTaskResult
 
 from .adapter import PlaytestError
 from .models import DeckDoctor, DeckDoctorCandidate, DeckReport, DeckReportChunk
@@ -152,19 +155,57 @@ def claim_part(part) -> bool:
     )
 
 
-def requeue_part(job_model, job_pk: int, part_model, part_pk: int) -> int | None:
-    """Queue a silent part again: return its new attempt (None: it is not silent).
+def taken_in_silence(task, parts) -> set[int]:
+    """Return the ids of ``parts`` whose task a worker took long ago, never to beat.
+
+    A worker killed after taking a part's task and before its first heartbeat
+    leaves the task running for good in the database backend's table: its
+    start is the part's last sign of life.
+    """
+    if task is None or not parts or not isinstance(task.get_backend(), DatabaseBackend):
+        return set()
+    current = {(part.pk, part.attempt) for part in parts}
+    taken = DBTaskResult.objects.filter(
+        task_path=task.module_path,
+        status=TaskResultStatus.RUNNING,
+        started_at__lt=stale_before(),
+    ).values_list("args_kwargs", flat=True)
+    found = set()
+    for call in taken:
+        args = call["args"]
+        key = (args[0], args[1] if len(args) > 1 else 0)
+        if key in current:
+            found.add(key[0])
+    return found
+
+
+def silent_parts(parts, task) -> list:
+    """Return the parts, not done, whose worker has been silent too long."""
+    before = stale_before()
+    waiting = [part for part in parts if part.heartbeat is None]
+    taken = taken_in_silence(task, waiting)
+    return [
+        part
+        for part in parts
+        if (part.heartbeat is not None and part.heartbeat < before) or part.pk in taken
+    ]
+
+
+def requeue_part(job_model, job_pk: int, part) -> int | None:
+    """Queue a silent part again: return its new attempt (None: it has moved on).
 
     Under the job's row lock, as a part's own writes are, so its partial
     progress is taken back from the job exactly once.
     """
+    part_model = type(part)
     with transaction.atomic():
         job_model.objects.select_for_update().filter(pk=job_pk).first()
-        part = part_model.objects.filter(
-            pk=part_pk, done=False, heartbeat__lt=stale_before()
+        fresh = part_model.objects.filter(
+            pk=part.pk, done=False, attempt=part.attempt
         ).first()
-        if part is None:
+        if fresh is None or fresh.heartbeat != part.heartbeat:
             return None
+        part = fresh
         part_model.objects.filter(pk=part.pk).update(
             attempt=F("attempt") + 1, heartbeat=None, progress=0
         )

@@ -130,3 +130,30 @@ def test_a_doctor_candidate_whose_worker_died_ends_as_if_it_never_had(
         results.append(doctor.result)
         DeckDoctor.objects.filter(pk=doctor.pk).update(status="done")
     assert results[0] == results[1]
+
+
+@pytest.mark.django_db
+def test_a_slice_whose_worker_died_before_its_first_heartbeat_is_queued_again(
+    user, deck_for, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        report = deck_report_start(
+            owner=user, deck=deck_for("collision"), games=50, bot="random"
+        )
+    chunk = report.chunks.get()
+    (task,) = DBTaskResult.objects.ready().filter(
+        task_path="decks.play.reports.run_report_chunk"
+    )
+    task.claim("a worker killed at once")
+    report_watch(report.pk)
+    assert report.chunks.get().attempt == 0  # taken just now: give it time
+    long_ago = timezone.now() - timedelta(seconds=settings.DECK_JOB_STALE_AFTER + 1)
+    DBTaskResult.objects.filter(pk=task.pk).update(started_at=long_ago)
+    report_watch(report.pk)
+    assert report.chunks.get().attempt == 1
+    assert _queued("decks.play.reports.run_report_chunk") == [[chunk.pk, 1]]
+    report_watch(report.pk)  # the dead task stays as it was: once is enough
+    assert report.chunks.get().attempt == 1
+    chunk_run(chunk.pk, 1)
+    report.refresh_from_db()
+    assert (report.status, report.done_games) == ("done", 50)
