@@ -73,8 +73,7 @@ from .workload import (
     lock_owner,
     refuse_if_busy,
     refuse_over_quota,
-    requeue_part,
-    silent_parts,
+    requeue_silent,
     watch_later,
 )
 
@@ -510,24 +509,10 @@ def next_round(doctor: DeckDoctor, candidates: list[DeckDoctorCandidate]) -> Non
 
 
 def doctor_requeue_stale(doctor: DeckDoctor, taken: bool = False) -> int:
-    """Queue again the candidates of ``doctor`` whose worker fell silent.
-
-    ``taken``: as ``reports.report_requeue_stale`` says.
-    """
-    candidates = doctor.candidates.filter(done=False)
-    if taken:
-        silent = silent_parts(list(candidates), run_doctor_candidate)
-    else:
-        silent = silent_parts(list(candidates.filter(heartbeat__isnull=False)), None)
-    requeued = []
-    for candidate in silent:
-        attempt = requeue_part(DeckDoctor, doctor.pk, candidate)
-        if attempt is not None:
-            candidate.attempt = attempt
-            requeued.append(candidate)
-    if requeued:
-        enqueue_candidates(requeued, [0] * len(requeued))
-    return len(requeued)
+    """Queue again the candidates of ``doctor`` whose worker fell silent."""
+    return requeue_silent(
+        doctor, doctor.candidates.all(), run_doctor_candidate, enqueue_candidates, taken
+    )
 
 
 def doctor_watch(doctor_id: int) -> None:

@@ -3,9 +3,10 @@
 ``deck_report_start`` stores the report with its games cut into slices of
 about ``CHUNK_SECONDS`` of the bot's play, at most ``CHUNK_GAMES`` games
 (``DeckReportChunk``), and enqueues one ``run_report_chunk`` task per slice,
-each with its fair priority (``workload``), on the default task backend (the database backend: ``manage.py
-db_worker`` runs them, ``make run`` starts one worker, and any number more, on
-this machine or others sharing the database, take slices in parallel). Each
+each with its fair priority (``workload``), on the default task backend (the
+database backend: ``manage.py db_worker`` runs them, ``make run`` starts one
+worker, and any number more, on this machine or others sharing the database,
+take slices in parallel). Each
 slice adds its games to the report's progress when it ends (and, with its
 heartbeat, every ``DECK_JOB_PROGRESS_MS`` on the way); the last to finish merges
 the slices' tallies in game order, so the result for a seed is the same however
@@ -51,8 +52,7 @@ from .workload import (
     game_cost,
     lock_owner,
     refuse_over_quota,
-    requeue_part,
-    silent_parts,
+    requeue_silent,
     watch_later,
 )
 
@@ -388,26 +388,10 @@ def chunk_run(chunk_id: int, attempt: int = 0) -> None:
 
 
 def report_requeue_stale(report: DeckReport, taken: bool = False) -> int:
-    """Queue again the slices of ``report`` whose worker fell silent; return how many.
-
-    ``taken``: also those whose task a worker took and died before their first
-    heartbeat (a look at the task table, so the watch task's, not the page's).
-    """
-    chunks = report.chunks.filter(done=False)
-    if taken:
-        silent = silent_parts(list(chunks), run_report_chunk)
-    else:
-        silent = silent_parts(list(chunks.filter(heartbeat__isnull=False)), None)
-    requeued = []
-    for chunk in silent:
-        attempt = requeue_part(DeckReport, report.pk, chunk)
-        if attempt is not None:
-            chunk.attempt = attempt
-            requeued.append(chunk)
-    if requeued:
-        # They were running: they go first in their owner's queue.
-        enqueue_chunks(requeued, [0] * len(requeued))
-    return len(requeued)
+    """Queue again the slices of ``report`` whose worker fell silent; return how many."""
+    return requeue_silent(
+        report, report.chunks.all(), run_report_chunk, enqueue_chunks, taken
+    )
 
 
 def report_watch(report_id: int) -> None:

@@ -215,6 +215,29 @@ def requeue_part(job_model, job_pk: int, part) -> int | None:
     return part.attempt + 1
 
 
+def requeue_silent(job, parts, task, enqueue, taken: bool = False) -> int:
+    """Queue again the parts of ``job`` whose worker fell silent; return how many.
+
+    ``parts`` is the job's parts (a queryset), ``task`` the task that runs one,
+    ``enqueue(parts, priorities)`` queues them. ``taken``: also the parts whose
+    task a worker took and died before their first heartbeat (a look at the
+    task table, so the watch task's, not a page's).
+    """
+    parts = parts.filter(done=False)
+    if not taken:
+        parts = parts.filter(heartbeat__isnull=False)
+    requeued = []
+    for part in silent_parts(list(parts), task if taken else None):
+        attempt = requeue_part(type(job), job.pk, part)
+        if attempt is not None:
+            part.attempt = attempt
+            requeued.append(part)
+    if requeued:
+        # They were running: they go first in their owner's queue.
+        enqueue(requeued, [0] * len(requeued))
+    return len(requeued)
+
+
 def watch_later(task, job_pk: int) -> None:
     """Queue ``task(job_pk)`` to look for silent parts once a heartbeat can be stale."""
     backend = task.get_backend()
