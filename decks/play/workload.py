@@ -1,5 +1,4 @@
-"""What a user's jobs cost the task workers: the measured costs, the quota, the
-fair order of the queue, and the heartbeats that notice a worker lost.
+"""Sharing the task workers: measured costs, each user's quota, fair turns, heartbeats.
 
 Cost: a report or deck doctor run costs its games times the bot's measured CPU
 seconds per game (``COSTS``); what one person has waiting or running, counted
@@ -10,8 +9,10 @@ its owner's own queue (``fair_priorities``), so a worker takes every user's
 first task before anyone's second. Heartbeats: a running part (a report slice,
 a doctor candidate) writes its progress and a heartbeat every
 ``DECK_JOB_PROGRESS_MS``; one silent for ``DECK_JOB_STALE_AFTER`` seconds is
-queued again with its attempt raised (``requeue_part``), and its partial
-progress taken back, so the job ends as if its worker had never died.
+queued again with its attempt raised (``requeue_silent``), and its partial
+progress taken back, so the job ends as if its worker had never died. Each job
+queues a watch task (``watch_later``) that looks for silent parts every
+``DECK_JOB_STALE_AFTER`` seconds while the job lasts; the job's page looks too.
 """
 
 from __future__ import annotations
