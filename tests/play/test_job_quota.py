@@ -11,7 +11,14 @@ from decks.play.doctor import doctor_start
 from decks.play.models import DeckReport
 from decks.play.reports import chunk_run, deck_report_cancel, deck_report_start
 from decks.play.services import PlaytestError
-from decks.play.workload import COSTS, QUOTA_SECONDS, duration
+from decks.play.workload import (
+    COSTS,
+    QUOTA_SECONDS,
+    JobStopped,
+    Progress,
+    claim_part,
+    duration,
+)
 
 SEARCH = COSTS["collision"]["search"]  # seconds of one collision game, search bot
 
@@ -182,3 +189,20 @@ def test_every_users_first_slice_is_taken_before_anyones_second(
         )
     ]
     assert order == ["big", "small", "big", "big", "big", "big"]
+
+
+@pytest.mark.django_db
+def test_a_running_slice_of_a_cancelled_report_stops_at_its_next_write(
+    user, deck_for, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        report = _start(user, deck_for("collision"), 50, bot="random")
+    chunk = report.chunks.get()
+    claim_part(chunk)
+    progress = Progress(DeckReport, report.pk, chunk, every=0)
+    progress.step(10)
+    deck_report_cancel(report=report)
+    with pytest.raises(JobStopped):
+        progress.step(11)
+    report.refresh_from_db()
+    assert (report.status, report.done_games) == ("cancelled", 10)
