@@ -520,8 +520,9 @@ def doctor_watch(doctor_id: int) -> None:
     doctor = DeckDoctor.objects.filter(pk=doctor_id).first()
     if doctor is None or not doctor.unfinished:
         return
-    doctor_requeue_stale(doctor, taken=True)
+    # The next look is queued first: a worker killed during this one leaves it.
     watch_later(watch_doctor, doctor.pk)
+    doctor_requeue_stale(doctor, taken=True)
 
 
 @task()

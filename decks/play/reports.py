@@ -399,8 +399,9 @@ def report_watch(report_id: int) -> None:
     report = DeckReport.objects.filter(pk=report_id).first()
     if report is None or not report.unfinished:
         return
-    report_requeue_stale(report, taken=True)
+    # The next look is queued first: a worker killed during this one leaves it.
     watch_later(watch_report, report.pk)
+    report_requeue_stale(report, taken=True)
 
 
 def deck_report_cancel(*, report: DeckReport) -> DeckReport:
