@@ -157,3 +157,21 @@ def test_a_slice_whose_worker_died_before_its_first_heartbeat_is_queued_again(
     chunk_run(chunk.pk, 1)
     report.refresh_from_db()
     assert (report.status, report.done_games) == ("done", 50)
+
+
+@pytest.mark.django_db
+def test_the_doctor_page_queues_again_a_candidate_whose_worker_died(
+    client, user, deck_for, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        doctor = doctor_start(
+            owner=user, deck=deck_for("bakugan"), games=20, bot="random"
+        )
+    candidate = doctor.candidates.get(index=0)
+    _die_after(DeckDoctor, doctor.pk, candidate, 5)
+    client.force_login(user)
+    assert client.get(f"/play/doctor/{doctor.pk}/").status_code == 200
+    candidate.refresh_from_db()
+    doctor.refresh_from_db()
+    assert (candidate.attempt, candidate.progress, doctor.done_games) == (1, 0, 0)
+    assert _queued("decks.play.doctor.run_doctor_candidate") == [[candidate.pk, 1]]
