@@ -228,6 +228,12 @@ SPECTACULAR_SETTINGS = {
 TASKS = {
     "default": {"BACKEND": env_str("TASKS_BACKEND", "django_tasks_db.DatabaseBackend")}
 }
+# A running report slice or doctor candidate writes its progress (its heartbeat)
+# at most every DECK_JOB_PROGRESS_MS; one silent for DECK_JOB_STALE_AFTER seconds
+# lost its worker and is queued again (decks.play.workload). The silence must
+# outlast the longest single game of the slowest bot.
+DECK_JOB_PROGRESS_MS = env_int("DECK_JOB_PROGRESS_MS", 2000, minimum=1)
+DECK_JOB_STALE_AFTER = env_int("DECK_JOB_STALE_AFTER", 300, minimum=1)
 
 # Size limits for uploads and forms (bad input gets a clear message).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 20 * 1024 * 1024

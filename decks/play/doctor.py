@@ -23,7 +23,10 @@ the swaps by win-rate gain over candidate 0 and keeps the top ``TOP``, each
 with its 95% interval and its games, and says whether they separated.
 ``doctor_cancel`` stops a run between games; ``doctor_apply`` writes a
 suggestion as the deck's next version through ``decks.services``. One user has
-at most ``MAX_UNFINISHED`` runs waiting or running at once.
+at most ``MAX_UNFINISHED`` runs waiting or running at once, and a run's budget
+counts against the user's quota of worker time (``workload``), both checked
+before the swaps are searched. A candidate whose worker died is queued again by
+``watch_doctor`` or the run's page, as a report's slice is.
 
 Decision: the swap keeps the card's zone, so a deck's shape (Collision's Blade,
 Metal Fusion's line-up) stays as the rules want it; a swap that breaks a rule
@@ -43,7 +46,6 @@ from __future__ import annotations
 
 import math
 import time
-from datetime import timedelta
 
 from django.db import transaction
 from django.db.models import F
@@ -60,7 +62,20 @@ from ..rules import is_legal, to_lines, validate_deck
 from ..services import deck_set_entries
 from .adapter import PlaytestError, card_to_engine, deck_entries, engine_decks
 from .models import DeckDoctor, DeckDoctorCandidate
-from .reports import Progress, refuse_if_busy, wilson_interval
+from .reports import wilson_interval
+from .workload import (
+    UNFINISHED,
+    JobStopped,
+    Progress,
+    claim_part,
+    fair_priorities,
+    game_cost,
+    lock_owner,
+    refuse_if_busy,
+    refuse_over_quota,
+    requeue_silent,
+    watch_later,
+)
 
 MAX_CANDIDATES = 40
 MAX_GAMES = 1000  # per candidate and round
@@ -71,7 +86,6 @@ MAX_ROUNDS = 8
 MAX_POOL = 300  # cards considered for the card in
 MAX_TRIES = 3000  # swaps checked by the rules at most
 MAX_UNFINISHED = 1
-UNFINISHED_FOR_AT_MOST = timedelta(hours=2)
 TOP = 5
 SOURCES = {"game": "the game's cards", "collection": "your collection"}
 CANCEL_EVERY = 0.5  # seconds between a running candidate's looks at the run's status
@@ -179,6 +193,8 @@ def doctor_start(
     opponent = opponent_deck or deck
     if opponent.game_id != deck.game_id:
         raise PlaytestError("bad_deck", "The opponent's deck is for another game.")
+    # The limits first: a refused start costs no search of the swaps.
+    _refuse_over_limits(owner, slug, bot, games, candidates=2)
     shared = GAMES[slug].shared_pack
     players = 2
     seat_decks = [deck] if shared else [deck, opponent]
@@ -200,15 +216,11 @@ def doctor_start(
             )
         )
     with transaction.atomic():
-        refuse_if_busy(
-            DeckDoctor,
-            owner,
-            MAX_UNFINISHED,
-            UNFINISHED_FOR_AT_MOST,
-            "too_many_doctors",
-            f"At most {MAX_UNFINISHED} deck doctor run of yours waits or runs at"
-            " once; cancel it or wait for it to finish.",
-        )
+        # Again under the owner's row lock, with the real number of candidates:
+        # two starts at once cannot both pass.
+        lock_owner(owner)
+        _refuse_over_limits(owner, slug, bot, games, candidates=len(built))
+        priorities = fair_priorities(owner, len(built))
         doctor = DeckDoctor.objects.create(
             owner=owner,
             deck=deck,
@@ -242,9 +254,38 @@ def doctor_start(
             )
             for i, (out, card_in, zone, engine_deck) in enumerate(built)
         )
-        ids = [c.pk for c in candidates]
-        transaction.on_commit(lambda: [run_doctor_candidate.enqueue(pk) for pk in ids])
+        transaction.on_commit(lambda: enqueue_candidates(candidates, priorities))
+        transaction.on_commit(lambda: watch_later(watch_doctor, doctor.pk))
     return doctor
+
+
+def _refuse_over_limits(owner, slug: str, bot: str, games: int, candidates: int):
+    """Refuse a run when one is unfinished or its budget passes the owner's quota."""
+    refuse_if_busy(
+        DeckDoctor,
+        owner,
+        MAX_UNFINISHED,
+        "too_many_doctors",
+        f"At most {MAX_UNFINISHED} deck doctor run of yours waits or runs at"
+        " once; cancel it or wait for it to finish.",
+    )
+    per_game = game_cost(slug, bot) * candidates * BUDGET_ROUNDS
+
+    def fits(room: float) -> str:
+        most = math.floor(room / per_game)
+        if most < MIN_GAMES:
+            return "Nothing more fits until one of them finishes or you cancel it."
+        return f"With this bot, at most {most} games per candidate fit now."
+
+    refuse_over_quota(owner, games * per_game, fits)
+
+
+def enqueue_candidates(candidates, priorities) -> None:
+    """Put one task per candidate on the queue, at its place in its owner's queue."""
+    for candidate, priority in zip(candidates, priorities, strict=True):
+        run_doctor_candidate.using(priority=priority).enqueue(
+            candidate.pk, candidate.attempt
+        )
 
 
 def candidate_play(
@@ -357,32 +398,37 @@ def _stop(doctor_id: int) -> bool:
     return status.first() not in (DeckDoctor.Status.QUEUED, DeckDoctor.Status.RUNNING)
 
 
-def candidate_run(candidate_id: int) -> None:
+def candidate_run(candidate_id: int, attempt: int = 0) -> None:
     """Play one candidate's games of this round; the round's last one decides.
 
     A candidate plays from the games it has to its ``target``. It writes once
-    when it ends (and its progress every ``PROGRESS_EVERY`` seconds on the way),
+    when it ends (and its progress every ``DECK_JOB_PROGRESS_MS`` on the way),
     under the run's row lock, so the ends come one at a time and exactly one
     finds the round over. That one either starts the next round (``next_round``)
     or ranks the candidates. A candidate already done (its task run twice), or
-    of a run cancelled or failed, is skipped; cancelled, it stops between games.
+    of a run cancelled or failed, or of an attempt since superseded (its worker
+    was thought dead), is skipped; cancelled, it stops between games.
     """
     candidate = DeckDoctorCandidate.objects.select_related("doctor").get(
         pk=candidate_id
     )
     doctor = candidate.doctor
-    if candidate.done or not doctor.unfinished:
+    if candidate.done or candidate.attempt != attempt or not doctor.unfinished:
+        return
+    if not claim_part(candidate):
         return
     if doctor.status == DeckDoctor.Status.QUEUED:
         DeckDoctor.objects.filter(pk=doctor.pk, status=DeckDoctor.Status.QUEUED).update(
             status=DeckDoctor.Status.RUNNING
         )
     start, end = candidate.games, candidate.target
-    progress = Progress(DeckDoctor, doctor.pk)
+    progress = Progress(DeckDoctor, doctor.pk, candidate)
     try:
         games, wins, draws = candidate_play(
             candidate, start, end, lambda: _stop(doctor.pk), progress.step
         )
+    except JobStopped:
+        return
     except Exception as exc:  # the page must say what went wrong
         DeckDoctor.objects.filter(pk=doctor.pk).update(
             status=DeckDoctor.Status.FAILED, error=str(exc)[:2000]
@@ -393,8 +439,14 @@ def candidate_run(candidate_id: int) -> None:
     with transaction.atomic():
         doctor = DeckDoctor.objects.select_for_update().get(pk=doctor.pk)
         stored = DeckDoctorCandidate.objects.filter(
-            pk=candidate.pk, done=False, games=start
-        ).update(done=True, games=end, wins=F("wins") + wins, draws=F("draws") + draws)
+            pk=candidate.pk, done=False, games=start, attempt=attempt
+        ).update(
+            done=True,
+            games=end,
+            wins=F("wins") + wins,
+            draws=F("draws") + draws,
+            progress=0,
+        )
         if not stored:
             return
         if doctor.candidates.filter(done=False).exists():
@@ -442,11 +494,12 @@ def next_round(doctor: DeckDoctor, candidates: list[DeckDoctorCandidate]) -> Non
         )
         if not started:  # cancelled meanwhile
             return
-        ids = [c.pk for c in candidates if c.index in playing]
-        DeckDoctorCandidate.objects.filter(pk__in=ids).update(
-            done=False, target=F("target") + doctor.games
+        again = [c for c in candidates if c.index in playing]
+        priorities = fair_priorities(doctor.owner, len(again))
+        DeckDoctorCandidate.objects.filter(pk__in=[c.pk for c in again]).update(
+            done=False, target=F("target") + doctor.games, heartbeat=None
         )
-        transaction.on_commit(lambda: [run_doctor_candidate.enqueue(pk) for pk in ids])
+        transaction.on_commit(lambda: enqueue_candidates(again, priorities))
         return
     DeckDoctor.objects.filter(pk=doctor.pk, status=DeckDoctor.Status.RUNNING).update(
         status=DeckDoctor.Status.DONE,
@@ -455,17 +508,40 @@ def next_round(doctor: DeckDoctor, candidates: list[DeckDoctorCandidate]) -> Non
     )
 
 
+def doctor_requeue_stale(doctor: DeckDoctor, taken: bool = False) -> int:
+    """Queue again the candidates of ``doctor`` whose worker fell silent."""
+    return requeue_silent(
+        doctor, doctor.candidates.all(), run_doctor_candidate, enqueue_candidates, taken
+    )
+
+
+def doctor_watch(doctor_id: int) -> None:
+    """Queue again a run's silent candidates, and look again later while it lasts."""
+    doctor = DeckDoctor.objects.filter(pk=doctor_id).first()
+    if doctor is None or not doctor.unfinished:
+        return
+    # The next look is queued first: a worker killed during this one leaves it.
+    watch_later(watch_doctor, doctor.pk)
+    doctor_requeue_stale(doctor, taken=True)
+
+
 @task()
-def run_doctor_candidate(candidate_id: int) -> None:
+def run_doctor_candidate(candidate_id: int, attempt: int = 0) -> None:
     """Play one deck doctor candidate's round (any worker; see ``candidate_run``)."""
-    candidate_run(candidate_id)
+    candidate_run(candidate_id, attempt)
+
+
+@task()
+def watch_doctor(doctor_id: int) -> None:
+    """Look for candidates left by a dead worker (see ``doctor_watch``)."""
+    doctor_watch(doctor_id)
 
 
 def doctor_cancel(*, doctor: DeckDoctor) -> DeckDoctor:
     """Stop a run: its queued candidates are skipped, running ones stop between games."""
-    DeckDoctor.objects.filter(
-        pk=doctor.pk, status__in=[DeckDoctor.Status.QUEUED, DeckDoctor.Status.RUNNING]
-    ).update(status=DeckDoctor.Status.CANCELLED)
+    DeckDoctor.objects.filter(pk=doctor.pk, status__in=UNFINISHED).update(
+        status=DeckDoctor.Status.CANCELLED
+    )
     doctor.refresh_from_db()
     return doctor
 

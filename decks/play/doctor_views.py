@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from ..engine.bots import BOT_LABELS
 from ..models import Deck
 from .adapter import PlaytestError
-from .doctor import doctor_apply, doctor_cancel, doctor_start
+from .doctor import doctor_apply, doctor_cancel, doctor_requeue_stale, doctor_start
 from .models import DeckDoctor
 from .views import _int
 
@@ -67,6 +67,9 @@ def doctor_new(request):
 @require_GET
 def doctor_detail(request, pk):
     doctor = _own_doctor(request, pk)
+    # Whoever watches a run also notices a candidate whose worker died.
+    if doctor.unfinished and doctor_requeue_stale(doctor):
+        doctor.refresh_from_db()
     template = "play/_doctor.html" if request.htmx else "play/doctor.html"
     return render(
         request,

@@ -139,6 +139,7 @@ class DeckJob(models.Model):
         RUNNING = "running", "Running"
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
 
     opponent_deck = models.ForeignKey(
         "decks.Deck", related_name="+", on_delete=models.SET_NULL, null=True, blank=True
@@ -210,7 +211,26 @@ class DeckReport(DeckJob):
         return "a mirror"
 
 
-class DeckReportChunk(models.Model):
+class JobPart(models.Model):
+    """A task's share of a job (a report slice, a doctor candidate) and its heartbeat.
+
+    ``attempt`` rises each time the part is queued again after its worker fell
+    silent; only the run of the current attempt may write. ``progress`` is the
+    games that run has added to its job's ``done_games`` so far, taken back when
+    the part is queued again, so a game is never counted twice.
+    """
+
+    attempt = models.PositiveIntegerField(default=0)
+    heartbeat = models.DateTimeField(
+        null=True, blank=True, help_text="The running attempt's last sign of life."
+    )
+    progress = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        abstract = True
+
+
+class DeckReportChunk(JobPart):
     """A slice of a report's games, run by whichever task worker takes it first.
 
     ``tally`` holds the slice's raw counts once ``done``; the last slice to finish
@@ -250,13 +270,6 @@ class DeckDoctor(DeckJob):
     each further round only those still too close to the top five to tell.
     """
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
-        CANCELLED = "cancelled", "Cancelled"
-
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, related_name="deck_doctors", on_delete=models.CASCADE
     )
@@ -279,9 +292,6 @@ class DeckDoctor(DeckJob):
         blank=True,
         help_text="The opponent's engine deck ({} for a pack).",
     )
-    status = models.CharField(
-        max_length=10, choices=Status.choices, default=Status.QUEUED
-    )
     total_games = models.PositiveIntegerField(default=0)
 
     class Meta(DeckJob.Meta):
@@ -300,7 +310,7 @@ class DeckDoctor(DeckJob):
         return len(self.rounds[-1]["candidates"]) if self.rounds else 0
 
 
-class DeckDoctorCandidate(models.Model):
+class DeckDoctorCandidate(JobPart):
     """One deck the doctor tries: a card out and a card in (none for the deck as it is)."""
 
     doctor = models.ForeignKey(

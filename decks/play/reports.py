@@ -1,15 +1,21 @@
 """Deck reports: many bot games of a deck, run by the task worker, never in a request.
 
 ``deck_report_start`` stores the report with its games cut into slices of
-``CHUNK_GAMES`` (``DeckReportChunk``) and enqueues one ``run_report_chunk`` task
-per slice on the default task backend (the database backend: ``manage.py
-db_worker`` runs them, ``make run`` starts one worker, and any number more, on
-this machine or others sharing the database, take slices in parallel). Each
-slice adds its games to the report's progress when it ends (and every
-``PROGRESS_EVERY`` seconds on the way, for slow bots); the last to finish merges
+about ``CHUNK_SECONDS`` of the bot's play, at most ``CHUNK_GAMES`` games
+(``DeckReportChunk``), and enqueues one ``run_report_chunk`` task per slice,
+each with its fair priority (``workload``), on the default task backend (the
+database backend: ``manage.py db_worker`` runs them, ``make run`` starts one
+worker, and any number more, on this machine or others sharing the database,
+take slices in parallel). Each
+slice adds its games to the report's progress when it ends (and, with its
+heartbeat, every ``DECK_JOB_PROGRESS_MS`` on the way); the last to finish merges
 the slices' tallies in game order, so the result for a seed is the same however
 many workers ran it and in whatever order (``simulate_report`` plays them all
-in one go, for comparison). The page polls the progress.
+in one go, for comparison). The page polls the progress. What a report may cost
+is bounded per user (``workload.QUOTA_SECONDS``); ``deck_report_cancel`` stops
+one. A slice whose worker died is queued again by ``watch_report`` (queued with
+the report, run again every ``DECK_JOB_STALE_AFTER`` seconds while it lasts) or
+by the report's page, and plays its games again from their seeds.
 
 What a slice costs beside its games is kept small, so N workers finish a
 report in about its CPU time / N (``python -m tools.bench reports`` measures it): one
@@ -23,10 +29,7 @@ from __future__ import annotations
 
 import math
 import statistics
-import time
-from datetime import timedelta
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -40,18 +43,26 @@ from ..engine.core import Rng, pinned, seed_state
 from .adapter import PlaytestError, engine_decks
 from .models import DeckReport, DeckReportChunk
 from .opponents import resolve_opponent
+from .workload import (
+    UNFINISHED,
+    JobStopped,
+    Progress,
+    claim_part,
+    fair_priorities,
+    game_cost,
+    lock_owner,
+    refuse_over_quota,
+    requeue_silent,
+    watch_later,
+)
 
 MAX_GAMES = 5000
 MAX_OPPONENTS = 8
 # Games per slice of a report: each slice is one task, taken by any free worker.
 CHUNK_GAMES = 100
-# Seconds at least between a running task's progress writes (reports, doctor).
-PROGRESS_EVERY = 2.0
-# Reports one user may have waiting for or running on the worker at once.
-MAX_UNFINISHED = 3
-# A report unfinished this long after it started lost its worker (killed, say);
-# it stops counting, so a crash never bars its owner from reports for good.
-UNFINISHED_FOR_AT_MOST = timedelta(hours=1)
+# A slice of a slow bot holds fewer games: about this many CPU seconds, so a
+# worker comes back to the queue (and to other users' tasks) this often.
+CHUNK_SECONDS = 5.0
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -63,22 +74,6 @@ def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def refuse_if_busy(model, owner, limit: int, within, code: str, message: str) -> None:
-    """Refuse (429) when ``owner`` has ``limit`` runs of ``model`` waiting or running.
-
-    Called inside the start's transaction: the owner's row lock queues one user's
-    starts, so two at once cannot both pass the count.
-    """
-    get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
-    unfinished = model.objects.filter(
-        owner=owner,
-        status__in=[model.Status.QUEUED, model.Status.RUNNING],
-        created_at__gte=timezone.now() - within,
-    ).count()
-    if unfinished >= limit:
-        raise PlaytestError(code, message, status=429)
 
 
 def deck_report_start(
@@ -129,15 +124,21 @@ def deck_report_start(
         seat_decks = [deck, opponent]
     decks = engine_decks(slug, seat_decks, players=players, reader=owner)
     options = {"players": players} if shared else {}
+    cost = game_cost(slug, bot)
+
+    def fits(room: float) -> str:
+        most = math.floor(room / cost)
+        if most < 1:
+            return "Nothing more fits until one of them finishes or you cancel it."
+        return f"With this bot, a report of at most {most} games fits now."
+
     with transaction.atomic():
-        refuse_if_busy(
-            DeckReport,
-            owner,
-            MAX_UNFINISHED,
-            UNFINISHED_FOR_AT_MOST,
-            "too_many_reports",
-            f"At most {MAX_UNFINISHED} of your reports wait or run at once; "
-            "start another when one of them has finished.",
+        # The owner's row lock queues one user's starts: two at once cannot
+        # both pass the quota.
+        lock_owner(owner)
+        refuse_over_quota(owner, games * cost, fits)
+        priorities = fair_priorities(
+            owner, len(chunk_ranges(games, chunk_size(slug, bot)))
         )
         report = DeckReport.objects.create(
             owner=owner,
@@ -152,7 +153,8 @@ def deck_report_start(
             field=field,
         )
         chunks = report_chunks_create(report)
-        transaction.on_commit(lambda: enqueue_chunks(chunks))
+        transaction.on_commit(lambda: enqueue_chunks(chunks, priorities))
+        transaction.on_commit(lambda: watch_later(watch_report, report.pk))
     return report
 
 
@@ -164,18 +166,24 @@ def chunk_ranges(games: int, size: int = CHUNK_GAMES) -> list[tuple[int, int]]:
     return [(first, min(size, games - first)) for first in range(0, games, size)]
 
 
+def chunk_size(game: str, bot: str) -> int:
+    """Return the games of a slice: about ``CHUNK_SECONDS`` of play, 1 to 100."""
+    return max(1, min(CHUNK_GAMES, math.floor(CHUNK_SECONDS / game_cost(game, bot))))
+
+
 def report_chunks_create(report: DeckReport) -> list[DeckReportChunk]:
     """Store the slices of a new report's games (its own transaction's part)."""
+    size = chunk_size(report.game, report.bot)
     return DeckReportChunk.objects.bulk_create(
         DeckReportChunk(report=report, index=i, first=first, games=games)
-        for i, (first, games) in enumerate(chunk_ranges(report.games))
+        for i, (first, games) in enumerate(chunk_ranges(report.games, size))
     )
 
 
-def enqueue_chunks(chunks) -> None:
-    """Put one task per slice on the queue: each free worker takes the next."""
-    for chunk in chunks:
-        run_report_chunk.enqueue(chunk.pk)
+def enqueue_chunks(chunks, priorities) -> None:
+    """Put one task per slice on the queue, each at its place in its owner's queue."""
+    for chunk, priority in zip(chunks, priorities, strict=True):
+        run_report_chunk.using(priority=priority).enqueue(chunk.pk, chunk.attempt)
 
 
 def play_games(report: DeckReport, first: int, games: int, progress=None) -> dict:
@@ -326,54 +334,34 @@ def _cards_played(game, state) -> set[str]:
     return set(game.view(state, 0).played)
 
 
-class Progress:
-    """Add a task's games to a run's ``done_games``, seldom: the writes are the cost.
-
-    ``step(done)`` is told after each game and writes (adds, with F(), so runs on
-    several workers all count) at most once every ``PROGRESS_EVERY`` seconds;
-    ``rest()`` says how many games are not written yet, for the task's one last
-    write. A 100-game greedy slice ends within a second, so it writes once.
-    """
-
-    def __init__(self, model, pk: int, every: float | None = None):
-        self.model, self.pk = model, pk
-        self.every = PROGRESS_EVERY if every is None else every
-        self.written = 0
-        self.last = time.monotonic()
-
-    def step(self, done: int) -> None:
-        now = time.monotonic()
-        if now - self.last >= self.every and done > self.written:
-            self.model.objects.filter(pk=self.pk).update(
-                done_games=F("done_games") + (done - self.written)
-            )
-            self.written, self.last = done, now
-
-    def rest(self, done: int) -> int:
-        return done - self.written
-
-
-def chunk_run(chunk_id: int) -> None:
+def chunk_run(chunk_id: int, attempt: int = 0) -> None:
     """Play one slice of a report and store its tally; the last slice merges them.
 
-    A slice already done (its task run twice) or of a failed report is skipped.
+    A slice already done (its task run twice), of an attempt since superseded
+    (its worker was thought dead), or of a report failed or cancelled is
+    skipped, and a running one stops between games when it finds itself so.
     A slice writes to the database once when it ends (its tally, its games onto
     the report's progress, in one transaction), and meanwhile only every
-    ``PROGRESS_EVERY`` seconds, so workers do not queue for SQLite's one writer.
-    The end waits for the report's row lock: the slices' ends happen one at a
-    time, and exactly one of them finds no slice left and merges the tallies.
+    ``DECK_JOB_PROGRESS_MS`` (its heartbeat), so workers do not queue for
+    SQLite's one writer. The end waits for the report's row lock: the slices'
+    ends happen one at a time, and exactly one of them finds no slice left and
+    merges the tallies.
     """
     chunk = DeckReportChunk.objects.select_related("report").get(pk=chunk_id)
     report = chunk.report
-    if chunk.done or report.status == DeckReport.Status.FAILED:
+    if chunk.done or chunk.attempt != attempt or not report.unfinished:
+        return
+    if not claim_part(chunk):
         return
     if report.status == DeckReport.Status.QUEUED:
         DeckReport.objects.filter(pk=report.pk, status=DeckReport.Status.QUEUED).update(
             status=DeckReport.Status.RUNNING
         )
-    progress = Progress(DeckReport, report.pk)
+    progress = Progress(DeckReport, report.pk, chunk)
     try:
         tally = play_games(report, chunk.first, chunk.games, progress.step)
+    except JobStopped:
+        return
     except Exception as exc:  # the report page must say what went wrong
         DeckReport.objects.filter(pk=report.pk).update(
             status=DeckReport.Status.FAILED, error=str(exc)[:2000]
@@ -381,9 +369,9 @@ def chunk_run(chunk_id: int) -> None:
         raise
     with transaction.atomic():
         DeckReport.objects.select_for_update().filter(pk=report.pk).first()
-        stored = DeckReportChunk.objects.filter(pk=chunk.pk, done=False).update(
-            done=True, tally=tally
-        )
+        stored = DeckReportChunk.objects.filter(
+            pk=chunk.pk, done=False, attempt=attempt
+        ).update(done=True, tally=tally, progress=chunk.games, heartbeat=timezone.now())
         if not stored:
             return
         if report.chunks.filter(done=False).exists():
@@ -394,15 +382,50 @@ def chunk_run(chunk_id: int) -> None:
         # The last slice: only now are the tallies read, once, in game order.
         tallies = report.chunks.order_by("index").values_list("tally", flat=True)
         result = report_figures(report, merge_tallies(tallies))
-        DeckReport.objects.filter(pk=report.pk).exclude(
-            status=DeckReport.Status.FAILED
-        ).update(status=DeckReport.Status.DONE, result=result, done_games=report.games)
+        DeckReport.objects.filter(pk=report.pk, status__in=UNFINISHED).update(
+            status=DeckReport.Status.DONE, result=result, done_games=report.games
+        )
+
+
+def report_requeue_stale(report: DeckReport, taken: bool = False) -> int:
+    """Queue again the slices of ``report`` whose worker fell silent; return how many."""
+    return requeue_silent(
+        report, report.chunks.all(), run_report_chunk, enqueue_chunks, taken
+    )
+
+
+def report_watch(report_id: int) -> None:
+    """Queue again a report's silent slices, and look again later while it lasts."""
+    report = DeckReport.objects.filter(pk=report_id).first()
+    if report is None or not report.unfinished:
+        return
+    # The next look is queued first: a worker killed during this one leaves it.
+    watch_later(watch_report, report.pk)
+    report_requeue_stale(report, taken=True)
+
+
+def deck_report_cancel(*, report: DeckReport) -> DeckReport:
+    """Stop a report: its queued slices are skipped, running ones stop between games.
+
+    A cancelled report no longer counts against its owner's quota.
+    """
+    DeckReport.objects.filter(pk=report.pk, status__in=UNFINISHED).update(
+        status=DeckReport.Status.CANCELLED
+    )
+    report.refresh_from_db()
+    return report
 
 
 @task()
-def run_report_chunk(chunk_id: int) -> None:
+def run_report_chunk(chunk_id: int, attempt: int = 0) -> None:
     """Run one slice of a stored deck report (any worker; see ``chunk_run``)."""
-    chunk_run(chunk_id)
+    chunk_run(chunk_id, attempt)
+
+
+@task()
+def watch_report(report_id: int) -> None:
+    """Look for slices of a report left by a dead worker (see ``report_watch``)."""
+    report_watch(report_id)
 
 
 @task()
@@ -411,4 +434,4 @@ def run_deck_report(report_id: int) -> None:
     report = DeckReport.objects.get(pk=report_id)
     chunks = list(report.chunks.order_by("index")) or report_chunks_create(report)
     for chunk in chunks:
-        chunk_run(chunk.pk)
+        chunk_run(chunk.pk, chunk.attempt)

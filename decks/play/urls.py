@@ -16,6 +16,7 @@ urlpatterns = [
     path("help/<slug:game>/", views.how_to_play, name="help"),
     path("reports/new/", views.report_new, name="report-new"),
     path("reports/<int:pk>/", views.report_detail, name="report"),
+    path("reports/<int:pk>/cancel/", views.report_cancel_view, name="report-cancel"),
     path("doctor/new/", doctor_views.doctor_new, name="doctor-new"),
     path("doctor/<int:pk>/", doctor_views.doctor_detail, name="doctor"),
     path(

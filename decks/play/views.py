@@ -18,7 +18,12 @@ from ..models import Deck
 from .clicks import card_moves, may_grey
 from .models import DeckReport, Playtest
 from .names import seat_names, speak
-from .reports import MAX_GAMES, deck_report_start
+from .reports import (
+    MAX_GAMES,
+    deck_report_cancel,
+    deck_report_start,
+    report_requeue_stale,
+)
 from .services import (
     Choice,
     PlaytestError,
@@ -432,16 +437,31 @@ def report_new(request):
     return redirect("play:report", pk=report.pk)
 
 
-@login_required
-@require_GET
-def report_detail(request, pk):
-    report = get_object_or_404(
+def _own_report(request, pk) -> DeckReport:
+    return get_object_or_404(
         DeckReport.objects.select_related("deck", "opponent_deck"),
         pk=_int(pk, -1),
         owner=request.user,
     )
+
+
+@login_required
+@require_GET
+def report_detail(request, pk):
+    report = _own_report(request, pk)
+    # Whoever watches a report also notices a slice whose worker died.
+    if report.unfinished and report_requeue_stale(report):
+        report.refresh_from_db()
     template = "play/_report.html" if request.htmx else "play/report.html"
     return render(request, template, {"report": report})
+
+
+@login_required
+@require_POST
+def report_cancel_view(request, pk):
+    report = deck_report_cancel(report=_own_report(request, pk))
+    messages.info(request, "The report is cancelled.")
+    return redirect("play:report", pk=report.pk)
 
 
 @require_GET

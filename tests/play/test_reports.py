@@ -1,25 +1,23 @@
 """Deck reports: bot games run by the task worker, with progress and figures."""
 
+import math
 import subprocess
 import sys
 import threading
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.db import connections
-from django.utils import timezone
 
 from decks.play.models import DeckReport
 from decks.play.reports import (
     MAX_GAMES,
-    MAX_UNFINISHED,
-    UNFINISHED_FOR_AT_MOST,
     deck_report_start,
     simulate_report,
     wilson_interval,
 )
 from decks.play.services import PlaytestError, playtest_create
+from decks.play.workload import COSTS, QUOTA_SECONDS
 from tests.utils import subprocess_env
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -161,62 +159,24 @@ def test_another_user_cannot_see_a_report(
 
 
 def _start(user, deck, **fields):
-    return deck_report_start(owner=user, deck=deck, games=5, **fields)
+    return deck_report_start(owner=user, deck=deck, **{"games": 5, **fields})
 
 
-@pytest.mark.django_db
-def test_a_fourth_unfinished_report_is_refused_until_one_finishes(
-    user, other_user, deck_for, django_capture_on_commit_callbacks
-):
-    deck = deck_for("collision")
-    with django_capture_on_commit_callbacks(execute=False):
-        first, second, third = (_start(user, deck) for _ in range(MAX_UNFINISHED))
-        DeckReport.objects.filter(pk=second.pk).update(status="running")
-        with pytest.raises(PlaytestError) as refusal:
-            _start(user, deck)
-        assert (refusal.value.code, refusal.value.status) == ("too_many_reports", 429)
-        assert refusal.value.message == (
-            "At most 3 of your reports wait or run at once; start another when "
-            "one of them has finished."
-        )
-        # Someone else's queue is their own.
-        _start(other_user, deck_for("bakugan"))
-        DeckReport.objects.filter(pk=first.pk).update(status="done")
-        DeckReport.objects.filter(pk=third.pk).update(status="failed")
-        _start(user, deck)
-        _start(user, deck)
-        with pytest.raises(PlaytestError):
-            _start(user, deck)
-    assert DeckReport.objects.filter(owner=user).count() == 5
-
-
-@pytest.mark.django_db
-def test_a_report_left_unfinished_by_a_lost_worker_stops_counting(
-    user, deck_for, django_capture_on_commit_callbacks
-):
-    deck = deck_for("collision")
-    with django_capture_on_commit_callbacks(execute=False):
-        for _ in range(MAX_UNFINISHED):
-            _start(user, deck)
-        long_ago = timezone.now() - UNFINISHED_FOR_AT_MOST - timedelta(minutes=1)
-        DeckReport.objects.filter(
-            pk=DeckReport.objects.order_by("pk").first().pk
-        ).update(status="running", created_at=long_ago)
-        _start(user, deck)
-    assert DeckReport.objects.count() == MAX_UNFINISHED + 1
+# Reports of this many search-bot games fill three fifths of one user's quota.
+BIG = math.floor(0.6 * QUOTA_SECONDS / COSTS["collision"]["search"])
 
 
 @pytest.mark.django_db(transaction=True)
-def test_reports_started_at_once_stop_at_the_limit(user, deck_for):
+def test_reports_started_at_once_stop_at_the_quota(user, deck_for):
     deck = deck_for("collision")
-    starts = 2 * MAX_UNFINISHED
+    starts = 4
     barrier = threading.Barrier(starts)
     outcomes = []
 
     def start():
         try:
             barrier.wait(timeout=10)
-            _start(user, deck)
+            _start(user, deck, games=BIG, bot="search")
             outcomes.append("started")
         except PlaytestError as error:
             outcomes.append(error.code)
@@ -230,28 +190,26 @@ def test_reports_started_at_once_stop_at_the_limit(user, deck_for):
         thread.start()
     for thread in threads:
         thread.join()
-    assert sorted(outcomes) == sorted(
-        ["started"] * MAX_UNFINISHED + ["too_many_reports"] * MAX_UNFINISHED
-    )
-    assert DeckReport.objects.count() == MAX_UNFINISHED
+    assert sorted(outcomes) == ["over_quota"] * 3 + ["started"]
+    assert DeckReport.objects.count() == 1
 
 
 @pytest.mark.django_db
-def test_the_report_form_refuses_a_fourth_report_with_the_reason(
+def test_the_report_form_refuses_a_report_over_the_quota_with_the_reason(
     client, user, deck_for, django_capture_on_commit_callbacks
 ):
     deck = deck_for("collision")
     client.force_login(user)
+    fields = {"deck": deck.pk, "games": BIG, "bot": "search"}
     with django_capture_on_commit_callbacks(execute=False):
-        for _ in range(MAX_UNFINISHED):
-            response = client.post("/play/reports/new/", {"deck": deck.pk, "games": 5})
-            assert response["Location"].startswith("/play/reports/")
-        response = client.post("/play/reports/new/", {"deck": deck.pk, "games": 5})
+        response = client.post("/play/reports/new/", fields)
+        assert response["Location"].startswith("/play/reports/")
+        response = client.post("/play/reports/new/", fields)
     assert response.status_code == 302
     assert response["Location"] == f"/play/new/?deck={deck.pk}"
     page = client.get(response["Location"]).content.decode()
-    assert "At most 3 of your reports wait or run at once" in page
-    assert DeckReport.objects.count() == MAX_UNFINISHED
+    assert "each person&#x27;s bound is 20 min" in page
+    assert DeckReport.objects.count() == 1
 
 
 @pytest.mark.django_db

@@ -24,6 +24,7 @@ BENCHMARKS = {
     "api": "api",
     "bakugan-effects": "bakugan_effects",
     "bots": "bots",
+    "costs": "costs",
     "decks": "decks",
     "engines": "engines",
     "playtest": "playtest",

@@ -1,4 +1,4 @@
-"""Playtest API: create a game, read it, act, undo. Games are private to their owner."""
+"""Playtest and deck report API: games and reports are private to their owner."""
 
 from __future__ import annotations
 
@@ -12,7 +12,14 @@ from cards.safejson import MAX_INT
 
 from ...engine.bots import BOT_NAMES
 from ...models import Deck
-from ..models import Playtest
+from ..models import DeckReport, Playtest
+from ..reports import (
+    MAX_GAMES,
+    MAX_OPPONENTS,
+    deck_report_cancel,
+    deck_report_start,
+    report_requeue_stale,
+)
 from ..services import (
     MatchSummary,
     PlaytestError,
@@ -269,3 +276,105 @@ class PlaytestViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         except PlaytestError as exc:
             return _error(exc)
         return Response(state_payload(page), status=status.HTTP_201_CREATED)
+
+
+class ReportCreateSerializer(serializers.Serializer):
+    deck = serializers.IntegerField(min_value=1, max_value=MAX_INT)
+    opponents = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        required=False,
+        max_length=MAX_OPPONENTS,
+        help_text="The opposing field, as the report form names it: presets, "
+        '"random", "mirror", deck ids. None: the mirror.',
+    )
+    games = serializers.IntegerField(min_value=1, max_value=MAX_GAMES, default=100)
+    bot = serializers.ChoiceField(choices=BOT_NAMES, default="greedy")
+    seed = serializers.IntegerField(min_value=0, max_value=2**53 - 1, default=1)
+
+
+class ReportSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = DeckReport
+        fields = [
+            "id",
+            "deck",
+            "game",
+            "bot",
+            "games",
+            "seed",
+            "field",
+            "status",
+            "done_games",
+            "result",
+            "error",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+
+class ReportViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    """Deck reports: start one (within the owner's quota), read it, cancel it."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = ReportSerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return DeckReport.objects.none()
+        return DeckReport.objects.filter(owner=self.request.user).defer("decks")
+
+    def _get(self, pk) -> DeckReport | None:
+        try:
+            return self.get_queryset().get(pk=int(pk))
+        except (DeckReport.DoesNotExist, ValueError, TypeError):
+            return None
+
+    @extend_schema(request=ReportCreateSerializer, responses={201: ReportSerializer})
+    def create(self, request):
+        data = ReportCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        deck = (
+            Deck.objects.visible_to(request.user)
+            .select_related("game")
+            .filter(pk=v["deck"])
+            .first()
+        )
+        if deck is None:
+            return Response(
+                {"deck": ["No such deck."]}, status=status.HTTP_400_BAD_REQUEST
+            )
+        try:
+            report = deck_report_start(
+                owner=request.user,
+                deck=deck,
+                opponents=v.get("opponents") or (),
+                games=v["games"],
+                bot=v["bot"],
+                seed=v["seed"],
+            )
+        except PlaytestError as exc:
+            return _error(exc)
+        return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: ReportSerializer})
+    def retrieve(self, request, pk=None):
+        report = self._get(pk)
+        if report is None:
+            return Response(
+                {"detail": "No such report."}, status=status.HTTP_404_NOT_FOUND
+            )
+        if report.unfinished and report_requeue_stale(report):
+            report.refresh_from_db()
+        return Response(ReportSerializer(report).data)
+
+    @extend_schema(request=None, responses={200: ReportSerializer})
+    @action(detail=True, methods=["post"])
+    def cancel(self, request, pk=None):
+        """Cancel a report waiting or running: its remaining slices are skipped."""
+        report = self._get(pk)
+        if report is None:
+            return Response(
+                {"detail": "No such report."}, status=status.HTTP_404_NOT_FOUND
+            )
+        return Response(ReportSerializer(deck_report_cancel(report=report)).data)
