@@ -415,3 +415,44 @@ def test_the_api_lists_readings_and_proposals_apart(client, user, gate):
     client.force_login(user)
     listed = client.get(URL, {"is_reading": "true"}).json()["results"]
     assert [s["id"] for s in listed] == [reading.pk]
+
+
+# --- the whole sock-puppet story ----------------------------------------------------
+
+
+def test_sock_puppets_change_no_known_value_and_a_moderator_undoes_all_they_did(
+    django_user_model, gate, moderator
+):
+    """Two accounts of one person, even once established, change no known value;
+    what they confirmed is rolled back in one action each, with history."""
+    from cards.community import moderation
+
+    fresh = [_account(django_user_model, n) for n in ("sock1", "sock2")]
+    for puppet in fresh:
+        _read(puppet, gate, name="Renamed Gate", bonus_pyrus=990, bonus_aquos=50)
+    card = Card.objects.get(pk=gate.pk)
+    assert (card.name, card.bonus_pyrus, card.bonus_aquos) == ("Test Gate", 100, None)
+    assert not FieldVerification.objects.exists()
+
+    # The same person waits out the age and gets one proposal each accepted.
+    for puppet in fresh:
+        make_trusted(puppet)
+        _read(puppet, gate, name="Renamed Gate", bonus_pyrus=990, bonus_aquos=50)
+    card = Card.objects.get(pk=gate.pk)
+    assert (card.name, card.bonus_pyrus) == ("Test Gate", 100)  # known: disputed
+    assert card.bonus_aquos == 50  # unknown: filled by the two agreeing accounts
+    assert set(
+        FieldVerification.objects.filter(card=gate).values_list("field", "level")
+    ) >= {("bonus_aquos", "confirmed"), ("bonus_pyrus", "disputed")}
+
+    for puppet in fresh:
+        moderation.account_roll_back(moderator=moderator, account=puppet)
+    card = Card.objects.get(pk=gate.pk)
+    assert (card.name, card.bonus_pyrus, card.bonus_aquos) == ("Test Gate", 100, None)
+    assert not FieldVerification.objects.filter(card=gate).exists()
+    assert not CardSubmission.objects.filter(
+        submitter__in=fresh, is_reading=True, status="pending"
+    ).exists()
+    assert CardChange.objects.filter(
+        card=gate, source__contains="rolled back everything sock1 caused"
+    ).exists()
