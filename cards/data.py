@@ -26,6 +26,7 @@ from .games import COMMON_FIELDS, GAMES
 from .history import CARD_DATA_FIELDS, card_history_row
 from .models import Card, CardSet, GameRecord
 from .models import CardChange as CardChangeRow
+from .signals import card_refreshes_deferred
 
 FORMAT = "cardsite-card-data"
 VERSION = 1
@@ -539,6 +540,13 @@ def card_data_load(
     plan = _plan(data, game)
     if plan.problems:
         raise CardDataError(plan.problems, source_label)
+    # The card-save receivers' refreshes (totals, card list version, search
+    # words) run once for the file, not once per card.
+    with card_refreshes_deferred():
+        return _apply(plan, source_label, user)
+
+
+def _apply(plan: _Plan, source_label: str, user) -> LoadResult:
     sets_created = sets_updated = 0
     for card_set, change in plan.sets:
         if change is not None:

@@ -30,8 +30,9 @@ keeps the length, so a prefix of the value folds to a prefix of the row.
 
 Every write of a card's searched columns refreshes its rows: ``post_save`` of
 ``Card`` (``card_save``, the data files, community and custom cards, fixtures
-and the factories all save cards one by one); anything saving cards in bulk
-(``bulk_create``, ``update``) calls ``card_words_refresh`` itself.
+and the factories all save cards one by one), once per block inside
+``cards.signals.card_refreshes_deferred`` (a data file's load); anything saving
+cards in bulk (``bulk_create``, ``update``) calls ``card_words_refresh`` itself.
 """
 
 from __future__ import annotations
@@ -150,11 +151,18 @@ def card_words_refresh(cards, *, model=None, word_model=None) -> int:
     return written
 
 
-def refresh_on_save(sender, instance, raw=False, update_fields=None, **kwargs):
+def refresh_on_save(
+    sender, instance, raw=False, update_fields=None, using=None, **kwargs
+):
     """``post_save`` of ``Card``: rewrite the card's rows if a searched column changed."""
     from .models import CardWord
+    from .signals import deferred
 
     if update_fields is not None and not set(update_fields) & set(WORD_COLUMNS):
+        return
+    noted = deferred(using)
+    if noted is not None:  # a data file's load rewrites them once at its end
+        noted.word_card_ids.add(instance.pk)
         return
     CardWord.objects.filter(card_id=instance.pk).delete()
     CardWord.objects.bulk_create(card_word_rows(instance))

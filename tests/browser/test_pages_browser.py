@@ -131,12 +131,8 @@ def _serious_violations(page) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_no_page_is_wider_than_the_screen_and_none_has_a_serious_accessibility_violation(
-    browser, server, pages, width
-):
-    client, urls = pages
-    assert len(urls) > 60, urls  # every kind of page was reached, signed in
+def _sweep(browser, server, client, urls, width) -> tuple[list[str], list[str]]:
+    """Load every page once at ``width``; return (too wide, serious violations)."""
     context = _context(browser, server, client, width)
     page = context.new_page()
     too_wide, violations = [], []
@@ -144,11 +140,26 @@ def test_no_page_is_wider_than_the_screen_and_none_has_a_serious_accessibility_v
         page.goto(server.url + url)
         document_width = page.evaluate("document.documentElement.scrollWidth")
         if document_width > width:
-            too_wide.append(f"{url}: {document_width}px")
+            too_wide.append(f"{width}px {url}: {document_width}px")
             screenshot(page, f"too-wide-{width}-{url.strip('/').replace('/', '_')}")
         if width == 1280:
             violations += [f"{url} {v}" for v in _serious_violations(page)]
     context.close()
+    return too_wide, violations
+
+
+# Both widths in one test: the pages (a scenario, every card file, a request to
+# every URL) and the server are made once, not once per width.
+def test_no_page_is_wider_than_the_screen_and_none_has_a_serious_accessibility_violation(
+    browser, server, pages
+):
+    client, urls = pages
+    assert len(urls) > 60, urls  # every kind of page was reached, signed in
+    too_wide, violations = [], []
+    for width in WIDTHS:
+        wide, violated = _sweep(browser, server, client, urls, width)
+        too_wide += wide
+        violations += violated
     assert too_wide == [], "\n".join(too_wide)
     assert violations == [], "\n".join(violations)
 
