@@ -108,6 +108,7 @@ def deck_state(deck: Deck, user, *, seed: int = 0) -> dict:
         "legal": is_legal(problems),
         "card_count": sum(e.quantity for e in entries),
         "missing_total": page.missing_total,
+        "printed_total": page.printed_total,
         "show_collection": user.is_authenticated,
         "is_owner": page.is_owner,
         "tools": page.tools,

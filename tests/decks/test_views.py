@@ -431,3 +431,55 @@ def test_a_rule_broken_by_several_titles_is_said_once_with_each_title_listed(
     assert text.count("holds at most 4 cards sharing a title") == 1
     assert "<li>This deck has 5 titled “Alpha”.</li>" in text
     assert "<li>This deck has 5 titled “Beta”.</li>" in text
+
+
+def _collection_summary(response) -> str:
+    text = response.content.decode()
+    start = text.index('<p class="collection-summary">') + len(
+        '<p class="collection-summary">'
+    )
+    return " ".join(text[start:].split("<", 1)[0].split())
+
+
+def test_an_empty_deck_says_it_has_no_cards_rather_than_that_you_own_them(client, user):
+    deck = make_deck(user, name="Empty")
+    client.force_login(user)
+    response = client.get(deck.get_absolute_url())
+    assert _collection_summary(response) == "This deck has no cards yet."
+
+
+def test_a_deck_of_practice_cards_only_says_there_is_nothing_printed_to_own(
+    client, user, deck_for
+):
+    deck = deck_for("collision")  # practice cards only, none owned
+    client.force_login(user)
+    response = client.get(deck.get_absolute_url())
+    assert _collection_summary(response) == (
+        "This deck holds no printed cards, so there is nothing to own or miss."
+    )
+
+
+def test_owning_every_printed_card_of_a_mixed_deck_says_printed(
+    client, user, deck_for, collision_cards
+):
+    from collection.services import collection_change_quantity
+
+    _, actions = collision_cards
+    deck = deck_for("collision")
+    services.deck_add_card(deck=deck, card=actions[0], zone="deck")
+    collection_change_quantity(user=user, card=actions[0], owned_delta=1)
+    client.force_login(user)
+    response = client.get(deck.get_absolute_url())
+    assert _collection_summary(response) == ("You own every printed card of this deck.")
+
+
+def test_owning_every_card_of_an_all_printed_deck_says_so(
+    client, user, public_deck, collision_cards
+):
+    from collection.services import collection_change_quantity
+
+    blade, _ = collision_cards
+    collection_change_quantity(user=user, card=blade, owned_delta=1)
+    client.force_login(user)
+    response = client.get(public_deck.get_absolute_url())
+    assert _collection_summary(response) == "You own every card of this deck."
