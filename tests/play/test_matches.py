@@ -3,6 +3,7 @@
 A match is its games, each a playtest; the score is read from their winners.
 """
 
+import re
 import threading
 
 import pytest
@@ -101,6 +102,36 @@ def test_the_match_ends_when_one_side_has_two_wins(user, deck_for):
         match_next_game(playtest_id=pt.pk, user=user, version=pt.version)
     assert refused.value.code == "match_over"
     assert Playtest.objects.filter(match_id=pt.match_id).count() == summary.games
+
+
+def _games_line(board: str) -> str:
+    """Return the board's line listing the match's games, its tags dropped."""
+    start = board.index('<p class="meta match-games">')
+    line = board[start : board.index("</p>", start)]
+    return " ".join(re.sub(r"<[^>]+>", "", line).split())
+
+
+@pytest.mark.django_db
+def test_a_finished_match_s_first_game_names_no_game_under_way(client, user, deck_for):
+    client.force_login(user)
+    first = play_out(start_match(user, deck_for), user)  # seed 3: three games
+    second = play_out(
+        match_next_game(playtest_id=first.pk, user=user, version=first.version), user
+    )
+    line = _games_line(client.get(f"/play/{first.pk}/").content.decode())
+    assert line == (
+        "Games of this match: game 1 (Greedy bot) · game 2 (You) · "
+        "game 2 is the latest: game 3 starts from there"
+    )
+    third = play_out(
+        match_next_game(playtest_id=second.pk, user=user, version=second.version),
+        user,
+    )
+    assert match_summary(third).over
+    line = _games_line(client.get(f"/play/{first.pk}/").content.decode())
+    assert line == (
+        "Games of this match: game 1 (Greedy bot) · game 2 (You) · game 3 (Greedy bot)"
+    )
 
 
 @pytest.mark.django_db
