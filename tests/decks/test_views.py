@@ -483,3 +483,56 @@ def test_owning_every_card_of_an_all_printed_deck_says_so(
     client.force_login(user)
     response = client.get(public_deck.get_absolute_url())
     assert _collection_summary(response) == "You own every card of this deck."
+
+
+@pytest.fixture
+def forty_five_actions(card_factory):
+    """Return 45 Collision actions numbered 1 to 45 and a Bakugan gate."""
+    card_factory("bakugan", card_type="gate", name="Fire Pit", gate_class="silver")
+    return [
+        card_factory(
+            "collision",
+            card_type="action",
+            title=f"Step {n}",
+            colour="red",
+            number=n,
+            printed_number=str(n),
+            key=str(n),
+        )
+        for n in range(1, 46)
+    ]
+
+
+def test_an_empty_search_pages_through_the_deck_s_game_s_cards(
+    client, user, forty_five_actions
+):
+    deck = make_deck(user, name="Browse")
+    client.force_login(user)
+    url = reverse("decks:search", args=[deck.pk])
+    empty = {"q": "", "type": "", "colour": "", "rarity": ""}
+    first = client.get(url, empty, **HTMX)
+    assert [c.pk for c in first.context["search"]["cards"]] == [
+        c.pk for c in forty_five_actions[:40]
+    ]
+    text = first.content.decode()
+    assert "Every Collision card, page 1 of 2." in text
+    query = "q=&amp;type=&amp;colour=&amp;rarity=&amp;page=2"
+    assert f'hx-get="/decks/{deck.pk}/search/?{query}"' in text
+    second = client.get(url, {**empty, "page": "2"}, **HTMX)
+    assert [c.pk for c in second.context["search"]["cards"]] == [
+        c.pk for c in forty_five_actions[40:]
+    ]
+    assert "Every Collision card, page 2 of 2." in second.content.decode()
+
+
+def test_the_deck_page_without_javascript_browses_on_an_empty_search(
+    client, user, forty_five_actions
+):
+    deck = make_deck(user, name="Browse")
+    client.force_login(user)
+    assert client.get(deck.get_absolute_url()).context["search"] is None
+    page = client.get(deck.get_absolute_url(), {"q": "", "page": "2"})
+    assert [c.display_name for c in page.context["search"]["cards"]] == [
+        f"Step {n}" for n in range(41, 46)
+    ]
+    assert f'href="/decks/{deck.pk}/?q=&amp;page=1"' in page.content.decode()
