@@ -31,6 +31,9 @@ from .text_io import export_decklist
 from .tools import deck_tools
 
 SEARCH_LIMIT = 40
+# Cards per page when an empty search browses a game: short enough on a phone
+# that the deck below stays in reach.
+BROWSE_PAGE = 20
 MAX_SEED = 2**31 - 1
 
 
@@ -136,7 +139,7 @@ def _browse(request, deck: Deck) -> dict:
     """Return a page of the deck's game's cards: the finder's answer to an empty search."""
     base = selectors.editor_cards(deck, request.user)
     cards = CardFilterSet({"game": deck.game.slug}, queryset=base).qs
-    page = Paginator(cards, SEARCH_LIMIT).get_page(request.GET.get("page"))
+    page = Paginator(cards, BROWSE_PAGE).get_page(request.GET.get("page"))
     found = list(page.object_list)
     _finder_rows(request, deck, found)
     return {

@@ -512,17 +512,17 @@ def test_an_empty_search_pages_through_the_deck_s_game_s_cards(
     empty = {"q": "", "type": "", "colour": "", "rarity": ""}
     first = client.get(url, empty, **HTMX)
     assert [c.pk for c in first.context["search"]["cards"]] == [
-        c.pk for c in forty_five_actions[:40]
+        c.pk for c in forty_five_actions[:20]
     ]
     text = first.content.decode()
-    assert "Every Collision card, page 1 of 2." in text
+    assert "Every Collision card, page 1 of 3." in text
     query = "q=&amp;type=&amp;colour=&amp;rarity=&amp;page=2"
     assert f'hx-get="/decks/{deck.pk}/search/?{query}"' in text
-    second = client.get(url, {**empty, "page": "2"}, **HTMX)
-    assert [c.pk for c in second.context["search"]["cards"]] == [
+    last = client.get(url, {**empty, "page": "3"}, **HTMX)
+    assert [c.pk for c in last.context["search"]["cards"]] == [
         c.pk for c in forty_five_actions[40:]
     ]
-    assert "Every Collision card, page 2 of 2." in second.content.decode()
+    assert "Every Collision card, page 3 of 3." in last.content.decode()
 
 
 def test_the_deck_page_without_javascript_browses_on_an_empty_search(
@@ -531,8 +531,8 @@ def test_the_deck_page_without_javascript_browses_on_an_empty_search(
     deck = make_deck(user, name="Browse")
     client.force_login(user)
     assert client.get(deck.get_absolute_url()).context["search"] is None
-    page = client.get(deck.get_absolute_url(), {"q": "", "page": "2"})
+    page = client.get(deck.get_absolute_url(), {"q": "", "page": "3"})
     assert [c.display_name for c in page.context["search"]["cards"]] == [
         f"Step {n}" for n in range(41, 46)
     ]
-    assert f'href="/decks/{deck.pk}/?q=&amp;page=1"' in page.content.decode()
+    assert f'href="/decks/{deck.pk}/?q=&amp;page=2"' in page.content.decode()
