@@ -128,7 +128,10 @@ def test_a_finished_match_s_first_game_names_no_game_under_way(client, user, dec
         user,
     )
     assert match_summary(third).over
-    line = _games_line(client.get(f"/play/{first.pk}/").content.decode())
+    board = client.get(f"/play/{first.pk}/").content.decode()
+    score = "game 1 · match score: <strong>You 1 – 2 Greedy bot</strong>"
+    assert f"Best of three, {score}" in board
+    line = _games_line(board)
     assert line == (
         "Games of this match: game 1 (Greedy bot) · game 2 (You) · game 3 (Greedy bot)"
     )
@@ -322,7 +325,10 @@ def test_a_match_started_from_the_form_shows_its_score_on_the_board(
     pt = Playtest.objects.get()
     assert response["Location"] == f"/play/{pt.pk}/" and pt.match_game == 1
     board = client.get(f"/play/{pt.pk}/").content.decode()
-    assert "Best of three, game 1: <strong>You 0 – 0 Greedy bot</strong>" in board
+    assert (
+        "Best of three, game 1 · match score: <strong>You 0 – 0 Greedy bot</strong>"
+        in board
+    )
     assert "data-next-game" not in board
 
 
@@ -344,12 +350,12 @@ def test_the_next_game_button_starts_game_two_and_a_stale_second_click_goes_to_i
     assert "has already started" in again.content.decode()
     assert Playtest.objects.filter(match_id=pt.match_id).count() == 2
     score = "You 1 – 0 Greedy bot" if pt.winner == 0 else "You 0 – 1 Greedy bot"
-    assert f"game 2: <strong>{score}</strong>" in again.content.decode()
+    assert f"game 2 · match score: <strong>{score}</strong>" in again.content.decode()
     # The finished game's board points to the game under way and offers no button.
     old = client.get(f"/play/{pt.pk}/").content.decode()
     assert "data-next-game" not in old and "is the one under way now" in old
     listed = client.get("/play/").content.decode()
-    assert f"Best of three, game 2: {score}" in listed
+    assert f"Best of three, game 2 · match score: {score}" in listed
 
 
 @pytest.mark.django_db
