@@ -260,6 +260,8 @@ def deck_detail(request, pk):
         context["colour_filter"] = (
             context["card_filters"][colour_field] if colour_field else None
         )
+        # No rarity filter for a game whose cards print none (Bakugan, Collide-O!).
+        context["rarity_filter"] = game.prints("rarity", None)
     return render(request, "decks/detail.html", context)
 
 

@@ -536,3 +536,11 @@ def test_the_deck_page_without_javascript_browses_on_an_empty_search(
         f"Step {n}" for n in range(41, 46)
     ]
     assert f'href="/decks/{deck.pk}/?q=&amp;page=2"' in page.content.decode()
+
+
+def test_the_finder_offers_a_rarity_filter_only_where_cards_print_one(client, user):
+    client.force_login(user)
+    for game, offered in (("collision", True), ("bakugan", False)):
+        deck = make_deck(user, game, name=f"{game} deck")
+        text = client.get(deck.get_absolute_url()).content.decode()
+        assert ('name="rarity"' in text) is offered
