@@ -131,6 +131,10 @@ def collection_totals(*, user) -> dict:
     return totals
 
 
+# A rarity row of the cards that print none (ruling E4), apart from unknown ones.
+NOT_PRINTED = "not printed"
+
+
 def _percent(owned: int, total: int) -> float:
     return round(100 * owned / total, 1) if total else 0.0
 
@@ -149,13 +153,20 @@ def set_completion(*, user) -> list[dict]:
         lambda: {"total": 0, "owned": 0, "rarities": defaultdict(lambda: [0, 0])}
     )
     cards = Card.objects.filter(card_set__kind=SetKind.OFFICIAL).values_list(
-        "pk", "card_set_id", "rarity"
+        "pk",
+        "card_set_id",
+        "rarity",
+        "card_set__game__slug",
+        "card_type",
+        "not_printed",
     )
-    for pk, set_id, rarity in cards:
+    for pk, set_id, rarity, slug, card_type, marked in cards:
         row = per_set[set_id]
         have = pk in owned_ids
         row["total"] += 1
         row["owned"] += have
+        if not rarity and not GAMES[slug].prints("rarity", card_type, marked or ()):
+            rarity = NOT_PRINTED
         counts = row["rarities"][rarity or ""]
         counts[0] += 1
         counts[1] += have

@@ -140,6 +140,7 @@ class DeckPage:
     entries: list  # each with ``owned``, ``wanted``, ``missing`` and its copy slot
     problems: list
     missing_total: int  # printed copies the collection lacks
+    printed_total: int  # printed copies the deck holds (the ones anyone can own)
     is_owner: bool
     tools: object
 
@@ -177,6 +178,7 @@ def deck_page(deck: Deck, user, *, seed: int = 0) -> DeckPage:
         entries=entries,
         problems=problems,
         missing_total=missing_total,
+        printed_total=sum(needed[card_id] for card_id in printed),
         is_owner=is_owner,
         tools=deck_tools(slug, entries, seed=seed),
     )

@@ -69,9 +69,10 @@ def p_each_present(population: int, counts: list[int], draws: int) -> float:
 
 
 def _not_printed(game: Game | None, line: Line, field: str) -> bool:
-    """Return whether the line's card is of a type that prints no ``field``."""
-    kind = game.kind(line.get("card_type")) if game is not None else None
-    return kind is not None and field not in kind.fields
+    """Return whether the line's card prints no ``field`` (``Game.prints``)."""
+    if game is None:
+        return False
+    return not game.prints(field, line.get("card_type"), line.get("not_printed") or ())
 
 
 def breakdown(

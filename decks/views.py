@@ -31,6 +31,9 @@ from .text_io import export_decklist
 from .tools import deck_tools
 
 SEARCH_LIMIT = 40
+# Cards per page when an empty search browses a game: short enough on a phone
+# that the deck below stays in reach.
+BROWSE_PAGE = 20
 MAX_SEED = 2**31 - 1
 
 
@@ -108,6 +111,7 @@ def deck_state(deck: Deck, user, *, seed: int = 0) -> dict:
         "legal": is_legal(problems),
         "card_count": sum(e.quantity for e in entries),
         "missing_total": page.missing_total,
+        "printed_total": page.printed_total,
         "show_collection": user.is_authenticated,
         "is_owner": page.is_owner,
         "tools": page.tools,
@@ -116,11 +120,46 @@ def deck_state(deck: Deck, user, *, seed: int = 0) -> dict:
     }
 
 
+def _finder_rows(request, deck: Deck, cards: list) -> None:
+    """Give each card the finder lists its owned copies and the zones it may go to."""
+    counts = selectors.collection_counts(request.user, [c.pk for c in cards])
+    for card in cards:
+        card.owned = counts.get(card.pk, (0, 0))[0]
+        card.zones = card_zones(deck.game.slug, card.card_type)
+
+
+def _page_query(request, number: int) -> str:
+    """Return the finder's query string for page ``number`` of the same search."""
+    query = request.GET.copy()
+    query["page"] = str(number)
+    return query.urlencode()
+
+
+def _browse(request, deck: Deck) -> dict:
+    """Return a page of the deck's game's cards: the finder's answer to an empty search."""
+    base = selectors.editor_cards(deck, request.user)
+    cards = CardFilterSet({"game": deck.game.slug}, queryset=base).qs
+    page = Paginator(cards, BROWSE_PAGE).get_page(request.GET.get("page"))
+    found = list(page.object_list)
+    _finder_rows(request, deck, found)
+    return {
+        "cards": found,
+        "browse": GAMES[deck.game.slug].short_name,
+        "page": page,
+        "previous": _page_query(request, page.number - 1),
+        "next": _page_query(request, page.number + 1),
+        "q": "",
+    }
+
+
 def _search(request, deck: Deck) -> dict | None:
-    """Return the card search of the editor, or None when nothing was asked."""
-    asked = {k: v for k, v in request.GET.items() if k not in ("seed",) and v}
+    """Return the card search of the editor, or None when nothing was asked.
+
+    A search sent with nothing in it browses the game's cards, a page at a time.
+    """
+    asked = {k: v for k, v in request.GET.items() if k not in ("seed", "page") and v}
     if not asked:
-        return None
+        return _browse(request, deck) if "q" in request.GET else None
     data = request.GET.copy()
     data["game"] = deck.game.slug
     only_owned = request.GET.get("owned") in ("1", "on", "true")
@@ -131,10 +170,7 @@ def _search(request, deck: Deck) -> dict | None:
     found = list(filterset.qs[: SEARCH_LIMIT + 1])
     more = len(found) > SEARCH_LIMIT
     found = found[:SEARCH_LIMIT]
-    counts = selectors.collection_counts(request.user, [c.pk for c in found])
-    for card in found:
-        card.owned = counts.get(card.pk, (0, 0))[0]
-        card.zones = card_zones(deck.game.slug, card.card_type)
+    _finder_rows(request, deck, found)
     description = warnings = None
     if request.GET.get("q"):
         parsed = parse_query(request.GET["q"])
@@ -224,6 +260,8 @@ def deck_detail(request, pk):
         context["colour_filter"] = (
             context["card_filters"][colour_field] if colour_field else None
         )
+        # No rarity filter for a game whose cards print none (Bakugan, Collide-O!).
+        context["rarity_filter"] = game.prints("rarity", None)
     return render(request, "decks/detail.html", context)
 
 

@@ -81,6 +81,10 @@ COMMON_FIELDS = (
     "effects",
 )
 
+# Common columns a game declares only when its cards print them: a game whose
+# cards print no rarity (Bakugan, Collide-O!) leaves it out of ``printed``.
+DECLARED_COMMON = ("name", "rarity", "text")
+
 
 @dataclass(frozen=True)
 class SearchKey:
@@ -542,6 +546,23 @@ class Game:
 
     def kind(self, card_type: str | None) -> CardKind | None:
         return next((k for k in self.kinds if k.value == card_type), None)
+
+    def prints(self, field: str, card_type: str | None, marked=()) -> bool:
+        """Return whether this card prints ``field``: if not, an empty one is "not
+        printed" (ruling E4), else "unknown".
+
+        ``marked`` is the card's own ``not_printed``. A column the game declares
+        (``printed``), or one of the common ones a game declares when its cards
+        print it (``DECLARED_COMMON``), is printed by the types declaring it (by
+        any, for a card whose type is unknown); other columns are always printed.
+        """
+        if field in marked:
+            return False
+        declared = {f.name for f in self.printed}
+        if field not in declared and field not in DECLARED_COMMON:
+            return True
+        kind = self.kind(card_type)
+        return field in (kind.fields if kind is not None else declared)
 
     def type_fields(self, card_type: str | None) -> tuple[str, ...]:
         """Return the fields a card of this type prints (what to ask when unknown)."""

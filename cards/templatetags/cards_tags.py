@@ -111,9 +111,11 @@ def field_level(level):
 @register.simple_tag
 def rarity(card):
     """Render the rarity with its printed symbol (Collision) or as printed."""
+    game = games.get(card.card_set.game.slug)
     if card.rarity is None:
-        return NOT_PRINTED if "rarity" in (card.not_printed or []) else UNKNOWN
-    symbol = games.get(card.card_set.game.slug).rarity_symbols.get(card.rarity)
+        printed = game.prints("rarity", card.card_type, card.not_printed or ())
+        return UNKNOWN if printed else NOT_PRINTED
+    symbol = game.rarity_symbols.get(card.rarity)
     if symbol:
         return format_html(
             '<span class="rarity" title="{}"><span aria-hidden="true">{}</span> {}</span>',

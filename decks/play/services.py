@@ -576,6 +576,13 @@ class MatchSummary:
     def over(self) -> bool:
         return self.winner is not None
 
+    @property
+    def under_way(self) -> int | None:
+        """Return the number of the match's game being played, when not this one."""
+        if self.latest is None or self.links[-1][3]:
+            return None
+        return self.links[-1][0]
+
 
 def match_games(match_id: int) -> list[Playtest]:
     """Return the games of a match in order, with what the score needs."""

@@ -29,7 +29,15 @@ from cards.games.bakugan import (
 )
 
 from ..engine import bakugan as engine
-from ..table.companion.score import Companion, ScoreError, players, seat, typed, whole
+from ..table.companion.score import (
+    Companion,
+    ScoreError,
+    players,
+    seat,
+    seat_name,
+    typed,
+    whole,
+)
 from ..tools import engine_card, zone_printing
 from . import WARNING, Line, Problem, count_phrase, ids, rotated, total
 
@@ -305,14 +313,15 @@ def _score(setup: dict, log: list) -> dict:
             first = engine.battle_winner(*totals)
             won[seats[first]] += 1
             history.append(
-                f"Player {seats[0] + 1} {totals[0]} against player {seats[1] + 1} "
-                f"{totals[1]}: player {seats[first] + 1} wins the gate"
+                f"{seat_name(setup, seats[0])} {totals[0]} against "
+                f"{seat_name(setup, seats[1])} {totals[1]}: "
+                f"{seat_name(setup, seats[first])} wins the gate"
                 + (" (tie: landed first)" if totals[0] == totals[1] else "")
             )
         elif kind == "gate":
             player = seat(event.get("player"), count)
             won[player] += 1
-            history.append(f"Player {player + 1} wins a gate without a battle")
+            history.append(f"{seat_name(setup, player)} wins a gate without a battle")
         else:
             raise ScoreError("A Bakugan event is a battle or a gate won.")
         leaders = [p for p in range(count) if won[p] >= engine.GATES_TO_WIN]

@@ -16,7 +16,15 @@ from cards.games import Game
 from cards.games.collide_o import GAME
 
 from ..engine.collide_o import pack_minimum
-from ..table.companion.score import Companion, ScoreError, players, seat, typed, whole
+from ..table.companion.score import (
+    Companion,
+    ScoreError,
+    players,
+    seat,
+    seat_name,
+    typed,
+    whole,
+)
 from ..tools import UNKNOWN, Bar
 from . import Line, Problem, total
 
@@ -85,7 +93,7 @@ def _score(setup: dict, log: list) -> dict:
             raise ScoreError("A Collide-O! event is a card played.")
         player = seat(event.get("player"), count)
         left[player] -= 1
-        history.append(f"Player {player + 1} plays a card: {left[player]} left")
+        history.append(f"{seat_name(setup, player)} plays a card: {left[player]} left")
         if left[player] <= 1:
             winner = player
     return {

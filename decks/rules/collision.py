@@ -23,7 +23,14 @@ from cards.games import Game
 from cards.games.collision import GAME, PIECE_NAMES
 
 from ..engine import collision as engine
-from ..table.companion.score import Companion, ScoreError, seat, typed, whole
+from ..table.companion.score import (
+    Companion,
+    ScoreError,
+    seat,
+    seat_name,
+    typed,
+    whole,
+)
 from ..tools import Bar, colour_order, opening_pool, p_at_least_one, p_each_present
 from . import Line, Problem, count_phrase, ids, rotated, total
 
@@ -218,11 +225,11 @@ def _score(setup: dict, log: list) -> dict:
             else:
                 hits = whole(event.get("hits"), "Hits", 0, 6)
             if piles[defender] == 0:
-                raise ScoreError(f"Player {defender + 1} is already out.")
+                raise ScoreError(f"{seat_name(setup, defender)} is already out.")
             taken = min(hits, piles[defender])
             piles[defender] -= taken
             history.append(
-                f"Player {defender + 1} takes {hits} hit{'s' * (hits != 1)}: "
+                f"{seat_name(setup, defender)} takes {hits} hit{'s' * (hits != 1)}: "
                 f"spin pile {piles[defender] + taken} → {piles[defender]}"
                 + (" (out)" if piles[defender] == 0 else "")
             )
@@ -231,13 +238,14 @@ def _score(setup: dict, log: list) -> dict:
             amount = whole(event.get("amount"), "The amount", 1, 30)
             before = piles[player]
             if before == 0:
-                raise ScoreError(f"Player {player + 1} is already out.")
+                raise ScoreError(f"{seat_name(setup, player)} is already out.")
             if kind == "gain":
                 piles[player] = min(strengths[player], before + amount)
             else:
                 piles[player] = max(0, before - amount)
             history.append(
-                f"Player {player + 1} {kind}s {amount} spin: {before} → {piles[player]}"
+                f"{seat_name(setup, player)} {kind}s {amount} spin: "
+                f"{before} → {piles[player]}"
             )
         else:
             raise ScoreError("A Collision event is a battle, a gain or a loss of spin.")

@@ -29,7 +29,15 @@ from cards.games.metal_fusion import GAME
 from ..engine import metal_fusion as engine
 from ..engine.core import EngineError
 from ..engine.metal_fusion import DECK_SIZE, SLOTS, repeated_numbers
-from ..table.companion.score import Companion, ScoreError, players, seat, typed, whole
+from ..table.companion.score import (
+    Companion,
+    ScoreError,
+    players,
+    seat,
+    seat_name,
+    typed,
+    whole,
+)
 from ..tools import Bar, colour_order, engine_card
 from . import WARNING, Line, Problem, count_phrase, ids, rotated, total
 
@@ -270,13 +278,17 @@ def _score(setup: dict, log: list) -> dict:
                 adjust.get(str(place), 0), "An effect's power", -50, 50
             )
         line = f"{colour.title()}: " + " against ".join(
-            f"player {place + 1} {powers[place]}" for place in (attacker, *defenders)
+            f"{seat_name(setup, place)} {powers[place]}"
+            for place in (attacker, *defenders)
         )
         if engine.attacker_wins(powers[attacker], [powers[d] for d in defenders]):
             keep = event.get("keep") or "hand"
             if keep == "hand":
                 hands[attacker] += 1
-                line += f"; player {attacker + 1} keeps the card ({hands[attacker]} in hand)"
+                line += (
+                    f"; {seat_name(setup, attacker)} keeps the card "
+                    f"({hands[attacker]} in hand)"
+                )
             elif keep == "booster":
                 code = event.get("booster")
                 if code not in engine._BOOSTER_CODES:
@@ -284,7 +296,7 @@ def _score(setup: dict, log: list) -> dict:
                         "A booster is one colour, two, or all four (R, B, G, Y)."
                     )
                 boosters[attacker].append(code)
-                line += f"; player {attacker + 1} adds a {code} booster"
+                line += f"; {seat_name(setup, attacker)} adds a {code} booster"
             else:
                 raise ScoreError("The winner keeps the card in hand or as a booster.")
         else:

@@ -18,7 +18,9 @@ from .conftest import screenshot
 
 pytestmark = pytest.mark.browser
 
-SCORE = re.compile(r"Best of three, game (\d+): You (\d) – (\d) Greedy bot")
+SCORE = re.compile(
+    r"Best of three, game (\d+) · match score: You (\d) – (\d) Greedy bot"
+)
 
 
 def click_one_move(page) -> None:
@@ -133,6 +135,5 @@ def test_a_whole_collision_best_of_three_is_played_by_clicking(
     screenshot(page, "match-over")
     listed = page.goto(f"{server.url}/play/")
     assert listed.ok
-    assert f"Best of three, game {number}: You {wins[0]} – {wins[1]} Greedy bot" in (
-        page.content()
-    )
+    score = f"You {wins[0]} – {wins[1]} Greedy bot"
+    assert f"Best of three, game {number} · match score: {score}" in page.content()

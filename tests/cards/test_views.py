@@ -314,3 +314,21 @@ def test_fields_a_card_type_does_not_print_are_left_out_not_called_unknown(clien
 )
 def test_out_of_range_card_ids_are_not_found(client, url):
     assert client.get(url).status_code == 404
+
+
+def test_a_bakugan_card_s_rarity_is_not_printed_on_the_checklist_and_its_page(
+    client,
+):
+    gate = make_card(B, card_type="gate", name="Fire Pit", gate_class="silver")
+    unread = make_card(C, title="Dragoon", number=1)
+    checklist = client.get("/games/bakugan/").content.decode()
+    assert (
+        '<td><span class="not-printed" title="The card does not print this">'
+        "not printed</span></td>"
+    ) in checklist
+    page = client.get(f"/cards/{gate.pk}/").content.decode()
+    assert re.search(
+        r"<th scope=\"row\">Rarity</th><td><span class=\"not-printed\"", page
+    )
+    page = client.get(f"/cards/{unread.pk}/").content.decode()
+    assert re.search(r"<th scope=\"row\">Rarity</th><td><span class=\"unknown\"", page)

@@ -191,6 +191,20 @@ def test_completion_counts_official_sets_only_per_set_and_rarity(client, user, c
 
 
 @pytest.mark.django_db
+def test_a_bakugan_set_s_rarity_is_not_printed_and_not_broken_down(client, user, cards):
+    services.collection_entry_create(user=user, card=cards.gate_other, quantity=1)
+    completion = {row["set"].slug: row for row in selectors.set_completion(user=user)}
+    rows = completion["1-48"]["rarities"]
+    assert [(r["rarity"], r["owned"], r["total"]) for r in rows] == [
+        ("not printed", 1, 2)
+    ]
+    client.force_login(user)
+    body = client.get("/collection/").content.decode()
+    # Only the Collision set's cards print a rarity to break it down by.
+    assert body.count("<summary>By rarity</summary>") == 1
+
+
+@pytest.mark.django_db
 def test_missing_cards_of_a_set_in_one_list(client, user, cards):
     services.collection_entry_create(user=user, card=cards.dragoon, quantity=1)
     services.collection_entry_create(user=user, card=cards.dranzer, wanted_quantity=1)

@@ -114,6 +114,26 @@ def test_breakdown_counts_copies_and_puts_unknown_last():
     assert bars[1].percent == 50.0
 
 
+def test_rarity_bars_say_not_printed_for_bakugan_and_unknown_for_collision():
+    bakugan = to_lines(
+        [entry(1, "gate", card_type="gate"), entry(2, "ability", card_type="ability")]
+    )
+    bars = deck_tools("bakugan", bakugan)["rarities"]
+    assert [(b.label, b.count) for b in bars] == [("not printed", 2)]
+    collision = to_lines([entry(3, card_type="action"), entry(4, card_type=None)])
+    bars = deck_tools("collision", collision)["rarities"]
+    assert [(b.label, b.count) for b in bars] == [("unknown", 2)]
+
+
+def test_a_card_of_unknown_type_prints_what_any_of_its_game_s_types_print():
+    assert GAMES["bakugan"].prints("rarity", None) is False
+    assert GAMES["bakugan"].prints("g_power", None) is True
+    assert GAMES["collision"].prints("rarity", None) is True
+    assert COLLISION.prints("colour", "blade") is False
+    assert COLLISION.prints("colour", "action", marked=("colour",)) is False
+    assert GAMES["collide-o"].prints("lore", None) is True
+
+
 def mf_lineup():
     """The rules' worked example: Gingka yellow 4, Storm Pegasus yellow 2 with a
     yellow landing value of -1, a Customizer yellow 5, emblems matching."""

@@ -431,3 +431,116 @@ def test_a_rule_broken_by_several_titles_is_said_once_with_each_title_listed(
     assert text.count("holds at most 4 cards sharing a title") == 1
     assert "<li>This deck has 5 titled “Alpha”.</li>" in text
     assert "<li>This deck has 5 titled “Beta”.</li>" in text
+
+
+def _collection_summary(response) -> str:
+    text = response.content.decode()
+    start = text.index('<p class="collection-summary">') + len(
+        '<p class="collection-summary">'
+    )
+    return " ".join(text[start:].split("<", 1)[0].split())
+
+
+def test_an_empty_deck_says_it_has_no_cards_rather_than_that_you_own_them(client, user):
+    deck = make_deck(user, name="Empty")
+    client.force_login(user)
+    response = client.get(deck.get_absolute_url())
+    assert _collection_summary(response) == "This deck has no cards yet."
+
+
+def test_a_deck_of_practice_cards_only_says_there_is_nothing_printed_to_own(
+    client, user, deck_for
+):
+    deck = deck_for("collision")  # practice cards only, none owned
+    client.force_login(user)
+    response = client.get(deck.get_absolute_url())
+    assert _collection_summary(response) == (
+        "This deck holds no printed cards, so there is nothing to own or miss."
+    )
+
+
+def test_owning_every_printed_card_of_a_mixed_deck_says_printed(
+    client, user, deck_for, collision_cards
+):
+    from collection.services import collection_change_quantity
+
+    _, actions = collision_cards
+    deck = deck_for("collision")
+    services.deck_add_card(deck=deck, card=actions[0], zone="deck")
+    collection_change_quantity(user=user, card=actions[0], owned_delta=1)
+    client.force_login(user)
+    response = client.get(deck.get_absolute_url())
+    assert _collection_summary(response) == ("You own every printed card of this deck.")
+
+
+def test_owning_every_card_of_an_all_printed_deck_says_so(
+    client, user, public_deck, collision_cards
+):
+    from collection.services import collection_change_quantity
+
+    blade, _ = collision_cards
+    collection_change_quantity(user=user, card=blade, owned_delta=1)
+    client.force_login(user)
+    response = client.get(public_deck.get_absolute_url())
+    assert _collection_summary(response) == "You own every card of this deck."
+
+
+@pytest.fixture
+def forty_five_actions(card_factory):
+    """Return 45 Collision actions numbered 1 to 45 and a Bakugan gate."""
+    card_factory("bakugan", card_type="gate", name="Fire Pit", gate_class="silver")
+    return [
+        card_factory(
+            "collision",
+            card_type="action",
+            title=f"Step {n}",
+            colour="red",
+            number=n,
+            printed_number=str(n),
+            key=str(n),
+        )
+        for n in range(1, 46)
+    ]
+
+
+def test_an_empty_search_pages_through_the_deck_s_game_s_cards(
+    client, user, forty_five_actions
+):
+    deck = make_deck(user, name="Browse")
+    client.force_login(user)
+    url = reverse("decks:search", args=[deck.pk])
+    empty = {"q": "", "type": "", "colour": "", "rarity": ""}
+    first = client.get(url, empty, **HTMX)
+    assert [c.pk for c in first.context["search"]["cards"]] == [
+        c.pk for c in forty_five_actions[:20]
+    ]
+    text = first.content.decode()
+    assert "Every Collision card, page 1 of 3." in text
+    query = "q=&amp;type=&amp;colour=&amp;rarity=&amp;page=2"
+    assert f'hx-get="/decks/{deck.pk}/search/?{query}"' in text
+    last = client.get(url, {**empty, "page": "3"}, **HTMX)
+    assert [c.pk for c in last.context["search"]["cards"]] == [
+        c.pk for c in forty_five_actions[40:]
+    ]
+    assert "Every Collision card, page 3 of 3." in last.content.decode()
+
+
+def test_the_deck_page_without_javascript_browses_on_an_empty_search(
+    client, user, forty_five_actions
+):
+    deck = make_deck(user, name="Browse")
+    client.force_login(user)
+    assert client.get(deck.get_absolute_url()).context["search"] is None
+    page = client.get(deck.get_absolute_url(), {"q": "", "page": "3"})
+    assert [c.display_name for c in page.context["search"]["cards"]] == [
+        f"Step {n}" for n in range(41, 46)
+    ]
+    assert f'href="/decks/{deck.pk}/?q=&amp;page=2"' in page.content.decode()
+
+
+def test_the_finder_offers_a_rarity_filter_only_where_cards_print_one(client, user):
+    client.force_login(user)
+    for game, offered in (("collision", True), ("bakugan", False)):
+        deck = make_deck(user, game, name=f"{game} deck")
+        text = client.get(deck.get_absolute_url()).content.decode()
+        assert ('name="rarity"' in text) is offered

@@ -3,6 +3,7 @@
 A match is its games, each a playtest; the score is read from their winners.
 """
 
+import re
 import threading
 
 import pytest
@@ -101,6 +102,39 @@ def test_the_match_ends_when_one_side_has_two_wins(user, deck_for):
         match_next_game(playtest_id=pt.pk, user=user, version=pt.version)
     assert refused.value.code == "match_over"
     assert Playtest.objects.filter(match_id=pt.match_id).count() == summary.games
+
+
+def _games_line(board: str) -> str:
+    """Return the board's line listing the match's games, its tags dropped."""
+    start = board.index('<p class="meta match-games">')
+    line = board[start : board.index("</p>", start)]
+    return " ".join(re.sub(r"<[^>]+>", "", line).split())
+
+
+@pytest.mark.django_db
+def test_a_finished_match_s_first_game_names_no_game_under_way(client, user, deck_for):
+    client.force_login(user)
+    first = play_out(start_match(user, deck_for), user)  # seed 3: three games
+    second = play_out(
+        match_next_game(playtest_id=first.pk, user=user, version=first.version), user
+    )
+    line = _games_line(client.get(f"/play/{first.pk}/").content.decode())
+    assert line == (
+        "Games of this match: game 1 (Greedy bot) · game 2 (You) · "
+        "game 2 is the latest: game 3 starts from there"
+    )
+    third = play_out(
+        match_next_game(playtest_id=second.pk, user=user, version=second.version),
+        user,
+    )
+    assert match_summary(third).over
+    board = client.get(f"/play/{first.pk}/").content.decode()
+    score = "game 1 · match score: <strong>You 1 – 2 Greedy bot</strong>"
+    assert f"Best of three, {score}" in board
+    line = _games_line(board)
+    assert line == (
+        "Games of this match: game 1 (Greedy bot) · game 2 (You) · game 3 (Greedy bot)"
+    )
 
 
 @pytest.mark.django_db
@@ -291,7 +325,10 @@ def test_a_match_started_from_the_form_shows_its_score_on_the_board(
     pt = Playtest.objects.get()
     assert response["Location"] == f"/play/{pt.pk}/" and pt.match_game == 1
     board = client.get(f"/play/{pt.pk}/").content.decode()
-    assert "Best of three, game 1: <strong>You 0 – 0 Greedy bot</strong>" in board
+    assert (
+        "Best of three, game 1 · match score: <strong>You 0 – 0 Greedy bot</strong>"
+        in board
+    )
     assert "data-next-game" not in board
 
 
@@ -313,12 +350,12 @@ def test_the_next_game_button_starts_game_two_and_a_stale_second_click_goes_to_i
     assert "has already started" in again.content.decode()
     assert Playtest.objects.filter(match_id=pt.match_id).count() == 2
     score = "You 1 – 0 Greedy bot" if pt.winner == 0 else "You 0 – 1 Greedy bot"
-    assert f"game 2: <strong>{score}</strong>" in again.content.decode()
+    assert f"game 2 · match score: <strong>{score}</strong>" in again.content.decode()
     # The finished game's board points to the game under way and offers no button.
     old = client.get(f"/play/{pt.pk}/").content.decode()
     assert "data-next-game" not in old and "is the one under way now" in old
     listed = client.get("/play/").content.decode()
-    assert f"Best of three, game 2: {score}" in listed
+    assert f"Best of three, game 2 · match score: {score}" in listed
 
 
 @pytest.mark.django_db

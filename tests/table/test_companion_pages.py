@@ -148,7 +148,7 @@ def test_a_bakugan_battle_from_a_deck_reads_the_gate_bonus(client, user, deck_fo
     table_game.refresh_from_db()
     assert len(table_game.log) == 1, figure
     page = client.get(table_game.get_absolute_url()).content.decode()
-    assert f"Player 1 {500 + bonus + 50} against player 2 {300 + bonus}" in page
+    assert f"Player 1 {500 + bonus + 50} against Player 2 {300 + bonus}" in page
 
 
 def test_the_start_form_refuses_a_wrong_player_count(client, user):
@@ -199,7 +199,7 @@ def test_a_four_player_bakugan_battle_names_its_two_battlers(client, user):
     table_game.refresh_from_db()
     assert len(table_game.log) == 1
     page = client.get(table_game.get_absolute_url()).content.decode()
-    assert "Player 4 400 against player 3 390: player 4 wins the gate" in page
+    assert "Player 4 400 against Player 3 390: Player 4 wins the gate" in page
 
 
 def test_the_start_form_offers_every_metal_fusion_variant_the_engine_plays(
@@ -238,7 +238,7 @@ def test_a_metal_fusion_attack_on_everyone_needs_more_than_each_and_two_win(
     assert len(table_game.log) == 3
     page = client.get(table_game.get_absolute_url()).content.decode()
     assert (
-        "Red: player 3 6 against player 1 9 against player 2 3; the attack fails"
+        "Red: Player 3 6 against Player 1 9 against Player 2 3; the attack fails"
         in page
     )
     assert "Player 1 wins." in page
@@ -325,3 +325,52 @@ def test_another_user_cannot_turn_off_or_delete_a_table_game(client, user, other
     table_game.refresh_from_db()
     assert table_game.shared is True
     assert client.get(table_game.get_shared_url()).status_code == 200
+
+
+def test_the_log_and_its_refusals_use_the_names_entered(client, user):
+    client.force_login(user)
+    _start(client, "collision", players=2, name_0="Ana", name_1="Ben",
+           strength_0=3, strength_1=6)  # fmt: skip
+    table_game = TableGame.objects.get()
+    _act(client, table_game, event="battle", defender=1, hits=2)
+    _act(client, table_game, event="lose", player=0, amount=3)
+    response = _act(client, table_game, event="gain", player=0, amount=1)
+    page = client.get(response["Location"]).content.decode()
+    assert "<li>Ben takes 2 hits: spin pile 6 → 4</li>" in page
+    assert "<li>Ana loses 3 spin: 3 → 0</li>" in page
+    assert "Ana is already out." in page
+    assert "Player 2" not in page and "Player 1" not in page
+
+
+def test_a_bakugan_log_names_the_players_entered(client, user):
+    client.force_login(user)
+    _start(client, "bakugan", players=2, name_0="Dan", name_1="Shun")
+    table_game = TableGame.objects.get()
+    _act(client, table_game, event="battle", player_0=1, attribute_0="haos",
+         g_power_0=350, player_1=0, attribute_1="darkus", g_power_1=390)  # fmt: skip
+    _act(client, table_game, event="gate", player=1)
+    page = client.get(table_game.get_absolute_url()).content.decode()
+    assert "<li>Shun 350 against Dan 390: Dan wins the gate</li>" in page
+    assert "<li>Shun wins a gate without a battle</li>" in page
+
+
+def test_collide_o_and_metal_fusion_logs_name_the_players_entered(client, user):
+    client.force_login(user)
+    _start(client, "collide-o", players=2, pack=90, name_0="Kai", name_1="Max")
+    table_game = TableGame.objects.get()
+    _act(client, table_game, event="play", player=1)
+    page = client.get(table_game.get_absolute_url()).content.decode()
+    assert "<li>Max plays a card: 43 left</li>" in page
+    fields = {"name_0": "Gingka", "name_1": "Kyoya"}
+    for p in (0, 1):
+        for slot in ("character", "beyblade", "customizer"):
+            for colour in ("red", "blue", "green", "yellow"):
+                fields[f"{slot}_{colour}_{p}"] = 1 + p
+    _start(client, "metal-fusion", players=2, **fields)
+    table_game = TableGame.objects.get(game__slug="metal-fusion")
+    _act(client, table_game, event="turn", attacker=1, defender=0, colour="red")
+    page = client.get(table_game.get_absolute_url()).content.decode()
+    assert (
+        "<li>Red: Kyoya 6 against Gingka 3; Kyoya keeps the card (1 in hand)</li>"
+        in page
+    )

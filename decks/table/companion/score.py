@@ -56,6 +56,13 @@ def seat(value, players: int, what: str = "The player") -> int:
     return whole(value, what, 0, players - 1)
 
 
+def seat_name(setup: dict, place: int) -> str:
+    """Return the name entered for seat ``place``, or "Player N" when none was."""
+    names = setup.get("names") or []
+    entered = names[place] if 0 <= place < len(names) else None
+    return entered if isinstance(entered, str) and entered else f"Player {place + 1}"
+
+
 def players(game: Game, value) -> int:
     """Return ``value`` as a seat count the game is played with (its registry's)."""
     count = whole(value, "Players")

@@ -61,7 +61,8 @@ def _setup_from_post(request, spec, decks) -> dict:
         counts = " or ".join(str(n) for n in spec.seat_counts)
         raise ValidationError(f"{spec.short_name} is for {counts} players.")
     names = [
-        _text(post.get(f"name_{p}"), 40) or f"Player {p + 1}" for p in range(players)
+        _text(post.get(f"name_{p}"), 40) or score.seat_name({}, p)
+        for p in range(players)
     ]
     chosen = [
         _chosen_deck(request, decks, post.get(f"deck_{p}")) for p in range(players)
@@ -129,13 +130,8 @@ def companion_new(request):
 def _context(table_game: TableGame) -> dict:
     slug = table_game.game.slug
     result = score.score(slug, table_game.setup, table_game.log)
-    names = table_game.setup.get("names") or []
     for row in result["rows"]:
-        row["name"] = (
-            names[row["player"]]
-            if row["player"] < len(names)
-            else (f"Player {row['player'] + 1}")
-        )
+        row["name"] = score.seat_name(table_game.setup, row["player"])
     winner = result["winner"]
     return {
         **score.companion(slug).page(table_game.setup),
