@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from cards import selectors as card_selectors
 from cards.choices import GameSlug
-from cards.community.readings import apply_readings_to_entries
+from cards.community.readings import cards_as_read, entries_as_read
 from cards.filtersets import CardFilterSet
 from cards.games import GAMES
 from cards.models import GameRecord
@@ -125,10 +125,10 @@ def _search(request, deck: Deck) -> dict | None:
     data["game"] = deck.game.slug
     only_owned = request.GET.get("owned") in ("1", "on", "true")
     base = selectors.editor_cards(deck, request.user, only_owned=only_owned)
-    filterset = CardFilterSet(data, queryset=base)
+    filterset = CardFilterSet(data, queryset=base, reader=request.user)
     if not filterset.is_valid():
         return {"errors": filterset.errors, "cards": [], "only_owned": only_owned}
-    found = list(filterset.qs[: SEARCH_LIMIT + 1])
+    found = cards_as_read(request.user, filterset.qs[: SEARCH_LIMIT + 1])
     more = len(found) > SEARCH_LIMIT
     found = found[:SEARCH_LIMIT]
     counts = selectors.collection_counts(request.user, [c.pk for c in found])
@@ -431,9 +431,7 @@ def deck_hand(request, pk):
     seed = _seed(request.GET.get("seed"))
     if not request.htmx:
         return redirect(f"{reverse('decks:detail', args=[deck.pk])}?seed={seed}#hand")
-    entries = apply_readings_to_entries(
-        request.user, selectors.deck_entries(deck, ordered=False)
-    )
+    entries = entries_as_read(request.user, selectors.deck_entries(deck, ordered=False))
     card_selectors.hide_private_cards(entries, request.user)
     tools = deck_tools(deck.game.slug, entries, seed=seed)
     return render(

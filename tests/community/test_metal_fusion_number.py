@@ -3,7 +3,7 @@
 import pytest
 
 from cards.community.readings import (
-    apply_readings_to_entries,
+    entries_as_read,
     card_reading_save,
     reading_fields,
 )
@@ -36,7 +36,7 @@ def test_a_lineup_numbered_only_by_readings_is_legal_and_starts_a_playtest(
     numbers = _forget_numbers(deck, "lineup")
     assert len(numbers) == 3
     refused = validate_deck(
-        "metal-fusion", apply_readings_to_entries(user, deck_entries(deck))
+        "metal-fusion", entries_as_read(user, deck_entries(deck))
     )
     assert [p.code for p in refused] == []
     with pytest.raises(PlaytestError) as unknown:
@@ -46,7 +46,7 @@ def test_a_lineup_numbered_only_by_readings_is_legal_and_starts_a_playtest(
         card_reading_save(user=user, card=card, fields={"number": number})
     assert (
         validate_deck(
-            "metal-fusion", apply_readings_to_entries(user, deck_entries(deck))
+            "metal-fusion", entries_as_read(user, deck_entries(deck))
         )
         == []
     )
@@ -58,14 +58,14 @@ def test_a_deck_card_numbered_by_a_reading_is_checked_for_duplicates(user, deck_
     deck = deck_for("metal-fusion")
     numbers = _forget_numbers(deck, "deck")
     warned = validate_deck(
-        "metal-fusion", apply_readings_to_entries(user, deck_entries(deck))
+        "metal-fusion", entries_as_read(user, deck_entries(deck))
     )
     assert [p.code for p in warned] == ["unknown_number"]
     for card, number in numbers.items():
         card_reading_save(user=user, card=card, fields={"number": number})
     assert (
         validate_deck(
-            "metal-fusion", apply_readings_to_entries(user, deck_entries(deck))
+            "metal-fusion", entries_as_read(user, deck_entries(deck))
         )
         == []
     )
