@@ -141,6 +141,16 @@ def entries_as_read(user, entries) -> list:
     return entries
 
 
+def names_as_read(user, rows: list[dict]) -> list[dict]:
+    """Return stored ``{"card": id, "name": ...}`` rows with ``user``'s read names."""
+    found = pending_readings(user, {row.get("card") for row in rows})
+    named = {pk: r.fields["name"] for pk, r in found.items() if r.fields.get("name")}
+    return [
+        {**row, "name": named[row["card"]]} if row.get("card") in named else row
+        for row in rows
+    ]
+
+
 def has_readings(user) -> bool:
     """Return True when ``user`` has a pending reading, so their cards differ."""
     if user is None or not getattr(user, "is_authenticated", False):
