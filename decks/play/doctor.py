@@ -316,6 +316,10 @@ def doctor_figures(doctor: DeckDoctor, candidates, separated: bool = True) -> di
     base = candidates[0]
     p0 = _rate(base)
     rows = []
+    # The swaps are named as the deck's owner reads the cards.
+    cards_as_read(
+        doctor.owner, [x for c in candidates[1:] for x in (c.card_out, c.card_in)]
+    )
     for c in candidates[1:]:
         p = _rate(c)
         low, high = wilson_interval(c.wins + c.draws / 2, c.games)
