@@ -170,6 +170,7 @@ def test_a_collision_collector_reads_builds_plays_reports_and_prints(browser, se
     page.goto(f"{server.url}/play/new/?deck={deck.pk}")
     doctor_form = page.locator("form[action='/play/doctor/new/']")
     doctor_form.locator("input[name=games]").fill("20")
+    doctor_form.locator("select[name=bot]").select_option("random")
     doctor_form.locator("button[type=submit]").click()
     page.wait_for_url("**/play/doctor/*/")
     doctor = DeckDoctor.objects.get(owner__username="tala")
