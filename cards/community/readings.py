@@ -151,6 +151,17 @@ def names_as_read(user, rows: list[dict]) -> list[dict]:
     ]
 
 
+def read_card_ids(user) -> set[int]:
+    """Return the ids of the cards ``user`` has a pending reading of."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return set()
+    return set(
+        CardSubmission.objects.filter(
+            submitter=user, status=ReviewStatus.PENDING, is_new=False
+        ).values_list("card_id", flat=True)
+    )
+
+
 def has_readings(user) -> bool:
     """Return True when ``user`` has a pending reading, so their cards differ."""
     if user is None or not getattr(user, "is_authenticated", False):

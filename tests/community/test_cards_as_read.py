@@ -5,6 +5,7 @@ import pytest
 from cards.community import readings
 from cards.filtersets import CardFilterSet
 from cards.models import Card
+from decks.text_io import parse_decklist
 from tests.community.conftest import trust
 from tests.conftest import make_alice
 from tests.factories import C, make_card, make_set
@@ -81,3 +82,15 @@ def test_a_read_battle_edge_answers_the_notch_and_piece_searches(user, bob, card
     assert _found(bob, "edge:2=strike") == []
     assert _found(bob, "live>=2") == []
     assert _found(user, "name:dragoon") == [dragoon.pk]
+
+
+def test_a_decklist_names_a_card_by_its_readers_title_for_them_only(user, bob, cards):
+    _dragoon, blank, _other = cards
+    readings.card_reading_save(
+        user=user, card=blank, fields={"title": "Dragon Storm", "card_type": "action"}
+    )
+    mine = parse_decklist("2 Dragon Storm", game_slug=C, user=user)
+    theirs = parse_decklist("2 Dragon Storm", game_slug=C, user=bob)
+    assert mine.errors == []
+    assert [(e["card"], e["quantity"]) for e in mine.entries] == [(blank.pk, 2)]
+    assert len(theirs.errors) == 1
