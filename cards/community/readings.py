@@ -5,7 +5,8 @@ account. It works for its author at once: ``cards_as_read`` (and
 ``entries_as_read``, ``search_as_read``) is the one way cards are read for a
 person, and lays the author's pending reading over the card wherever that author
 meets it (pages, search, the API, proxy sheets, deck tools, playtests, reports,
-the deck doctor); everyone else sees the card as stored. An author changes or withdraws their reading until it is reviewed.
+the deck doctor); everyone else sees the card as stored. An author changes or
+withdraws their reading until it is reviewed.
 
 Two readings of a card by different accounts that count toward confirmation
 (``trust.counts_toward_confirmation``: established accounts, never two made a
@@ -73,6 +74,13 @@ def not_read(game: str) -> tuple[str, ...]:
     return NOT_READ + tuple(name for name in NUMBER_COLUMNS if name != number)
 
 
+def _pending_of(user):
+    """Return ``user``'s pending corrections of existing cards: what their overlay lays."""
+    return CardSubmission.objects.filter(
+        submitter=user, status=ReviewStatus.PENDING, is_new=False
+    )
+
+
 def pending_readings(user, card_ids) -> dict[int, CardSubmission]:
     """Return {card id: ``user``'s pending reading} for these cards."""
     if user is None or not getattr(user, "is_authenticated", False):
@@ -81,9 +89,9 @@ def pending_readings(user, card_ids) -> dict[int, CardSubmission]:
     if not ids:
         return {}
     found = {}
-    for reading in CardSubmission.objects.filter(
-        submitter=user, status=ReviewStatus.PENDING, is_new=False, card_id__in=ids
-    ).order_by("created_at", "pk"):
+    for reading in (
+        _pending_of(user).filter(card_id__in=ids).order_by("created_at", "pk")
+    ):
         found[reading.card_id] = reading
     return found
 
@@ -155,20 +163,14 @@ def read_card_ids(user) -> set[int]:
     """Return the ids of the cards ``user`` has a pending reading of."""
     if user is None or not getattr(user, "is_authenticated", False):
         return set()
-    return set(
-        CardSubmission.objects.filter(
-            submitter=user, status=ReviewStatus.PENDING, is_new=False
-        ).values_list("card_id", flat=True)
-    )
+    return set(_pending_of(user).values_list("card_id", flat=True))
 
 
 def has_readings(user) -> bool:
     """Return True when ``user`` has a pending reading, so their cards differ."""
     if user is None or not getattr(user, "is_authenticated", False):
         return False
-    return CardSubmission.objects.filter(
-        submitter=user, status=ReviewStatus.PENDING, is_new=False
-    ).exists()
+    return _pending_of(user).exists()
 
 
 # Read cards are matched in groups, so one condition stays well inside the
@@ -185,12 +187,7 @@ def search_as_read(user, queryset, condition: Q):
     if not has_readings(user):
         return queryset.filter(condition)
     named = _fields_named(condition)
-    touched = {
-        r.card_id: r
-        for r in CardSubmission.objects.filter(
-            submitter=user, status=ReviewStatus.PENDING, is_new=False
-        ).order_by("created_at", "pk")
-    }
+    touched = {r.card_id: r for r in _pending_of(user).order_by("created_at", "pk")}
     touched = {pk: r for pk, r in touched.items() if named & set(_read_values(r))}
     if not touched:
         return queryset.filter(condition)
