@@ -19,6 +19,7 @@ from .choices import (
     SetKind,
     Verification,
 )
+from .community.readings import search_as_read
 from .games import GAMES
 from .models import Card, CardSet, GameRecord
 
@@ -322,7 +323,7 @@ class CardFilterSet(DeclaredFilterSet):
         model = Card
         fields = []
 
-    def __init__(self, data=None, *args, prune: bool = False, **kwargs):
+    def __init__(self, data=None, *args, prune: bool = False, reader=None, **kwargs):
         if prune and data is not None:
             # The API builds a FilterSet per request; copying ~100 filters and their
             # form fields cost more than the query, so keep only the ones given.
@@ -330,11 +331,13 @@ class CardFilterSet(DeclaredFilterSet):
                 k: f for k, f in self.base_filters.items() if k in data
             }
         super().__init__(data, *args, **kwargs)
+        # Whose readings the search reads the cards with (the request's user).
+        self.reader = reader or getattr(self.request, "user", None)
         self.search = search.parse_query("")
 
     def filter_q(self, queryset, name, value):
         self.search = search.parse_query(value)
-        return queryset.filter(self.search.q)
+        return search_as_read(self.reader, queryset, self.search.q)
 
     def filter_promo(self, queryset, name, value):
         return (

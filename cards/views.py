@@ -123,7 +123,9 @@ def checklist(request, base, *, game_slug=None, default_official=True):
     per_page = _per_page(params.get("per_page"), warnings)
     page = Paginator(cards, per_page).get_page(params.get("page"))
     # What other apps add to a card list (owned/wanted counts), one query a page.
-    page.object_list = annotate_card_list(page.object_list, request.user)
+    page.object_list = annotate_card_list(
+        readings.cards_as_read(request.user, page.object_list), request.user
+    )
     names = COMMON_FILTERS + (GAMES[game_slug].filters if game_slug else ())
     if game_slug is None:
         names = ("game",) + names
@@ -214,9 +216,8 @@ def card_detail(request, pk):
     card = get_object_or_404(_cards(request), pk=pk)
     slug = card.card_set.game.slug
     # The viewer's own reading, not reviewed yet, shows to them alone.
-    reading = readings.reading_of(request.user, card)
-    if reading is not None:
-        readings.apply_reading(card, reading)
+    card = readings.cards_as_read(request.user, [card])[0]
+    reading = getattr(card, "your_reading", None)
     levels = readings.field_levels(card)
     context = {
         "card": card,
@@ -247,10 +248,9 @@ def card_image(request, pk):
     size = request.GET.get("size", "full")
     if size not in images.SIZES:
         size = "full"
-    reading = readings.reading_of(request.user, card)
-    if reading is not None:
+    card = readings.cards_as_read(request.user, [card])[0]
+    if getattr(card, "your_reading", None) is not None:
         # The viewer's own reading is drawn for them alone, never cached.
-        readings.apply_reading(card, reading)
         response = HttpResponse(
             transcribe.face_png(card, size), content_type="image/png"
         )

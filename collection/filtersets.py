@@ -4,6 +4,7 @@ import django_filters as filters
 from django.db.models import Q
 
 from cards.choices import GameSlug
+from cards.community.readings import search_as_read
 from cards.filtersets import CardFilterSet, WholeNumberFilter
 from cards.models import Card
 from cards.safejson import MAX_INT
@@ -67,7 +68,9 @@ class CollectionEntryFilterSet(filters.FilterSet):
             return queryset
         q, warnings = card_search(value)
         self.warnings.extend(warnings)
-        return queryset.filter(card__in=Card.objects.filter(q).values("pk"))
+        reader = getattr(self.request, "user", None)
+        cards = search_as_read(reader, Card.objects.all(), q)
+        return queryset.filter(card__in=cards.values("pk"))
 
     def filter_positive(self, queryset, name, value):
         if value is None:

@@ -6,6 +6,7 @@ page reveals whether another user's entry exists.
 """
 
 import io
+from copy import copy
 from functools import wraps
 
 from django.contrib import messages
@@ -21,6 +22,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from cards import selectors as card_selectors
+from cards.community.readings import cards_as_read, entries_as_read
 from cards.filtersets import sort_cards as checklist_sort
 from cards.games import GAMES
 from cards.models import Card, CardSet
@@ -104,7 +106,9 @@ def home(request):
     cards, sort_warning = sort_cards(cards, request.GET.get("sort") or order)
     page = Paginator(cards, 50).get_page(request.GET.get("page"))
     # Counted for the page shown only, from the user's own entries.
-    page.object_list = selectors.annotate_page(page.object_list, user)
+    page.object_list = selectors.annotate_page(
+        cards_as_read(user, page.object_list), user
+    )
     # The search language reports ignored terms once the query has been built.
     warnings = list(getattr(getattr(filterset, "search", None), "warnings", []))
     if sort_warning:
@@ -131,7 +135,9 @@ def home(request):
 def entries(request):
     """List my entries, variant by variant, with the entry filters."""
     queryset = selectors.entries_of(user=request.user)
-    filterset = CollectionEntryFilterSet(request.GET or None, queryset=queryset)
+    filterset = CollectionEntryFilterSet(
+        request.GET or None, queryset=queryset, request=request
+    )
     rows = (
         filterset.qs
         if not filterset.is_bound or filterset.is_valid()
@@ -139,7 +145,7 @@ def entries(request):
     )
     page = Paginator(rows, 100).get_page(request.GET.get("page"))
     # A card whose set its owner made private shows as a stand-in.
-    page.object_list = list(page.object_list)
+    page.object_list = entries_as_read(request.user, page.object_list)
     card_selectors.hide_private_cards(page.object_list, request.user)
     query = request.GET.copy()
     query.pop("page", None)
@@ -177,9 +183,11 @@ def entry_add(request, card_id):
     form = EntryForm(request.POST or None, initial={"quantity": 1})
     if request.method == "POST" and form.is_valid():
         if _save_entry(request, form, card=card):
-            messages.success(request, f"Added {card.display_name} to your collection.")
+            name = cards_as_read(request.user, [copy(card)])[0].display_name
+            messages.success(request, f"Added {name} to your collection.")
             return redirect(_safe_next(request, reverse("collection:entries")))
-    return render(request, "collection/entry_form.html", {"form": form, "card": card})
+    shown = cards_as_read(request.user, [copy(card)])[0]
+    return render(request, "collection/entry_form.html", {"form": form, "card": shown})
 
 
 @owner_required
@@ -197,7 +205,11 @@ def entry_edit(request, pk):
     return render(
         request,
         "collection/entry_form.html",
-        {"form": form, "card": entry.card, "entry": entry},
+        {
+            "form": form,
+            "card": cards_as_read(request.user, [copy(entry.card)])[0],
+            "entry": entry,
+        },
     )
 
 
@@ -250,7 +262,7 @@ def missing(request, game, set):
         CardSet.objects.official().select_related("game"), game__slug=game, slug=set
     )
     cards = selectors.missing_cards(user=request.user, card_set=card_set)
-    cards = selectors.annotate_cards(cards, request.user)
+    cards = selectors.annotate_cards(cards_as_read(request.user, cards), request.user)
     total = card_set.cards.count()
     return render(
         request,
@@ -500,6 +512,6 @@ def shared(request, token):
     link = get_object_or_404(selectors.share_link_by_token(token))
     rows = selectors.entries_for_share(link=link)
     page = Paginator(rows, 200).get_page(request.GET.get("page"))
-    page.object_list = list(page.object_list)
+    page.object_list = entries_as_read(request.user, page.object_list)
     card_selectors.hide_private_cards(page.object_list, request.user)
     return render(request, "collection/shared.html", {"link": link, "page": page})

@@ -5,7 +5,7 @@ import dataclasses
 from django.db.models import Sum
 
 from cards.choices import SetKind
-from cards.community.readings import apply_readings_to_entries
+from cards.community.readings import entries_as_read
 from cards.games import GAMES
 from cards.models import Card
 from cards.selectors import PRIVATE_CARD_NAME, hide_private_cards
@@ -148,7 +148,7 @@ class DeckPage:
 def deck_page(deck: Deck, user, *, seed: int = 0) -> DeckPage:
     """Return the deck's entries, problems, collection counts and tools as ``user`` sees them."""
     # The viewer's own readings of cards apply to what they see of the deck.
-    entries = apply_readings_to_entries(user, deck_entries(deck))
+    entries = entries_as_read(user, deck_entries(deck))
     slug = deck.game.slug
     entries, problems = hide_private(entries, validate_deck(slug, entries), user)
     needed: dict[int, int] = {}

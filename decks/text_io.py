@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from django.db.models import Q
 from django.db.models.functions import Lower, Trim
 
+from cards.community.readings import cards_as_read, read_card_ids
 from cards.games import GAMES
 from cards.lookup import folded_match
 from cards.models import Card, CardSet
@@ -78,6 +79,7 @@ class CardIndex:
     """
 
     def __init__(self, game_slug: str, user=None):
+        self.user = user
         self.cards = (
             Card.objects.visible_to(user)
             .filter(card_set__game__slug=game_slug)
@@ -109,8 +111,24 @@ class CardIndex:
             self.by_set_key[(card.card_set.slug.casefold(), card.key.casefold())] = card
 
     def load_names(self, names) -> None:
-        """Read the cards named ``names`` (to tell unique names from shared ones)."""
+        """Read the cards named ``names`` (to tell unique names from shared ones).
+
+        A card the user read goes by the name they read (``cards_as_read``).
+        """
+        self._add(self._read_named(names))
         self._add(folded_match(self.cards, ("name",), names, fold=str.casefold))
+
+    def _read_named(self, names) -> list[Card]:
+        """Return the cards the user read under one of ``names``."""
+        read = read_card_ids(self.user)
+        if not read or not names:
+            return []
+        wanted = {name.casefold() for name in names}
+        return [
+            card
+            for card in cards_as_read(self.user, self.cards.filter(pk__in=read))
+            if card.name and card.name.casefold() in wanted
+        ]
 
     def load(self, refs) -> None:
         """Read the cards that ``refs`` (names, ``#key``, ``set#key``) may mean."""

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from cards import selectors as card_selectors
 from cards.choices import GameSlug
-from cards.community.readings import apply_readings_to_entries
+from cards.community.readings import cards_as_read, entries_as_read, names_as_read
 from cards.filtersets import CardFilterSet
 from cards.games import GAMES
 from cards.models import GameRecord
@@ -164,10 +164,10 @@ def _search(request, deck: Deck) -> dict | None:
     data["game"] = deck.game.slug
     only_owned = request.GET.get("owned") in ("1", "on", "true")
     base = selectors.editor_cards(deck, request.user, only_owned=only_owned)
-    filterset = CardFilterSet(data, queryset=base)
+    filterset = CardFilterSet(data, queryset=base, reader=request.user)
     if not filterset.is_valid():
         return {"errors": filterset.errors, "cards": [], "only_owned": only_owned}
-    found = list(filterset.qs[: SEARCH_LIMIT + 1])
+    found = cards_as_read(request.user, filterset.qs[: SEARCH_LIMIT + 1])
     more = len(found) > SEARCH_LIMIT
     found = found[:SEARCH_LIMIT]
     _finder_rows(request, deck, found)
@@ -441,6 +441,11 @@ def deck_export(request, pk):
     return response
 
 
+def _version_rows(rows: list[dict], user) -> list[dict]:
+    """Return a version's stored rows as ``user`` reads the cards they name."""
+    return names_as_read(user, card_selectors.hide_private_names(rows, user))
+
+
 @require_GET
 def deck_versions(request, pk):
     """List a deck's versions and compare any two."""
@@ -452,8 +457,8 @@ def deck_versions(request, pk):
         a = numbers.get(_seed(request.GET.get("a"))) or versions[1]
         b = numbers.get(_seed(request.GET.get("b"))) or versions[0]
         diff = diff_snapshots(
-            card_selectors.hide_private_names(a.entries, request.user),
-            card_selectors.hide_private_names(b.entries, request.user),
+            _version_rows(a.entries, request.user),
+            _version_rows(b.entries, request.user),
         )
     return render(
         request,
@@ -469,9 +474,7 @@ def deck_hand(request, pk):
     seed = _seed(request.GET.get("seed"))
     if not request.htmx:
         return redirect(f"{reverse('decks:detail', args=[deck.pk])}?seed={seed}#hand")
-    entries = apply_readings_to_entries(
-        request.user, selectors.deck_entries(deck, ordered=False)
-    )
+    entries = entries_as_read(request.user, selectors.deck_entries(deck, ordered=False))
     card_selectors.hide_private_cards(entries, request.user)
     tools = deck_tools(deck.game.slug, entries, seed=seed)
     return render(
@@ -504,5 +507,5 @@ def version_detail(request, pk, number):
     """Show one stored version of a deck."""
     deck = _visible_deck(request, pk)
     version = get_object_or_404(selectors.deck_version(deck, number))
-    version.entries = card_selectors.hide_private_names(version.entries, request.user)
+    version.entries = _version_rows(version.entries, request.user)
     return render(request, "decks/version.html", {"deck": deck, "version": version})

@@ -20,7 +20,12 @@ from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from .. import search
-from ..community.readings import card_verification
+from ..community.readings import (
+    card_verification,
+    cards_as_read,
+    has_readings,
+    pending_readings,
+)
 from ..filtersets import CardFilterSet, CardSetFilterSet, GameFilterSet, sort_cards
 from ..models import Card, CardSet, GameRecord
 from . import cache
@@ -98,13 +103,16 @@ CARD_KEY = ("number", "key", "pk")
 class SortedCards:
     """A card listing in an explicit sort, as Django's Paginator reads it."""
 
-    def __init__(self, queryset, using: str, version=None, totals=None):
+    def __init__(self, queryset, using: str, version=None, totals=None, reader=None):
         self.queryset, self.using, self.version = queryset, using, version
+        # Whose own readings the rows show (None: the cards as stored).
+        self.reader = reader
         # {set id: cards} of the sets shown when the listing is not filtered.
         self.totals = totals
 
     def rows(self, ids: list[int]) -> list[dict]:
-        return represented_cards.get(ids, version=self.version, using=self.using)
+        rows = represented_cards.get(ids, version=self.version, using=self.using)
+        return rows if self.reader is None else rows_as_read(self.reader, rows)
 
     def count(self) -> int:
         if self.totals is not None:
@@ -118,6 +126,16 @@ class SortedCards:
         return self.rows(list(self.queryset.values_list("pk", flat=True)[page]))
 
 
+def rows_as_read(user, rows: list[dict]) -> list[dict]:
+    """Return API card rows with the cards ``user`` read in their read form."""
+    found = pending_readings(user, [row["id"] for row in rows])
+    if not found:
+        return rows
+    read = cards_as_read(user, Card.objects.with_related().filter(pk__in=found))
+    shown = {card.pk: CardSerializer(card).data for card in read}
+    return [shown.get(row["id"], row) for row in rows]
+
+
 class SetOrderedCards(SortedCards):
     """A card listing in checklist order, as Django's Paginator reads it.
 
@@ -127,8 +145,10 @@ class SetOrderedCards(SortedCards):
     The filter is compiled once: both queries read it as a common table.
     """
 
-    def __init__(self, queryset, using: str, version, set_order: dict, totals=None):
-        super().__init__(queryset.order_by(), using, version, totals)
+    def __init__(
+        self, queryset, using: str, version, set_order: dict, totals=None, reader=None
+    ):
+        super().__init__(queryset.order_by(), using, version, totals, reader)
         self.set_order = set_order
         self._groups = None
         self._compiled = None
@@ -356,7 +376,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     def retrieve(self, request, *args, **kwargs):
         """One card, with ``field_verification``: each field whose level is not the
         card's own ``verification`` (confirmed by two readings, or disputed)."""
-        card = self.get_object()
+        card = cards_as_read(request.user, [self.get_object()])[0]
         data = dict(self.get_serializer(card).data)
         data["field_verification"] = card_verification(card)["fields"]
         return Response(data)
@@ -367,7 +387,8 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         if self.action_map.get(request.method.lower()) != "list":
             return super().dispatch(request, *args, **kwargs)
         key = cache.request_key(request)
-        if key is None:
+        if key is None or has_readings(request.user):
+            # A reader's own readings change without the card list version.
             return super().dispatch(request, *args, **kwargs)
         using = router.db_for_read(Card)
         version = request.card_list_version = cache.card_list_version(using)
@@ -385,7 +406,8 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         visible, every_set = self.visible_sets.get(version, user, using)
         cards = Card.objects.using(using)
         base = cards.all() if every_set else cards.filter(card_set_id__in=visible)
-        filterset = ListingFilterSet(params, queryset=base, prune=True)
+        reader = user if has_readings(user) else None
+        filterset = ListingFilterSet(params, queryset=base, prune=True, reader=reader)
         if not filterset.is_valid():
             return None
         queryset = filterset.qs
@@ -403,10 +425,10 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
             queryset, sort_warning = sort_cards(queryset, sort)
         totals = visible if unfiltered else None
         if sort and not sort_warning:
-            rows = SortedCards(queryset, using, version, totals)
+            rows = SortedCards(queryset, using, version, totals, reader)
         else:
             order = self.set_order.get(version, using)
-            rows = SetOrderedCards(queryset, using, version, order, totals)
+            rows = SetOrderedCards(queryset, using, version, order, totals, reader)
         warnings = parsed.warnings + ([sort_warning] if sort_warning else [])
         return rows, warnings, parsed.description
 

@@ -1,10 +1,12 @@
 """Readings: what a collector transcribes from a card they hold.
 
 A reading is a pending correction (``CardSubmission``) of one card by one
-account. It works for its author at once: ``apply_readings`` lays the author's
-pending reading over the card wherever that author uses it (card page, deck
-validation and tools, playtests, deck reports); everyone else sees the card as
-stored. An author changes or withdraws their reading until it is reviewed.
+account. It works for its author at once: ``cards_as_read`` (and
+``entries_as_read``, ``search_as_read``) is the one way cards are read for a
+person, and lays the author's pending reading over the card wherever that author
+meets it (pages, search, the API, proxy sheets, deck tools, playtests, reports,
+the deck doctor); everyone else sees the card as stored. An author changes or
+withdraws their reading until it is reviewed.
 
 Two readings of a card by different accounts that count toward confirmation
 (``trust.counts_toward_confirmation``: established accounts, never two made a
@@ -34,12 +36,16 @@ from itertools import combinations
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import F, Q, Value
+from django.db.models.constants import LOOKUP_SEP
+from django.db.models.lookups import IsNull
 from django.utils import timezone
 
 from ..choices import Verification
 from ..games import GAMES
 from ..history import card_save, card_values
 from ..models import Card, CardSubmission, FieldVerification, ReviewStatus
+from ..words import WordCandidates
 from . import scans
 from .services import (
     MAX_SOURCE_CHARS,
@@ -68,6 +74,13 @@ def not_read(game: str) -> tuple[str, ...]:
     return NOT_READ + tuple(name for name in NUMBER_COLUMNS if name != number)
 
 
+def _pending_of(user):
+    """Return ``user``'s pending corrections of existing cards: what their overlay lays."""
+    return CardSubmission.objects.filter(
+        submitter=user, status=ReviewStatus.PENDING, is_new=False
+    )
+
+
 def pending_readings(user, card_ids) -> dict[int, CardSubmission]:
     """Return {card id: ``user``'s pending reading} for these cards."""
     if user is None or not getattr(user, "is_authenticated", False):
@@ -76,9 +89,9 @@ def pending_readings(user, card_ids) -> dict[int, CardSubmission]:
     if not ids:
         return {}
     found = {}
-    for reading in CardSubmission.objects.filter(
-        submitter=user, status=ReviewStatus.PENDING, is_new=False, card_id__in=ids
-    ).order_by("created_at", "pk"):
+    for reading in (
+        _pending_of(user).filter(card_id__in=ids).order_by("created_at", "pk")
+    ):
         found[reading.card_id] = reading
     return found
 
@@ -109,11 +122,17 @@ def apply_reading(card: Card, reading: CardSubmission) -> Card:
     return card
 
 
-def apply_readings(user, cards) -> list[Card]:
-    """Lay ``user``'s pending readings over these cards (in memory); return them.
+# --- the cards as a person reads them ------------------------------------------
+# Every read path (pages, API, proxy sheets, deck tools, playtests, reports, the
+# deck doctor) reads cards for a person through these: ``cards_as_read`` for rows
+# in hand, ``entries_as_read`` for deck entries, ``search_as_read`` for a search.
+
+
+def cards_as_read(user, cards) -> list[Card]:
+    """Return these cards as ``user`` reads them: their pending readings laid over.
 
     Each card read gets ``your_reading`` (the submission); the others are left as
-    they are. Nothing is saved.
+    they are. Nothing is saved; anyone but the author gets the cards as stored.
     """
     cards = list(cards)
     found = pending_readings(user, {card.pk for card in cards})
@@ -123,12 +142,143 @@ def apply_readings(user, cards) -> list[Card]:
     return cards
 
 
-def apply_readings_to_entries(user, entries) -> list:
-    """Lay ``user``'s readings over the cards of deck entries (or entry dicts)."""
+def entries_as_read(user, entries) -> list:
+    """Return deck entries (or entry dicts) with their cards as ``user`` reads them."""
     entries = list(entries)
-    cards = [e["card"] if isinstance(e, dict) else e.card for e in entries]
-    apply_readings(user, cards)
+    cards_as_read(user, [e["card"] if isinstance(e, dict) else e.card for e in entries])
     return entries
+
+
+def names_as_read(user, rows: list[dict]) -> list[dict]:
+    """Return stored ``{"card": id, "name": ...}`` rows with ``user``'s read names."""
+    found = pending_readings(user, {row.get("card") for row in rows})
+    named = {pk: r.fields["name"] for pk, r in found.items() if r.fields.get("name")}
+    return [
+        {**row, "name": named[row["card"]]} if row.get("card") in named else row
+        for row in rows
+    ]
+
+
+def read_card_ids(user) -> set[int]:
+    """Return the ids of the cards ``user`` has a pending reading of."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return set()
+    return set(_pending_of(user).values_list("card_id", flat=True))
+
+
+def has_readings(user) -> bool:
+    """Return True when ``user`` has a pending reading, so their cards differ."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return _pending_of(user).exists()
+
+
+# Read cards are matched in groups, so one condition stays well inside the
+# database's expression depth however many cards a collector has read.
+MATCH_CHUNK = 100
+
+
+def search_as_read(user, queryset, condition: Q):
+    """Return ``queryset`` filtered by ``condition`` over the cards as ``user`` reads them.
+
+    A card ``user`` read in a field the condition names matches by its read
+    values (and no longer by the stored ones); every other card as stored.
+    """
+    if not has_readings(user):
+        return queryset.filter(condition)
+    named = _fields_named(condition)
+    touched = {r.card_id: r for r in _pending_of(user).order_by("created_at", "pk")}
+    touched = {pk: r for pk, r in touched.items() if named & set(_read_values(r))}
+    if not touched:
+        return queryset.filter(condition)
+    matched: list[int] = []
+    items = sorted(touched.items())
+    for start in range(0, len(items), MATCH_CHUNK):
+        branches = [
+            Q(pk=pk) & _overlay(condition, _read_values(reading), pk)
+            for pk, reading in items[start : start + MATCH_CHUNK]
+        ]
+        matched += Card.objects.filter(Q(*branches, _connector=Q.OR)).values_list(
+            "pk", flat=True
+        )
+    return queryset.filter((condition & ~Q(pk__in=list(touched))) | Q(pk__in=matched))
+
+
+def _read_values(reading: CardSubmission) -> dict:
+    """Return the reading's values of the card's own columns."""
+    columns = {f.name for f in Card._meta.concrete_fields}
+    return {k: v for k, v in reading.fields.items() if k in columns}
+
+
+def _fields_named(node) -> set[str]:
+    """Return the card columns a condition (a Q, a lookup or an expression) reads."""
+    if isinstance(node, Q):
+        return set().union(
+            *(
+                {c[0].split(LOOKUP_SEP)[0]} | _fields_named(c[1])
+                if isinstance(c, tuple)
+                else _fields_named(c)
+                for c in node.children
+            )
+        )
+    if isinstance(node, F):
+        return {node.name.split(LOOKUP_SEP)[0]}
+    if hasattr(node, "get_source_expressions"):
+        return set().union(
+            *(_fields_named(e) for e in node.get_source_expressions() if e is not None)
+        )
+    return set()
+
+
+def _overlay(node, values: dict, pk):
+    """Return ``node`` reading ``values`` in place of the card's columns."""
+    if isinstance(node, Q):
+        return Q(
+            *(
+                _overlay_lookup(*c, values, pk)
+                if isinstance(c, tuple)
+                else _overlay(c, values, pk)
+                for c in node.children
+            ),
+            _connector=node.connector,
+            _negated=node.negated,
+        )
+    if isinstance(node, F):
+        name = node.name
+        if name in values:
+            return Value(values[name], output_field=Card._meta.get_field(name))
+        return node
+    if hasattr(node, "get_source_expressions"):
+        node = node.copy()
+        node.set_source_expressions(
+            [
+                None if e is None else _overlay(e, values, pk)
+                for e in node.get_source_expressions()
+            ]
+        )
+    return node
+
+
+def _overlay_lookup(key: str, rhs, values: dict, pk):
+    """Return the lookup ``key=rhs`` over ``values``, as a lookup expression."""
+    name, *rest = key.split(LOOKUP_SEP)
+    if isinstance(rhs, WordCandidates):
+        # The word index holds the stored words; the scan beside it decides.
+        return Q(pk=pk)
+    if name not in values:
+        return (key, _overlay(rhs, values, pk))
+    field = Card._meta.get_field(name)
+    lhs = Value(values[name], output_field=field)
+    lookup_name = rest.pop() if rest else "exact"
+    for transform in rest:
+        lhs = lhs.output_field.get_transform(transform)(lhs)
+    lookup = lhs.output_field.get_lookup(lookup_name)
+    if lookup is None:  # a transform last: compared as exact
+        lhs = lhs.output_field.get_transform(lookup_name)(lhs)
+        lookup, lookup_name = lhs.output_field.get_lookup("exact"), "exact"
+    if rhs is None and lookup_name in ("exact", "iexact"):
+        return IsNull(lhs, True)
+    return lookup(lhs, _overlay(rhs, values, pk))
 
 
 # --- saving, changing, withdrawing ------------------------------------------------

@@ -108,6 +108,9 @@ def my_submissions(request):
         submitter=request.user
     )
     page = Paginator(submissions, 50).get_page(request.GET.get("page"))
+    page.object_list = list(page.object_list)
+    # The author's own cards as they read them.
+    readings.cards_as_read(request.user, [s.card for s in page.object_list if s.card])
     return render(
         request,
         "community/submissions.html",

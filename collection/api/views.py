@@ -5,6 +5,7 @@ from django.http import Http404
 from rest_framework import permissions, viewsets
 from rest_framework.response import Response
 
+from cards.community.readings import entries_as_read
 from cards.selectors import hide_private_cards
 
 from .. import services
@@ -36,11 +37,13 @@ class CollectionEntryViewSet(viewsets.ModelViewSet):
         # A card whose set its owner made private shows as a stand-in.
         page = super().paginate_queryset(queryset)
         if page is not None:
+            entries_as_read(self.request.user, page)
             hide_private_cards(page, self.request.user)
         return page
 
     def retrieve(self, request, *args, **kwargs):
         entry = self.get_object()
+        entries_as_read(request.user, [entry])
         hide_private_cards([entry], request.user)
         return Response(self.get_serializer(entry).data)
 

@@ -3,6 +3,7 @@
 from rest_framework import serializers
 
 from cards.choices import GameSlug
+from cards.community.readings import entries_as_read
 from cards.safejson import MAX_INT
 
 from ..choices import MAX_ENTRIES, MAX_QUANTITY, Zone
@@ -95,10 +96,11 @@ class DeckSerializer(serializers.ModelSerializer):
         """Return the deck's entries and problems as the reader may see them."""
         cache = getattr(self, "_shown_cache", {})
         if deck.pk not in cache:
-            entries = list(
+            entries = entries_as_read(
+                self._reader(),
                 deck.entries.select_related(
                     "card__card_set__game", "copy", "deck"
-                ).order_by("zone", "card_id")
+                ).order_by("zone", "card_id"),
             )
             problems = validate_deck(deck.game.slug, entries)
             cache[deck.pk] = hide_private(entries, problems, self._reader())

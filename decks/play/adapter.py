@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 
-from cards.community.readings import apply_readings_to_entries
+from cards.community.readings import entries_as_read
 from cards.games import GAMES as CARD_GAMES
 from cards.selectors import hidden_card_ids
 from collection.selectors import owned_copies
@@ -164,7 +164,7 @@ def engine_decks(
     ]
     if reader is not None:
         for _, entries in named:
-            apply_readings_to_entries(reader, entries)
+            entries_as_read(reader, entries)
     if reader is not None:
         card_ids = {
             entry.card_id

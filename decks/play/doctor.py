@@ -51,6 +51,7 @@ from django.db import transaction
 from django.db.models import F
 from django_tasks import task
 
+from cards.community.readings import cards_as_read, entries_as_read
 from cards.games import GAMES
 from cards.models import Card
 from collection.models import CollectionEntry
@@ -136,14 +137,14 @@ def swap_candidates(
     """
     slug = deck.game.slug
     engine = engine_for(slug)
-    entries = _entry_dicts(deck_entries(deck))
+    entries = _entry_dicts(entries_as_read(owner, deck_entries(deck)))
     lines = [
         entry
         for _, entry in sorted({(e["card"].pk, e["zone"]): e for e in entries}.items())
     ]
     pool = [
         c
-        for c in _pool(owner, deck, source)
+        for c in cards_as_read(owner, _pool(owner, deck, source))
         if not engine.card_problems(card_to_engine(c))
     ]
     pairs = [
@@ -356,6 +357,10 @@ def doctor_figures(doctor: DeckDoctor, candidates, separated: bool = True) -> di
     base = candidates[0]
     p0 = _rate(base)
     rows = []
+    # The swaps are named as the deck's owner reads the cards.
+    cards_as_read(
+        doctor.owner, [x for c in candidates[1:] for x in (c.card_out, c.card_in)]
+    )
     for c in candidates[1:]:
         p = _rate(c)
         low, high = wilson_interval(c.wins + c.draws / 2, c.games)
@@ -573,7 +578,7 @@ def _apply(doctor: DeckDoctor, index: int, user):
         )
     candidate = doctor.candidates.select_related("card_out", "card_in").get(index=index)
     deck = doctor.deck
-    entries = _entry_dicts(deck_entries(deck))
+    entries = _entry_dicts(entries_as_read(user, deck_entries(deck)))
     if not any(
         e["card"].pk == candidate.card_out_id and e["zone"] == candidate.zone
         for e in entries
@@ -584,7 +589,8 @@ def _apply(doctor: DeckDoctor, index: int, user):
             f" {candidate.zone}; run the deck doctor again.",
             status=409,
         )
-    changed = swapped(entries, candidate.card_out, candidate.card_in, candidate.zone)
+    card_in = cards_as_read(user, [candidate.card_in])[0]
+    changed = swapped(entries, candidate.card_out, card_in, candidate.zone)
     problems = validate_deck(deck.game.slug, changed, players=2)
     if not is_legal(problems):
         raise PlaytestError(

@@ -264,7 +264,7 @@ def merge_tallies(tallies) -> dict:
 def report_figures(report: DeckReport, tally: dict) -> dict:
     """Return a report's figures from the tally of all its games."""
     names = {
-        str(c["id"]): c.get("name") or f"card {c['id']}"
+        str(c["id"]): c.get("name") or c.get("label") or f"card {c['id']}"
         for cards in report.decks[0].values()
         for c in cards
     }

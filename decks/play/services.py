@@ -28,7 +28,7 @@ from typing import Any
 from django.db import transaction
 
 from cards.choices import SetKind
-from cards.community.readings import apply_readings_to_entries
+from cards.community.readings import entries_as_read
 from cards.games import GAMES
 
 from ..budgets import BOT_THINKING, BudgetSpent, Stopwatch, budget_charge, budget_check
@@ -884,7 +884,7 @@ def playtest_start_page(*, user, deck: Deck) -> PlaytestStartPage:
         .select_related("owner")
         .order_by("name")[:200]
     )
-    entries = apply_readings_to_entries(user, deck_entries(deck))
+    entries = entries_as_read(user, deck_entries(deck))
     blocked = blocked_cards(deck.game.slug, [entries_to_engine(entries)])
     kinds = {e.card_id: e.card.card_set.kind for e in entries}
     for b in blocked:

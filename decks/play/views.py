@@ -101,7 +101,8 @@ def board_context(page: PlaytestPage, *, watcher: bool = False) -> dict:
         "step": page.step,
         "steps": len(pt.log),
         "board_template": GAMES[pt.game].board_template,
-        "reading_ids": reading_ids(pt),
+        # Only the player's own readings are "your reading"; a watcher has none.
+        "reading_ids": set() if watcher else reading_ids(pt),
         "error": page.error,
         **match_context(page, names),
     }

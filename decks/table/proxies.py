@@ -12,7 +12,7 @@ know that printing one is allowed. Card types that are not cards (a Bakugan
 figure is a toy) are left out and the print page names them.
 
 A sheet is cached on disk under a key made of every card's id and last change
-with the paper and copies, so it is drawn again only when a card changes. The
+(and the reader's own reading of it, if any) with the paper and copies, so it is drawn again only when a card changes. The
 cache is bounded by its total size (``PROXY_SHEET_CACHE_BYTES``) and by a count:
 the least recently used sheets go first.
 """
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import os
 import tempfile
 from dataclasses import dataclass, field
@@ -54,7 +55,7 @@ CACHE_DIR = "proxy-sheets"
 # sheet's time in pure Python and only makes the file larger.
 rl_config.useA85 = 0
 # Bumped when the drawing changes, so cached sheets of the old drawing are not served.
-LAYOUT_VERSION = 2
+LAYOUT_VERSION = 3
 # Sheets kept on disk; the least recently used go first past this many, or
 # past the settings' PROXY_SHEET_CACHE_BYTES in all (a sheet is up to ~8 MB).
 CACHE_KEEP = 200
@@ -167,6 +168,15 @@ def page_slots(page: tuple[float, float], width_mm: float, height_mm: float):
     return cols, rows, slots
 
 
+def _reading_stamp(card) -> str:
+    """Return what identifies the reading a card is drawn with, or "" for none."""
+    reading = getattr(card, "your_reading", None)
+    if reading is None:
+        return ""
+    values = json.dumps(reading.fields, sort_keys=True, default=str)
+    return f"r{reading.pk}-" + hashlib.sha256(values.encode()).hexdigest()[:16]
+
+
 def print_face(card) -> Path:
     """Return the path of the card's face as a JPEG, drawn by ``cards.images``.
 
@@ -177,6 +187,11 @@ def print_face(card) -> Path:
     afresh.
     """
     path = images.cache_path(card, "print").with_suffix(".jpg")
+    stamp = _reading_stamp(card)
+    if stamp:
+        # A reader's own reading is drawn under its own name, which the stored
+        # card's pruning below never matches.
+        path = path.with_name(f"{card.pk}-read-{stamp}.jpg")
     if not path.exists():
         buffer = io.BytesIO()
         # Full chroma keeps the faces' colour edges sharp.
@@ -187,7 +202,7 @@ def print_face(card) -> Path:
             fh.write(buffer.getvalue())
         os.replace(tmp, path)
         for old in path.parent.glob(f"{card.pk}-print-*.jpg"):
-            if old != path:
+            if old != path and not stamp:
                 old.unlink(missing_ok=True)
     return path
 
@@ -225,6 +240,26 @@ def _draw_cut_marks(c, used: list[Slot], grid: list[Slot], page) -> None:
     for y in ys:
         c.line(gap, y, grid_left - gap, y)
         c.line(grid_right + gap, y, page_w - gap, y)
+
+
+def face_text(card) -> str:
+    """Return the words of a card's face: its name and the values its page lists."""
+    game = GAMES[card.card_set.game.slug]
+    values = [
+        f"{label} {value}"
+        for label, name in game.page_fields
+        if (value := getattr(card, name, None)) not in (None, "", [])
+    ]
+    return " · ".join([card.display_name, *values])
+
+
+def _draw_text_layer(c, slot: Slot, card) -> None:
+    """Write the face's words invisibly over it, so the sheet can be searched."""
+    text = c.beginText(slot.x + 1 * mm, slot.y + slot.h - 4 * mm)
+    text.setTextRenderMode(3)  # invisible: the drawn face shows the card
+    text.setFont("Helvetica", 5)
+    text.textLine(face_text(card))
+    c.drawText(text)
 
 
 def _draw_mark(c, slot: Slot, kind: str) -> None:
@@ -276,6 +311,7 @@ def render_sheet(lines: list[ProxyLine], *, paper: str, title: str) -> bytes:
                     fill=1,
                 )
                 c.drawImage(path, slot.x, slot.y, slot.w, slot.h)
+                _draw_text_layer(c, slot, card)
                 _draw_mark(c, slot, card.card_set.kind)
             _draw_cut_marks(c, slots[: len(on_page)], slots, page)
     if first:
@@ -290,7 +326,8 @@ def cache_key(lines: list[ProxyLine], paper: str, title: str = "") -> str:
     digest = hashlib.sha256(f"v{LAYOUT_VERSION}:{paper}:{title}".encode())
     for line in lines:
         stamp = line.card.updated_at.timestamp() if line.card.updated_at else 0
-        digest.update(f"|{line.card.pk}:{stamp}:{line.copies}".encode())
+        read = _reading_stamp(line.card)
+        digest.update(f"|{line.card.pk}:{stamp}:{read}:{line.copies}".encode())
     return digest.hexdigest()[:32] + ".pdf"
 
 

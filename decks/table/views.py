@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from cards.community.readings import cards_as_read, entries_as_read
 from cards.games import GAMES
 from cards.models import Card
 from cards.selectors import hide_private_cards, visible_sets
@@ -55,7 +56,7 @@ def _pdf(data: bytes, filename: str) -> HttpResponse:
 
 def _deck_lines(request, pk):
     deck = get_object_or_404(selectors.visible_decks(request.user), pk=pk)
-    entries = selectors.deck_entries(deck)
+    entries = entries_as_read(request.user, selectors.deck_entries(deck))
     hidden = hide_private_cards(entries, request.user)
     lines = [
         proxies.ProxyLine(e.card, e.quantity)
@@ -71,7 +72,9 @@ def _set_lines(request, game, set):
     cards = card_set.cards.select_related("card_set__game").order_by(
         "number", "key", "pk"
     )
-    return card_set, [proxies.ProxyLine(card, 1) for card in cards]
+    return card_set, [
+        proxies.ProxyLine(card, 1) for card in cards_as_read(request.user, cards)
+    ]
 
 
 def _list_lines(request):
@@ -93,9 +96,12 @@ def _list_lines(request):
         raise BadRequest(f"No card with id {out_of_range[0]}.")
     cards = {
         c.pk: c
-        for c in Card.objects.visible_to(request.user)
-        .filter(pk__in=set(ids))
-        .select_related("card_set__game")
+        for c in cards_as_read(
+            request.user,
+            Card.objects.visible_to(request.user)
+            .filter(pk__in=set(ids))
+            .select_related("card_set__game"),
+        )
     }
     missing = sorted({i for i in ids if i not in cards})
     if missing:
@@ -249,7 +255,7 @@ def deck_list_pdf(request, pk):
         paper = _paper(request)
     except BadRequest as error:
         return _refuse(request, str(error))
-    entries = selectors.deck_entries(deck)
+    entries = entries_as_read(request.user, selectors.deck_entries(deck))
     hide_private_cards(entries, request.user)
     data = decklist.render_decklist(
         deck,

@@ -3,8 +3,8 @@
 import pytest
 
 from cards.community.readings import (
-    apply_readings_to_entries,
     card_reading_save,
+    entries_as_read,
     reading_fields,
 )
 from cards.models import Card
@@ -35,9 +35,7 @@ def test_a_lineup_numbered_only_by_readings_is_legal_and_starts_a_playtest(
     deck = deck_for("metal-fusion")
     numbers = _forget_numbers(deck, "lineup")
     assert len(numbers) == 3
-    refused = validate_deck(
-        "metal-fusion", apply_readings_to_entries(user, deck_entries(deck))
-    )
+    refused = validate_deck("metal-fusion", entries_as_read(user, deck_entries(deck)))
     assert [p.code for p in refused] == []
     with pytest.raises(PlaytestError) as unknown:
         playtest_create(owner=user, deck=deck)
@@ -45,10 +43,7 @@ def test_a_lineup_numbered_only_by_readings_is_legal_and_starts_a_playtest(
     for card, number in numbers.items():
         card_reading_save(user=user, card=card, fields={"number": number})
     assert (
-        validate_deck(
-            "metal-fusion", apply_readings_to_entries(user, deck_entries(deck))
-        )
-        == []
+        validate_deck("metal-fusion", entries_as_read(user, deck_entries(deck))) == []
     )
     playtest = playtest_create(owner=user, deck=deck)
     assert playtest.pk is not None
@@ -57,17 +52,12 @@ def test_a_lineup_numbered_only_by_readings_is_legal_and_starts_a_playtest(
 def test_a_deck_card_numbered_by_a_reading_is_checked_for_duplicates(user, deck_for):
     deck = deck_for("metal-fusion")
     numbers = _forget_numbers(deck, "deck")
-    warned = validate_deck(
-        "metal-fusion", apply_readings_to_entries(user, deck_entries(deck))
-    )
+    warned = validate_deck("metal-fusion", entries_as_read(user, deck_entries(deck)))
     assert [p.code for p in warned] == ["unknown_number"]
     for card, number in numbers.items():
         card_reading_save(user=user, card=card, fields={"number": number})
     assert (
-        validate_deck(
-            "metal-fusion", apply_readings_to_entries(user, deck_entries(deck))
-        )
-        == []
+        validate_deck("metal-fusion", entries_as_read(user, deck_entries(deck))) == []
     )
 
 

@@ -65,8 +65,8 @@ def test_a_reading_applies_to_its_author_only(user, bob, dragoon):
     readings.card_reading_save(
         user=user, card=dragoon, fields={"battle_edge": "LS.E.L"}
     )
-    mine = readings.apply_readings(user, [Card.objects.get(pk=dragoon.pk)])[0]
-    theirs = readings.apply_readings(bob, [Card.objects.get(pk=dragoon.pk)])[0]
+    mine = readings.cards_as_read(user, [Card.objects.get(pk=dragoon.pk)])[0]
+    theirs = readings.cards_as_read(bob, [Card.objects.get(pk=dragoon.pk)])[0]
     assert mine.battle_edge == "LS.E.L"
     assert mine.your_reading.submitter == user
     assert theirs.battle_edge is None
@@ -124,7 +124,7 @@ def test_the_author_changes_and_withdraws_their_reading(user, dragoon):
     assert again.pk == first.pk
     assert again.fields == {"battle_edge": "SS.E.L"}
     readings.card_reading_withdraw(user=user, reading=again)
-    card = readings.apply_readings(user, [Card.objects.get(pk=dragoon.pk)])[0]
+    card = readings.cards_as_read(user, [Card.objects.get(pk=dragoon.pk)])[0]
     assert card.battle_edge is None
     assert CardSubmission.objects.get(pk=first.pk).status == "withdrawn"
 

@@ -59,7 +59,7 @@ def test_two_fresh_accounts_cannot_confirm_an_unknown_value(puppets, gate):
     assert card.bonus_aquos is None
     assert FieldVerification.objects.count() == 0
     # Each puppet still sees its own reading at once.
-    mine = readings.apply_readings(puppets[0], [Card.objects.get(pk=gate.pk)])[0]
+    mine = readings.cards_as_read(puppets[0], [Card.objects.get(pk=gate.pk)])[0]
     assert mine.bonus_aquos == 50
 
 
