@@ -140,7 +140,7 @@ def _browse(request, deck: Deck) -> dict:
     base = selectors.editor_cards(deck, request.user)
     cards = CardFilterSet({"game": deck.game.slug}, queryset=base).qs
     page = Paginator(cards, BROWSE_PAGE).get_page(request.GET.get("page"))
-    found = list(page.object_list)
+    found = cards_as_read(request.user, list(page.object_list))
     _finder_rows(request, deck, found)
     return {
         "cards": found,

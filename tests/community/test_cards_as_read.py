@@ -94,3 +94,17 @@ def test_a_decklist_names_a_card_by_its_readers_title_for_them_only(user, bob, c
     assert mine.errors == []
     assert [(e["card"], e["quantity"]) for e in mine.entries] == [(blank.pk, 2)]
     assert len(theirs.errors) == 1
+
+
+def test_the_finders_browse_shows_the_readers_title(client, user, cards):
+    from decks.services import deck_create
+
+    _dragoon, blank, _other = cards
+    readings.card_reading_save(
+        user=user, card=blank, fields={"title": "Dragon Storm", "card_type": "action"}
+    )
+    deck = deck_create(owner=user, game=C, name="Mine")
+    client.force_login(user)
+    page = client.get(f"/decks/{deck.pk}/search/", {"q": ""})
+    assert page.status_code == 200
+    assert "Dragon Storm" in page.content.decode()
