@@ -3,8 +3,9 @@
 ``controls`` lists what the page asks of a card of one type (the registry's
 ``type_fields``), each with the control that fits it: six notch buttons for a
 battle edge, a 0-5 pip stepper per colour row, section pickers, a bonus grid,
-radio buttons for a short choice. ``read_post`` turns a posted form back into
-reading values; the card validator (through the reading service) judges them.
+radio buttons for a short choice, a toggle per colour for a set of colours
+(boosters). ``read_post`` turns a posted form back into reading values; the card
+validator (through the reading service) judges them.
 """
 
 from __future__ import annotations
@@ -108,6 +109,12 @@ def controls(
             ]
         elif kind == "colour":
             control["choices"] = [(c.value, c.label) for c in spec.colours]
+        elif kind == "colours":
+            control["toggles"] = [
+                {"letter": c.letter, "label": c.label, "colour": c.value,
+                 "on": c.letter in control["value"]}
+                for c in spec.colours
+            ]  # fmt: skip
         elif kind == "choice":
             if name == "card_type":
                 control["choices"] = [(k.value, k.label) for k in spec.kinds]
@@ -117,6 +124,17 @@ def controls(
             control["min"], control["max"] = _bounds(name, spec)
         result.append(control)
     return result
+
+
+def _picked_letters(spec, data, name: str) -> str:
+    """Return the colours ticked for ``name`` as letters in the game's colour order."""
+    # Each ticked box posts its letter; a plain mapping (a caller other than the
+    # page) may give the letters as one string.
+    picked = data.getlist(name) if hasattr(data, "getlist") else [data.get(name)]
+    letters = "".join(p for p in picked if p).strip().upper()
+    known = "".join(c.letter for c in spec.colours if c.letter in letters)
+    # A letter outside the game's colours is kept, for the validator to refuse.
+    return known + "".join(x for x in letters if x not in known)
 
 
 def read_post(*, card: Card, data) -> tuple[str | None, dict, dict]:
@@ -138,10 +156,13 @@ def read_post(*, card: Card, data) -> tuple[str | None, dict, dict]:
             not_printed.append(name)
             marked = True
             continue
-        raw = (data.get(name) or "").strip()
+        kind = _kind(name, spec)
+        if kind == "colours":
+            raw = _picked_letters(spec, data, name)
+        else:
+            raw = (data.get(name) or "").strip()
         if raw == "":
             continue
-        kind = _kind(name, spec)
         if kind == "notches":
             raw = "".join(NOTCH_KEYS.get(c.lower(), c) for c in raw)
         if kind in ("number", "bonus", "pips"):

@@ -113,7 +113,8 @@ class Field:
 
     ``name`` is the Card column and ``label`` its name on the card page. ``kind``
     is the transcribe page's control: ``notches``, ``pips``, ``section``,
-    ``colour``, ``rarity``, ``choice``, ``number``, ``bonus`` or ``text``.
+    ``colour``, ``colours`` (a set of the game's colours, stored as their
+    letters), ``rarity``, ``choice``, ``number``, ``bonus`` or ``text``.
     ``minimum``/``maximum`` bound a number, ``choices`` the values a choice takes,
     and its filter and search key with it (a value outside them is refused with
     ``invalid``, code ``invalid_code``, unless the column's own choices are these).
@@ -125,7 +126,7 @@ class Field:
     page asks for it. Its filters and search keys are made by its kind
     (``cards.filtersets``, ``cards.search``), or by ``search_kind`` when that
     differs from the control: ``letters``, a set of the game's colours written
-    in their letters (Metal Fusion's boosters, typed as text).
+    in their letters (Metal Fusion's boosters).
     """
 
     name: str

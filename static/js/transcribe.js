@@ -71,7 +71,10 @@
           var n = parseInt(input.value, 10);
           var step = Number(button.dataset.step);
           var min = Number(input.dataset.min || 0), max = Number(input.dataset.max || 5);
-          n = isNaN(n) ? (step > 0 ? min : max) : Math.min(max, Math.max(min, n + step));
+          // An empty stepper counts as no pips: the first "+" gives one pip, as
+          // a reader counting the dots expects, and the first "-" gives none.
+          if (isNaN(n)) n = min;
+          n = Math.min(max, Math.max(min, n + step));
           input.value = String(n);
           paintPips(control);
           fire(input);

@@ -43,6 +43,43 @@ def test_a_metal_fusion_beyblade_gets_a_pip_stepper_per_colour(signed_in):
 
 
 @pytest.mark.django_db
+def test_metal_fusion_boosters_are_picked_as_colour_toggles(signed_in):
+    card = card_of(MF, key="1", number=1, card_type="beyblade", boosters="RY")
+    html = signed_in.get(url(card)).content.decode()
+    toggles = re.findall(
+        r'<input type="checkbox" name="boosters" value="(\w)"( checked)?', html
+    )
+    assert toggles == [("R", " checked"), ("B", ""), ("G", ""), ("Y", " checked")]
+    assert '<input name="boosters"' not in html  # no box to type letters into
+
+
+@pytest.mark.django_db
+def test_ticked_booster_colours_are_saved_as_letters_in_the_games_order(
+    signed_in, user
+):
+    card = card_of(MF, key="1", number=1, card_type="character")
+    response = signed_in.post(
+        url(card), {"card_type": "character", "boosters": ["Y", "B"]}
+    )
+    assert response.status_code == 302
+    reading = CardSubmission.objects.get(card=card, submitter=user)
+    assert reading.fields == {"card_type": "character", "boosters": "BY"}
+
+
+@pytest.mark.django_db
+def test_three_booster_colours_are_refused_with_the_validators_message(signed_in):
+    card = card_of(MF, key="1", number=1, card_type="character")
+    response = signed_in.post(
+        url(card), {"card_type": "character", "boosters": ["R", "B", "G"]}
+    )
+    assert response.status_code == 400
+    assert "Boosters are one colour, two colours, or all four" in (
+        response.content.decode()
+    )
+    assert CardSubmission.objects.count() == 0
+
+
+@pytest.mark.django_db
 def test_a_collide_o_card_gets_three_section_pickers(signed_in):
     card = card_of(CO, key="1", number=1, card_type="sections")
     html = signed_in.get(url(card)).content.decode()
