@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 from itertools import combinations
 
 from django.core.exceptions import ValidationError
@@ -23,9 +24,6 @@ from ..games import GAMES
 from ..models import Card
 from .readings import _complete, reading_fields
 from .services import field_label
-
-# What each key typed into the battle-edge box means (the stored letter).
-NOTCH_KEYS = {".": ".", "b": ".", "l": "L", "s": "S", "e": "E"}
 
 
 def _kind(name: str, spec) -> str:
@@ -99,6 +97,9 @@ def controls(
                 {"index": i, "code": c, "name": PIECE_NAMES.get(c, "unknown")}
                 for i, c in enumerate(edge)
             ]
+            # The page's script reads the game's keys, as the server does.
+            control["keys"] = json.dumps({k: code for k, code, _ in spec.notch_keys})
+            control["key_help"] = spec.notch_key_help
         elif kind == "pips":
             control["colour"] = name.removeprefix("stat_")
         elif kind == "section":
@@ -164,7 +165,7 @@ def read_post(*, card: Card, data) -> tuple[str | None, dict, dict]:
         if raw == "":
             continue
         if kind == "notches":
-            raw = "".join(NOTCH_KEYS.get(c.lower(), c) for c in raw)
+            raw = spec.read_notches(raw)
         if kind in ("number", "bonus", "pips"):
             try:
                 values[name] = int(raw)

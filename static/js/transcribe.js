@@ -4,15 +4,18 @@
   "use strict";
   var CYCLE = [".", "L", "S", "E"];
   var NAMES = { ".": "bare", L: "live", S: "strike", E: "empty", "?": "unknown" };
-  var KEYS = { ".": ".", b: ".", l: "L", s: "S", e: "E" };
 
   function fire(input) {
     input.dispatchEvent(new Event("input", { bubbles: true }));
   }
 
+  // The game's keys come with the box (the registry's, as the server reads them);
+  // a stored code typed as itself stays.
   function edgeOf(input) {
-    var text = input.value.split("").map(function (c) { return KEYS[c.toLowerCase()] || c; }).join("");
-    return text;
+    var keys = JSON.parse(input.dataset.keys || "{}");
+    return input.value.split("").map(function (c) {
+      return keys[c.toLowerCase()] || c.toUpperCase();
+    }).join("");
   }
 
   function paintNotches(control) {

@@ -35,6 +35,21 @@ def test_a_blade_gets_six_notch_buttons_and_no_colour(signed_in):
 
 
 @pytest.mark.django_db
+def test_the_edge_is_typed_in_the_games_keys_as_the_companion_takes_them(
+    signed_in, user
+):
+    card = card_of(C, key="1", number=1, card_type="blade")
+    html = signed_in.get(url(card)).content.decode()
+    assert "Or type six keys (b bare, l live, s strike, e empty)" in html
+    assert (
+        'data-keys="{&quot;b&quot;: &quot;.&quot;, &quot;l&quot;: &quot;L&quot;' in html
+    )
+    signed_in.post(url(card), {"card_type": "blade", "battle_edge": "LSbEbl"})
+    reading = CardSubmission.objects.get(card=card, submitter=user)
+    assert reading.fields == {"card_type": "blade", "battle_edge": "LS.E.L"}
+
+
+@pytest.mark.django_db
 def test_a_metal_fusion_beyblade_gets_a_pip_stepper_per_colour(signed_in):
     card = card_of(MF, key="1", number=1, card_type="beyblade")
     html = signed_in.get(url(card)).content.decode()
