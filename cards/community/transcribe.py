@@ -22,8 +22,8 @@ from .. import images
 from ..choices import LETTER_COLOURS, PIECE_NAMES
 from ..games import GAMES
 from ..models import Card
-from .readings import _complete, reading_fields
-from .services import field_label
+from .readings import _complete, pending_readings, reading_fields
+from .services import SUBMITTABLE_KINDS, field_label, unknown_fields
 
 
 def _kind(name: str, spec) -> str:
@@ -218,3 +218,88 @@ def face_data_uri(card: Card) -> str:
 
 # The section letters' colour names, for the template's swatches.
 SECTION_COLOURS = LETTER_COLOURS
+
+
+# --- the way through a set or a deck --------------------------------------------
+
+
+def set_cards(card: Card) -> list[Card]:
+    """Return the cards of ``card``'s set in number order."""
+    return list(
+        Card.objects.filter(card_set=card.card_set)
+        .select_related("card_set__game")
+        .order_by("number", "key")
+    )
+
+
+def deck_cards(*, user, deck_id) -> list[Card]:
+    """Return the printed cards of ``user``'s deck ``deck_id`` in number order.
+
+    Empty when the deck is not theirs: the page then walks the card's set.
+    """
+    if not str(deck_id).isdigit():
+        return []
+    return list(
+        Card.objects.filter(
+            deck_entries__deck_id=int(deck_id),
+            deck_entries__deck__owner=user,
+            card_set__kind__in=SUBMITTABLE_KINDS,
+        )
+        .select_related("card_set__game")
+        .distinct()
+        .order_by("number", "key")
+    )
+
+
+def still_unknown(*, user, cards: list[Card]) -> list[Card]:
+    """Return the ``cards`` ``user`` has not read that still have unknown fields."""
+    read = pending_readings(user, [c.pk for c in cards])
+    return [c for c in cards if c.pk not in read and unknown_fields(c)]
+
+
+def next_to_read(*, user, card: Card, cards: list[Card]) -> Card | None:
+    """Return the card after ``card`` in ``cards`` that ``user`` has still to read.
+
+    The walk goes round to the start: a reader who began mid-set or mid-deck
+    still reaches the cards before the one they began with.
+    """
+    ids = [c.pk for c in cards]
+    at = ids.index(card.pk) if card.pk in ids else len(cards)
+    rest = cards[at + 1 :] + cards[:at]
+    return next(iter(still_unknown(user=user, cards=rest)), None)
+
+
+def suggestion(*, card: Card, last: dict | None) -> dict:
+    """Return the type and colour ``last`` (the reading before) suggests for ``card``.
+
+    In a binder or a deck, runs of cards share a type and a colour. Only what
+    the card does not know is suggested, and the colour only with the type it
+    was read with.
+    """
+    game = card.card_set.game.slug
+    if not last or last.get("game") != game:
+        return {}
+    values = {}
+    if card.card_type is None and last.get("card_type"):
+        values["card_type"] = last["card_type"]
+    card_type = values.get("card_type", card.card_type)
+    colour = GAMES[game].colour_field
+    if (
+        colour is not None
+        and last.get(colour)
+        and card_type == last.get("card_type")
+        and colour in reading_fields(game, card_type)
+        and card.is_unknown(colour)
+    ):
+        values[colour] = last[colour]
+    return values
+
+
+def remembered(*, card: Card, values: dict) -> dict:
+    """Return what a saved reading suggests to the next card's page."""
+    game = card.card_set.game.slug
+    kept = {"game": game, "card_type": values.get("card_type", card.card_type)}
+    colour = GAMES[game].colour_field
+    if colour is not None:
+        kept[colour] = values.get(colour, getattr(card, colour, None))
+    return kept

@@ -89,6 +89,7 @@
     root.querySelectorAll("[data-retype]").forEach(function (radio) {
       radio.addEventListener("change", function () {
         var form = radio.form;
+        var focused = document.activeElement;
         var data = new FormData(form);
         data.append("retype", "1");
         fetch(form.action || window.location.href, { method: "POST", body: data, credentials: "same-origin" })
@@ -100,6 +101,13 @@
             if (fresh && old) {
               old.replaceWith(fresh);
               setUp(fresh);
+              // A keyboard reader keeps their place: the same control, redrawn.
+              if (focused && focused.name && old.contains(focused)) {
+                var selector = "[name='" + focused.name + "']";
+                if (focused.type === "radio") selector += "[value='" + focused.value + "']";
+                var again = fresh.querySelector(selector);
+                if (again) again.focus();
+              }
               var face = doc.querySelector("#face");
               if (face) document.querySelector("#face").innerHTML = face.innerHTML;
             }

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from cards.models import CardSubmission
-from tests.factories import CO, MF, B, C, make_card, make_set
+from tests.factories import CO, MF, B, C, make_card, make_deck, make_set
 
 
 @pytest.fixture
@@ -196,3 +196,111 @@ def test_the_page_needs_a_signed_in_collector(client):
     response = client.get(url(card))
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/")
+
+
+def _unknown_cards(count, slug="walk"):
+    card_set = make_set(C, slug=slug, name=slug.title(), source="t")
+    return [
+        make_card(C, card_set=card_set, key=str(n), number=n, source="t")
+        for n in range(1, count + 1)
+    ]
+
+
+def _deck_of(user, cards):
+    entries = [{"card": c.pk, "zone": "deck", "quantity": 1} for c in cards]
+    return make_deck(user, entries=entries)
+
+
+@pytest.mark.django_db
+def test_enter_presses_save_and_open_the_next_unknown_card(signed_in):
+    (card,) = _unknown_cards(1)
+    html = signed_in.get(url(card)).content.decode()
+    # With the script on (every browser but a few), <noscript> is not there.
+    html = re.sub(r"<noscript>.*?</noscript>", "", html)
+    buttons = re.findall(r'<button type="submit" name="(\w+)"', html)
+    # Implicit submission (Enter in a field) presses the form's first button.
+    assert buttons[0] == "next_unknown"
+    assert re.search(r'<input id="f-title" name="title" value="" autofocus>', html)
+    # Tab goes from field to field: the notch buttons are for fingers.
+    blade = card_of(C, slug="b", key="9", number=9, card_type="blade")
+    html = signed_in.get(url(blade)).content.decode()
+    assert len(re.findall(r'data-notch="\d" tabindex="-1"', html)) == 6
+
+
+@pytest.mark.django_db
+def test_from_a_deck_the_page_counts_its_unknown_cards_and_walks_only_them(
+    signed_in, user
+):
+    first, outside, third, fourth = _unknown_cards(4)
+    deck = _deck_of(user, [first, third, fourth])
+    back = f"/play/new/?deck={deck.pk}"
+    page = signed_in.get(url(first), {"deck": deck.pk, "next": back})
+    assert "<strong>3 of its 3 different printed cards</strong> still unknown" in (
+        page.content.decode()
+    )
+    response = signed_in.post(
+        url(first),
+        {"card_type": "event", "deck": deck.pk, "next": back, "next_unknown": "1"},
+    )
+    assert response["Location"] == (
+        f"{url(third)}?deck={deck.pk}&next=%2Fplay%2Fnew%2F%3Fdeck%3D{deck.pk}"
+    )
+    page = signed_in.get(response["Location"]).content.decode()
+    assert "<strong>2 of its 3 different printed cards</strong> still unknown" in page
+    assert f'<input type="hidden" name="deck" value="{deck.pk}">' in page
+    for card in (third, fourth):
+        response = signed_in.post(
+            url(card),
+            {"card_type": "event", "deck": deck.pk, "next": back, "next_unknown": "1"},
+        )
+    assert response["Location"] == back
+    assert not CardSubmission.objects.filter(card=outside).exists()
+
+
+@pytest.mark.django_db
+def test_someone_elses_deck_is_not_walked(signed_in, other_user):
+    first, second = _unknown_cards(2)
+    deck = _deck_of(other_user, [first])
+    page = signed_in.get(url(first), {"deck": deck.pk}).content.decode()
+    assert "Your deck:" not in page
+    response = signed_in.post(
+        url(first), {"card_type": "event", "deck": deck.pk, "next_unknown": "1"}
+    )
+    assert response["Location"] == url(second)
+
+
+@pytest.mark.django_db
+def test_the_walk_through_a_set_goes_round_to_the_cards_before(signed_in, user):
+    first, second, third = _unknown_cards(3)
+    signed_in.post(url(second), {"card_type": "event"})
+    response = signed_in.post(url(third), {"card_type": "event", "next_unknown": "1"})
+    assert response["Location"] == url(first)
+    response = signed_in.post(url(first), {"card_type": "event", "next_unknown": "1"})
+    assert response["Location"] == "/community/help-wanted/collision/walk/"
+
+
+@pytest.mark.django_db
+def test_the_next_card_suggests_the_type_and_colour_read_before(signed_in):
+    first, second = _unknown_cards(2)
+    signed_in.post(
+        url(first),
+        {"card_type": "action", "colour": "red", "title": "Dash", "next_unknown": "1"},
+    )
+    html = signed_in.get(url(second)).content.decode()
+    assert 'name="card_type" value="action" checked' in html
+    assert 'name="colour" value="red" checked' in html
+    assert (
+        "Suggested from the card you read before: card type action, colour red. "
+        "Change them if this card differs."
+    ) in html
+    assert 'name="title" value="" autofocus' in html  # the title is never suggested
+
+
+@pytest.mark.django_db
+def test_a_card_that_knows_its_type_gets_no_other_types_colour(signed_in):
+    first = _unknown_cards(1)[0]
+    character = card_of(C, slug="b", key="9", number=9, card_type="character")
+    signed_in.post(url(first), {"card_type": "action", "colour": "red"})
+    html = signed_in.get(url(character)).content.decode()
+    assert 'name="colour" value="" checked' in html
+    assert "as on the card you read before" not in html
