@@ -90,15 +90,22 @@
       radio.addEventListener("change", function () {
         var form = radio.form;
         var focused = document.activeElement;
+        // Arrow keys step through the types faster than the answers come back:
+        // only the answer for the latest choice is drawn.
+        var asked = (form.dataset.retyped = String(Number(form.dataset.retyped || 0) + 1));
         var data = new FormData(form);
         data.append("retype", "1");
         fetch(form.action || window.location.href, { method: "POST", body: data, credentials: "same-origin" })
           .then(function (r) { return r.text(); })
           .then(function (html) {
+            if (form.dataset.retyped !== asked) return;
             var doc = new DOMParser().parseFromString(html, "text/html");
             var fresh = doc.querySelector(".transcribe-controls");
             var old = form.querySelector(".transcribe-controls");
             if (fresh && old) {
+              // DOMParser reads <noscript> as if scripts were off: its button
+              // would become the form's first, the one Enter presses.
+              fresh.querySelectorAll("noscript").forEach(function (n) { n.remove(); });
               old.replaceWith(fresh);
               setUp(fresh);
               // A keyboard reader keeps their place: the same control, redrawn.

@@ -235,7 +235,7 @@ def test_from_a_deck_the_page_counts_its_unknown_cards_and_walks_only_them(
     deck = _deck_of(user, [first, third, fourth])
     back = f"/play/new/?deck={deck.pk}"
     page = signed_in.get(url(first), {"deck": deck.pk, "next": back})
-    assert "<strong>3 of its 3 different printed cards</strong> still unknown" in (
+    assert "<strong>3 of its 3 different cards</strong> still unknown" in (
         page.content.decode()
     )
     response = signed_in.post(
@@ -246,7 +246,7 @@ def test_from_a_deck_the_page_counts_its_unknown_cards_and_walks_only_them(
         f"{url(third)}?deck={deck.pk}&next=%2Fplay%2Fnew%2F%3Fdeck%3D{deck.pk}"
     )
     page = signed_in.get(response["Location"]).content.decode()
-    assert "<strong>2 of its 3 different printed cards</strong> still unknown" in page
+    assert "<strong>2 of its 3 different cards</strong> still unknown" in page
     assert f'<input type="hidden" name="deck" value="{deck.pk}">' in page
     for card in (third, fourth):
         response = signed_in.post(
