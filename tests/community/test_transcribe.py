@@ -304,3 +304,24 @@ def test_a_card_that_knows_its_type_gets_no_other_types_colour(signed_in):
     html = signed_in.get(url(character)).content.decode()
     assert 'name="colour" value="" checked' in html
     assert "as on the card you read before" not in html
+
+
+@pytest.mark.django_db
+def test_a_read_stat_shows_in_the_card_pages_stats_table_for_its_author_only(
+    signed_in, client, other_user
+):
+    card = card_of(MF, key="1", number=1, card_type="character", stat_yellow=4)
+    signed_in.post(url(card), {"card_type": "character", "stat_red": "2"})
+
+    def stats(page):
+        html = page.get(card.get_absolute_url()).content.decode()
+        table = html[html.index('<table class="mf-stat-table">') :]
+        return table[: table.index("</table>")]
+
+    mine = stats(signed_in)
+    assert 'aria-label="red 2"' in mine
+    assert 'aria-label="yellow 4"' in mine
+    client.force_login(other_user)
+    theirs = stats(client)
+    assert 'aria-label="red' not in theirs
+    assert 'aria-label="yellow 4"' in theirs
