@@ -25,7 +25,8 @@
       var i = Number(button.dataset.notch);
       var code = edge.charAt(i) || "?";
       var name = NAMES[code] || "unknown";
-      button.textContent = name;
+      // "?" fits a phone-wide notch where "unknown" would break in two.
+      button.textContent = name === "unknown" ? "?" : name;
       button.className = "notch notch-" + name;
       button.setAttribute("aria-label", "Notch " + (i + 1) + ": " + name);
     });
