@@ -272,12 +272,12 @@ def next_to_read(*, user, card: Card, cards: list[Card]) -> Card | None:
 def suggestion(*, card: Card, last: dict | None) -> dict:
     """Return the type and colour ``last`` (the reading before) suggests for ``card``.
 
-    In a binder or a deck, runs of cards share a type and a colour. Only what
-    the card does not know is suggested, and the colour only with the type it
-    was read with.
+    In a binder or a deck, runs of cards share a type and a colour. Only the
+    card the walk opened after ``last`` gets a suggestion, only for what it does
+    not know, and the colour only with the type it was read with.
     """
     game = card.card_set.game.slug
-    if not last or last.get("game") != game:
+    if not last or last.get("card") != card.pk:
         return {}
     values = {}
     if card.card_type is None and last.get("card_type"):
@@ -297,9 +297,8 @@ def suggestion(*, card: Card, last: dict | None) -> dict:
 
 def remembered(*, card: Card, values: dict) -> dict:
     """Return what a saved reading suggests to the next card's page."""
-    game = card.card_set.game.slug
-    kept = {"game": game, "card_type": values.get("card_type", card.card_type)}
-    colour = GAMES[game].colour_field
+    kept = {"card_type": values.get("card_type", card.card_type)}
+    colour = GAMES[card.card_set.game.slug].colour_field
     if colour is not None:
         kept[colour] = values.get(colour, getattr(card, colour, None))
     return kept

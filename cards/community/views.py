@@ -383,7 +383,6 @@ def transcribe(request, pk):
             request, card, card_type=card_type, values=values, errors=errors,
             status=status,
         )  # fmt: skip
-    request.session[LAST_READ] = controls.remembered(card=card, values=values)
     counts = counts_toward_confirmation(request.user)
     messages.success(
         request,
@@ -402,6 +401,11 @@ def transcribe(request, pk):
             user=request.user, card=card, cards=in_deck or controls.set_cards(card)
         )
         if following is not None:
+            # Only the card the walk opens next is offered this one's type.
+            request.session[LAST_READ] = {
+                **controls.remembered(card=card, values=values),
+                "card": following.pk,
+            }
             return redirect(
                 _walk_url(
                     following,

@@ -281,7 +281,7 @@ def test_the_walk_through_a_set_goes_round_to_the_cards_before(signed_in, user):
 
 @pytest.mark.django_db
 def test_the_next_card_suggests_the_type_and_colour_read_before(signed_in):
-    first, second = _unknown_cards(2)
+    first, second, third = _unknown_cards(3)
     signed_in.post(
         url(first),
         {"card_type": "action", "colour": "red", "title": "Dash", "next_unknown": "1"},
@@ -294,13 +294,23 @@ def test_the_next_card_suggests_the_type_and_colour_read_before(signed_in):
         "Change them if this card differs."
     ) in html
     assert 'name="title" value="" autofocus' in html  # the title is never suggested
+    # A card opened another way (not the one the walk opened) gets none.
+    html = signed_in.get(url(third)).content.decode()
+    assert 'name="card_type" value="" checked' in html
+    assert "Suggested from the card you read before" not in html
 
 
 @pytest.mark.django_db
 def test_a_card_that_knows_its_type_gets_no_other_types_colour(signed_in):
     first = _unknown_cards(1)[0]
-    character = card_of(C, slug="b", key="9", number=9, card_type="character")
-    signed_in.post(url(first), {"card_type": "action", "colour": "red"})
+    character = make_card(
+        C, card_set=first.card_set, key="2", number=2, card_type="character",
+        source="t",
+    )  # fmt: skip
+    response = signed_in.post(
+        url(first), {"card_type": "action", "colour": "red", "next_unknown": "1"}
+    )
+    assert response["Location"] == url(character)
     html = signed_in.get(url(character)).content.decode()
     assert 'name="colour" value="" checked' in html
     assert "as on the card you read before" not in html
