@@ -233,9 +233,10 @@ def set_cards(card: Card) -> list[Card]:
 
 
 def deck_cards(*, user, deck_id) -> list[Card]:
-    """Return the printed cards of ``user``'s deck ``deck_id`` in number order.
+    """Return the readable cards of ``user``'s deck ``deck_id`` in number order.
 
-    Empty when the deck is not theirs: the page then walks the card's set.
+    Custom cards are left out (their owner edits them); the list is empty when
+    the deck is not theirs, and the page then walks the card's set.
     """
     if not str(deck_id).isdigit():
         return []
