@@ -485,12 +485,11 @@ def _is(key, op, value):
     return make(), positive, negated
 
 
-# A piece may be written by its first letter (edge:4=s), or "." for bare.
-PIECE_LETTERS = {"l": "L", "s": "S", "e": "E", ".": "."}
+def _edge(column: str, game):
+    """Return the ``edge:`` handler: the piece at one notch of the battle edge.
 
-
-def _edge(column: str):
-    """Return the ``edge:`` handler: the piece at one notch of the battle edge."""
+    A piece is its name, or one of the game's notch keys (edge:4=s, edge:3=b).
+    """
 
     def handler(key, op, value):
         _equality_only(key, op)
@@ -498,8 +497,10 @@ def _edge(column: str):
         if m is None:
             raise TermError("edge needs a notch and a piece, e.g. edge:4=strike.")
         notch, piece = int(m.group(1)), m.group(2)
-        code = PIECE_CODES.get(piece) or PIECE_LETTERS.get(piece)
-        if code is None:
+        code = PIECE_CODES.get(piece)
+        if code is None and len(piece) == 1:
+            code = game.read_notches(piece)
+        if code not in PIECE_NAMES:
             raise TermError("edge pieces are bare, live, strike and empty.")
         name = PIECE_NAMES[code]
         q = Q(Exact(Substr(column, notch, 1), code))
@@ -744,7 +745,8 @@ def _notch_key(d: Declared) -> Key | None:
     """``edge:`` reads a notch; a piece's name counts those pieces."""
     column = d.parts[0].field.name
     if d.name == "edge":
-        return _made(d, _edge(column), _takes(d, "a notch and a piece: 4=strike"))
+        edge = _edge(column, GAMES[d.games[0]])
+        return _made(d, edge, _takes(d, "a notch and a piece: 4=strike"))
     if d.name in PIECE_CODES:
         takes = _takes(d, f"the number of {d.name} pieces")
         return _made(d, _count(d.name, column), takes)

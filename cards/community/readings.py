@@ -55,7 +55,6 @@ from .services import (
     _merge,
     card_submission_create,
     field_label,
-    unknown_fields,
 )
 from .trust import counts_toward_confirmation, reading_limit_check
 
@@ -623,24 +622,6 @@ def card_verification(card: Card) -> dict:
         if fl.level != card.verification
     }
     return {"level": card.verification, "fields": fields}
-
-
-def next_unknown_card(*, card: Card, user=None) -> Card | None:
-    """Return the next card after ``card`` in its set, by number, with unknown fields."""
-    later = (
-        Card.objects.filter(card_set=card.card_set)
-        .select_related("card_set__game")
-        .order_by("number", "key")
-    )
-    seen = False
-    read = set(pending_readings(user, list(later.values_list("pk", flat=True))).keys())
-    for other in later:
-        if other.pk == card.pk:
-            seen = True
-            continue
-        if seen and other.pk not in read and unknown_fields(other):
-            return other
-    return None
 
 
 def disputes() -> list[dict]:

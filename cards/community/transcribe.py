@@ -3,14 +3,16 @@
 ``controls`` lists what the page asks of a card of one type (the registry's
 ``type_fields``), each with the control that fits it: six notch buttons for a
 battle edge, a 0-5 pip stepper per colour row, section pickers, a bonus grid,
-radio buttons for a short choice. ``read_post`` turns a posted form back into
-reading values; the card validator (through the reading service) judges them.
+radio buttons for a short choice, a toggle per colour for a set of colours
+(boosters). ``read_post`` turns a posted form back into reading values; the card
+validator (through the reading service) judges them.
 """
 
 from __future__ import annotations
 
 import base64
 import io
+import json
 from itertools import combinations
 
 from django.core.exceptions import ValidationError
@@ -20,11 +22,8 @@ from .. import images
 from ..choices import LETTER_COLOURS, PIECE_NAMES
 from ..games import GAMES
 from ..models import Card
-from .readings import _complete, reading_fields
-from .services import field_label
-
-# What each key typed into the battle-edge box means (the stored letter).
-NOTCH_KEYS = {".": ".", "b": ".", "l": "L", "s": "S", "e": "E"}
+from .readings import _complete, pending_readings, reading_fields
+from .services import SUBMITTABLE_KINDS, field_label, unknown_fields
 
 
 def _kind(name: str, spec) -> str:
@@ -98,6 +97,9 @@ def controls(
                 {"index": i, "code": c, "name": PIECE_NAMES.get(c, "unknown")}
                 for i, c in enumerate(edge)
             ]
+            # The page's script reads the game's keys, as the server does.
+            control["keys"] = json.dumps({k: code for k, code, _ in spec.notch_keys})
+            control["key_help"] = spec.notch_key_help
         elif kind == "pips":
             control["colour"] = name.removeprefix("stat_")
         elif kind == "section":
@@ -108,6 +110,12 @@ def controls(
             ]
         elif kind == "colour":
             control["choices"] = [(c.value, c.label) for c in spec.colours]
+        elif kind == "colours":
+            control["toggles"] = [
+                {"letter": c.letter, "label": c.label, "colour": c.value,
+                 "on": c.letter in control["value"]}
+                for c in spec.colours
+            ]  # fmt: skip
         elif kind == "choice":
             if name == "card_type":
                 control["choices"] = [(k.value, k.label) for k in spec.kinds]
@@ -117,6 +125,17 @@ def controls(
             control["min"], control["max"] = _bounds(name, spec)
         result.append(control)
     return result
+
+
+def _picked_letters(spec, data, name: str) -> str:
+    """Return the colours ticked for ``name`` as letters in the game's colour order."""
+    # Each ticked box posts its letter; a plain mapping (a caller other than the
+    # page) may give the letters as one string.
+    picked = data.getlist(name) if hasattr(data, "getlist") else [data.get(name)]
+    letters = "".join(p for p in picked if p).strip().upper()
+    known = "".join(c.letter for c in spec.colours if c.letter in letters)
+    # A letter outside the game's colours is kept, for the validator to refuse.
+    return known + "".join(x for x in letters if x not in known)
 
 
 def read_post(*, card: Card, data) -> tuple[str | None, dict, dict]:
@@ -138,12 +157,15 @@ def read_post(*, card: Card, data) -> tuple[str | None, dict, dict]:
             not_printed.append(name)
             marked = True
             continue
-        raw = (data.get(name) or "").strip()
+        kind = _kind(name, spec)
+        if kind == "colours":
+            raw = _picked_letters(spec, data, name)
+        else:
+            raw = (data.get(name) or "").strip()
         if raw == "":
             continue
-        kind = _kind(name, spec)
         if kind == "notches":
-            raw = "".join(NOTCH_KEYS.get(c.lower(), c) for c in raw)
+            raw = spec.read_notches(raw)
         if kind in ("number", "bonus", "pips"):
             try:
                 values[name] = int(raw)
@@ -196,3 +218,88 @@ def face_data_uri(card: Card) -> str:
 
 # The section letters' colour names, for the template's swatches.
 SECTION_COLOURS = LETTER_COLOURS
+
+
+# --- the way through a set or a deck --------------------------------------------
+
+
+def set_cards(card: Card) -> list[Card]:
+    """Return the cards of ``card``'s set in number order."""
+    return list(
+        Card.objects.filter(card_set=card.card_set)
+        .select_related("card_set__game")
+        .order_by("number", "key")
+    )
+
+
+def deck_cards(*, user, deck_id) -> list[Card]:
+    """Return the readable cards of ``user``'s deck ``deck_id`` in number order.
+
+    Custom cards are left out (their owner edits them); the list is empty when
+    the deck is not theirs, and the page then walks the card's set.
+    """
+    if not str(deck_id).isdigit():
+        return []
+    return list(
+        Card.objects.filter(
+            deck_entries__deck_id=int(deck_id),
+            deck_entries__deck__owner=user,
+            card_set__kind__in=SUBMITTABLE_KINDS,
+        )
+        .select_related("card_set__game")
+        .distinct()
+        .order_by("number", "key")
+    )
+
+
+def still_unknown(*, user, cards: list[Card]) -> list[Card]:
+    """Return the ``cards`` ``user`` has not read that still have unknown fields."""
+    read = pending_readings(user, [c.pk for c in cards])
+    return [c for c in cards if c.pk not in read and unknown_fields(c)]
+
+
+def next_to_read(*, user, card: Card, cards: list[Card]) -> Card | None:
+    """Return the card after ``card`` in ``cards`` that ``user`` has still to read.
+
+    The walk goes round to the start: a reader who began mid-set or mid-deck
+    still reaches the cards before the one they began with.
+    """
+    ids = [c.pk for c in cards]
+    at = ids.index(card.pk) if card.pk in ids else len(cards)
+    rest = cards[at + 1 :] + cards[:at]
+    return next(iter(still_unknown(user=user, cards=rest)), None)
+
+
+def suggestion(*, card: Card, last: dict | None) -> dict:
+    """Return the type and colour ``last`` (the reading before) suggests for ``card``.
+
+    In a binder or a deck, runs of cards share a type and a colour. Only the
+    card the walk opened after ``last`` gets a suggestion, only for what it does
+    not know, and the colour only with the type it was read with.
+    """
+    game = card.card_set.game.slug
+    if not last or last.get("card") != card.pk:
+        return {}
+    values = {}
+    if card.card_type is None and last.get("card_type"):
+        values["card_type"] = last["card_type"]
+    card_type = values.get("card_type", card.card_type)
+    colour = GAMES[game].colour_field
+    if (
+        colour is not None
+        and last.get(colour)
+        and card_type == last.get("card_type")
+        and colour in reading_fields(game, card_type)
+        and card.is_unknown(colour)
+    ):
+        values[colour] = last[colour]
+    return values
+
+
+def remembered(*, card: Card, values: dict) -> dict:
+    """Return what a saved reading suggests to the next card's page."""
+    kept = {"card_type": values.get("card_type", card.card_type)}
+    colour = GAMES[card.card_set.game.slug].colour_field
+    if colour is not None:
+        kept[colour] = values.get(colour, getattr(card, colour, None))
+    return kept

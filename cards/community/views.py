@@ -9,7 +9,8 @@ from django.core.paginator import Paginator
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect
 from django.shortcuts import render as django_render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_POST
 
 from .. import selectors as card_selectors
@@ -258,6 +259,26 @@ def _next_url(request) -> str:
     return ""
 
 
+# The session key holding the type and colour of the card read last, which the
+# next card's page suggests.
+LAST_READ = "transcribe_last"
+# Controls a reader types into; the page starts in the first one left empty.
+TYPED_KINDS = ("text", "notches", "number")
+
+
+def _deck_id(request) -> str:
+    """Return the deck the reader came from (the playtest's blocked cards), or ""."""
+    value = request.POST.get("deck") or request.GET.get("deck") or ""
+    return value if value.isdigit() else ""
+
+
+def _walk_url(card, *, deck_id: str, back: str) -> str:
+    """Return the transcribe page of ``card``, keeping the deck and the way back."""
+    query = urlencode({k: v for k, v in (("deck", deck_id), ("next", back)) if v})
+    url = reverse("community:transcribe", args=[card.pk])
+    return f"{url}?{query}" if query else url
+
+
 def _readable_card(request, pk) -> Card:
     card = get_object_or_404(card_selectors.visible_cards(request.user), pk=pk)
     if card.card_set.kind not in community.SUBMITTABLE_KINDS:
@@ -265,7 +286,9 @@ def _readable_card(request, pk) -> Card:
     return card
 
 
-def _transcribe_page(request, card, *, card_type, values, errors, status=200):
+def _transcribe_page(
+    request, card, *, card_type, values, errors, status=200, suggested=()
+):
     reading = readings.own_reading(request.user, card)
     if values:
         built, problems = controls.preview_card(card=card, values=values)
@@ -278,6 +301,13 @@ def _transcribe_page(request, card, *, card_type, values, errors, status=200):
         card=card, card_type=card_type, values=values, errors=errors
     )
     names = {c["name"] for c in shown} | {"source", "scan"}
+    focus = next(
+        (c["name"] for c in shown if c["kind"] in TYPED_KINDS and c["value"] == ""),
+        None,
+    )
+    deck_id = _deck_id(request)
+    in_deck = controls.deck_cards(user=request.user, deck_id=deck_id)
+    unknown = controls.still_unknown(user=request.user, cards=in_deck)
     # Errors of fields without a control here (a Blade's colour) are named above.
     general = [
         m if name in ("fields", "card", "__all__") else f"{field_label(name)}: {m}"
@@ -300,6 +330,13 @@ def _transcribe_page(request, card, *, card_type, values, errors, status=200):
             "face": face,
             "reading": reading,
             "next": _next_url(request),
+            "focus": focus,
+            "suggested": [
+                f"{field_label(name).lower()} {values[name]}" for name in suggested
+            ],
+            "deck_id": deck_id if in_deck else "",
+            "deck_cards": len(in_deck),
+            "deck_unknown": len(unknown),
             "source_note": request.POST.get("source_note")
             or (reading.source if reading else readings.DEFAULT_SOURCE),
         },
@@ -314,10 +351,17 @@ def transcribe(request, pk):
     if request.method != "POST":
         reading = readings.own_reading(request.user, card)
         values = dict(reading.fields) if reading else {}
+        suggested = (
+            {}
+            if reading
+            else controls.suggestion(card=card, last=request.session.get(LAST_READ))
+        )
+        values = {**suggested, **values}
         card_type = values.get("card_type", card.card_type)
         return _transcribe_page(
-            request, card, card_type=card_type, values=values, errors={}
-        )
+            request, card, card_type=card_type, values=values, errors={},
+            suggested=tuple(suggested),
+        )  # fmt: skip
     card_type, values, errors = controls.read_post(card=card, data=request.POST)
     if "retype" in request.POST:
         return _transcribe_page(
@@ -354,9 +398,29 @@ def transcribe(request, pk):
         ),
     )
     if "next_unknown" in request.POST:
-        following = readings.next_unknown_card(card=card, user=request.user)
+        deck_id = _deck_id(request)
+        in_deck = controls.deck_cards(user=request.user, deck_id=deck_id)
+        following = controls.next_to_read(
+            user=request.user, card=card, cards=in_deck or controls.set_cards(card)
+        )
         if following is not None:
-            return redirect("community:transcribe", pk=following.pk)
+            # Only the card the walk opens next is offered this one's type.
+            request.session[LAST_READ] = {
+                **controls.remembered(card=card, values=values),
+                "card": following.pk,
+            }
+            return redirect(
+                _walk_url(
+                    following,
+                    deck_id=deck_id if in_deck else "",
+                    back=_next_url(request),
+                )
+            )
+        if in_deck:
+            messages.info(request, "That was the last unknown card of your deck.")
+            return redirect(
+                _next_url(request) or reverse("decks:detail", args=[deck_id])
+            )
         messages.info(request, "That was the last unknown card of this set.")
         return redirect(
             "community:help-wanted-set",

@@ -37,6 +37,12 @@ RARITY_SYMBOLS = {
 }
 NOT_PRINTABLE = ("text", "lore")
 EDGE_RE = re.compile(r"^[.LSE]{6}$")
+# The key a person types for each piece of a battle edge, on every page that
+# takes one: the first letter of the piece's name, which is what a player
+# guesses without reading a legend (and a letter, where "." needs a phone's
+# symbol keyboard). Edges are stored and shown as the engine's codes (.LSE).
+NOTCH_KEYS = (("b", ".", "bare"), ("l", "L", "live"), ("s", "S", "strike"),
+              ("e", "E", "empty"))  # fmt: skip
 
 
 def compose_name(title, subtitle):
@@ -159,7 +165,7 @@ PLAYER_MAT = Mat(
 # --- the card face -----------------------------------------------------------
 
 _PIECE_FILL = {".": rgb("bare"), "L": rgb("green"), "S": rgb("red"), "E": rgb("paper")}
-PIECE_NAMES = {".": "bare", "L": "live", "S": "strike", "E": "empty"}
+PIECE_NAMES = {code: name for _, code, name in NOTCH_KEYS}
 
 
 def draw_face(card, pen, top: int) -> None:
@@ -257,6 +263,7 @@ GAME = Game(
     mats=(PLAYER_MAT,),
     frame="#1f2a44",
     name_from=compose_name,
+    notch_keys=NOTCH_KEYS,
     # What a card of each type prints: shown on its page, asked for when unknown.
     printed=PRINTED,
 )  # fmt: skip

@@ -105,8 +105,8 @@ PRINTED = (
           invalid="Launcher colours are red, blue, green and yellow.",
           invalid_code="bad_colour", page=4, filters=("launcher",),
           search=("launcher",)),
-    Field("boosters", "Boosters", page=5, filters=("booster",), search=("booster",),
-          search_kind="letters"),
+    Field("boosters", "Boosters", "colours", page=5, filters=("booster",),
+          search=("booster",), search_kind="letters"),
 )  # fmt: skip
 
 # One player's line-up mat (rules text, steps 1, 3 and 5): the three line-up

@@ -117,7 +117,8 @@ class Field:
 
     ``name`` is the Card column and ``label`` its name on the card page. ``kind``
     is the transcribe page's control: ``notches``, ``pips``, ``section``,
-    ``colour``, ``rarity``, ``choice``, ``number``, ``bonus`` or ``text``.
+    ``colour``, ``colours`` (a set of the game's colours, stored as their
+    letters), ``rarity``, ``choice``, ``number``, ``bonus`` or ``text``.
     ``minimum``/``maximum`` bound a number, ``choices`` the values a choice takes,
     and its filter and search key with it (a value outside them is refused with
     ``invalid``, code ``invalid_code``, unless the column's own choices are these).
@@ -129,7 +130,7 @@ class Field:
     page asks for it. Its filters and search keys are made by its kind
     (``cards.filtersets``, ``cards.search``), or by ``search_kind`` when that
     differs from the control: ``letters``, a set of the game's colours written
-    in their letters (Metal Fusion's boosters, typed as text).
+    in their letters (Metal Fusion's boosters).
     """
 
     name: str
@@ -416,6 +417,10 @@ class Game:
     # The column a reader's printed card number goes to: Metal Fusion's engine
     # compares ``number``, so that game reads the number straight into it.
     card_number: str = "printed_number"
+    # The keys typed for the pieces of a notched edge (Collision's battle edge),
+    # wherever one is typed: (key, stored code, piece name), read by the
+    # transcribe page and the table companion alike.
+    notch_keys: tuple[tuple[str, str, str], ...] = ()
 
     def __post_init__(self):
         kinds = tuple(
@@ -466,6 +471,16 @@ class Game:
         return any(
             f.reading == "section" for f in self.printed if f.name in self.colour_search
         )
+
+    def read_notches(self, typed: str) -> str:
+        """Return typed notch keys as the stored codes (a code typed as itself stays)."""
+        codes = {key: code for key, code, _ in self.notch_keys}
+        return "".join(codes.get(c.lower(), c.upper()) for c in typed)
+
+    @property
+    def notch_key_help(self) -> str:
+        """Return the notch keys in words: "b bare, l live, ..."."""
+        return ", ".join(f"{key} {name}" for key, _, name in self.notch_keys)
 
     def printed_field(self, name: str) -> Field | None:
         """Return the declaration of the field ``name``, or None if not declared."""

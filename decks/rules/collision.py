@@ -202,7 +202,9 @@ def edge_hits(attacking_edge: str, defending_edge: str) -> int:
     """Return the hits of the turn player's edge against the other (ruling C4)."""
     for edge in (attacking_edge, defending_edge):
         if not isinstance(edge, str) or not edge_ok(edge):
-            raise ScoreError("A battle edge is six notches, each . (bare), L, S or E.")
+            raise ScoreError(
+                f"A battle edge is six notches, typed {GAME.notch_key_help}."
+            )
     # The engine's own count, over its own notch masks.
     on, _, _ = engine._edge_masks(attacking_edge)
     _, off, _ = engine._edge_masks(defending_edge)
@@ -297,7 +299,9 @@ def _event(form, setup: dict) -> dict:
             (form.get("defender_edge") or "").strip(),
         )
         if a or d:
-            event.update(attacker_edge=a.upper(), defender_edge=d.upper())
+            event.update(
+                attacker_edge=GAME.read_notches(a), defender_edge=GAME.read_notches(d)
+            )
         else:
             event["hits"] = form.get("hits")
         return event
@@ -308,7 +312,11 @@ def _event(form, setup: dict) -> dict:
     }
 
 
-COMPANION = Companion(replay=_score, setup=_setup, event=_event)
+def _page(setup: dict) -> dict:
+    return {"notch_key_help": GAME.notch_key_help}
+
+
+COMPANION = Companion(replay=_score, setup=_setup, event=_event, page=_page)
 
 
 # --- deck tools (the deck page's figures) --------------------------------------

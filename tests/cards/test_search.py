@@ -115,6 +115,14 @@ CASES = {
         ],
         "edge:1=E",
     ),
+    "edge by the transcribe page's key": (
+        [
+            (C, {"battle_edge": "......"}),
+            (C, {"battle_edge": "LL.LLL"}),
+            (C, {"battle_edge": "LLLLLL"}),
+        ],
+        "edge:3=b",
+    ),
     "live": (
         [
             (C, {"battle_edge": "LLL..."}),

@@ -223,6 +223,19 @@ def test_a_reading_beyond_the_hourly_limit_is_refused(user, many_gates):
     _read(user, many_gates[0], bonus_aquos=20)
 
 
+def test_a_sixty_card_deck_of_different_cards_is_read_in_one_hour(user, many_gates):
+    # A Collision deck is sixty cards or more, all different at worst; one
+    # reading withdrawn and made again on the way.
+    deck = many_gates[:61]
+    for card in deck:
+        _read(user, card, bonus_aquos=10)
+    readings.card_reading_withdraw(
+        user=user, reading=readings.own_reading(user, deck[0])
+    )
+    _read(user, deck[0], bonus_aquos=20)
+    assert CardSubmission.objects.filter(submitter=user, status="pending").count() == 61
+
+
 def test_the_limit_ends_when_the_hour_has_passed(user, many_gates):
     _fill_the_hour(user, many_gates)
     CardSubmission.objects.update(created_at=timezone.now() - timedelta(minutes=61))

@@ -81,6 +81,22 @@ def test_a_bad_entry_is_a_message_and_stores_nothing(client, user):
     assert "Hits is from 0 to 6." in page
 
 
+def test_battle_edges_are_typed_in_the_transcribe_pages_keys(client, user):
+    client.force_login(user)
+    _start(client, "collision", players=2, strength_0=6, strength_1=6)
+    table_game = TableGame.objects.get()
+    page = client.get(table_game.get_absolute_url()).content.decode()
+    assert "one key each: b bare, l live, s strike, e empty" in page
+    # The rules' worked battle: live at 1, 2 and 5 against live at 2, 4 and 6.
+    _act(client, table_game, event="battle", defender=1,
+         attacker_edge="llbslb", defender_edge="BLBLEL")  # fmt: skip
+    table_game.refresh_from_db()
+    assert table_game.log[0]["attacker_edge"] == "LL.SL."
+    assert table_game.log[0]["defender_edge"] == ".L.LEL"
+    page = client.get(table_game.get_absolute_url()).content.decode()
+    assert "<strong>3</strong> / 6" in page
+
+
 def test_the_shared_link_shows_the_score_read_only_to_anyone(client, user):
     client.force_login(user)
     _start(client, "collide-o", players=3, pack=90)
