@@ -58,7 +58,13 @@ from ..engine.bots import BOT_NAMES, make_bot, play_out
 from ..engine.core import Rng, seed_state
 from ..rules import is_legal, to_lines, validate_deck
 from ..services import deck_set_entries
-from .adapter import PlaytestError, card_to_engine, deck_entries, engine_decks
+from .adapter import (
+    PlaytestError,
+    card_to_engine,
+    deck_entries,
+    engine_decks,
+    read_deck,
+)
 from .models import DeckDoctor, DeckDoctorCandidate
 from .reports import Progress, refuse_if_busy, wilson_interval
 
@@ -78,21 +84,28 @@ CANCEL_EVERY = 0.5  # seconds between a running candidate's looks at the run's s
 
 
 def _entry_dicts(entries) -> list[dict]:
-    """Return ``{"card": Card, "quantity", "zone"}`` for a deck's entries."""
+    """Return ``{"card": Card, "quantity", "zone", "g_power"}`` for a deck's entries."""
     return [
-        {"card": line.card, "quantity": line.quantity, "zone": line.zone}
+        {
+            "card": line.card,
+            "quantity": line.quantity,
+            "zone": line.zone,
+            "g_power": line.g_power,
+        }
         for line in to_lines(entries)
     ]
 
 
 def swapped(entries: list[dict], out: Card, card_in: Card, zone: str) -> list[dict]:
     """Return ``entries`` with one copy of ``out`` in ``zone`` swapped for ``card_in``."""
-    result, added = [], False
+    result, added, taken = [], False, False
     for entry in entries:
-        if entry["card"].pk == out.pk and entry["zone"] == zone:
+        # One copy goes: a card may sit on two lines (two figure copies' G-Power).
+        if not taken and entry["card"].pk == out.pk and entry["zone"] == zone:
+            taken = True
             if entry["quantity"] > 1:
                 result.append({**entry, "quantity": entry["quantity"] - 1})
-        elif entry["card"].pk == card_in.pk and entry["zone"] == zone:
+        elif not added and entry["card"].pk == card_in.pk and entry["zone"] == zone:
             result.append({**entry, "quantity": entry["quantity"] + 1})
             added = True
         else:
@@ -122,7 +135,8 @@ def swap_candidates(
     """
     slug = deck.game.slug
     engine = engine_for(slug)
-    entries = _entry_dicts(deck_entries(deck))
+    # The deck as its playtest reads it: each figure slot plays its copy.
+    entries = _entry_dicts(read_deck(deck)[1])
     lines = [
         entry
         for _, entry in sorted({(e["card"].pk, e["zone"]): e for e in entries}.items())

@@ -176,6 +176,7 @@ def start_context(page: PlaytestStartPage) -> dict:
         "seat_options": [o for o in spec.options if o.kind == "seat"],
         "all_seats": range(max(spec.seat_counts)),
         "blocked": page.blocked,
+        "copies_missing": page.copies_missing,
         "max_report_games": MAX_GAMES,
         "bots": BOT_LABELS,
     }
