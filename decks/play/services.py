@@ -866,12 +866,8 @@ class PlaytestStartPage:
     opponent_groups: list[dict]
     default_opponent: str
     presets: list
-    blocked: list[dict]  # cards whose play data is unknown, each ``can_transcribe``
-
-    @property
-    def copies_missing(self) -> bool:
-        """Return whether a figure waits for a copy with its G-Power recorded."""
-        return any(b["record_copy"] for b in self.blocked)
+    # Cards whose play data is unknown, each ``can_transcribe`` or ``record_copy``.
+    blocked: list[dict]
 
 
 def playtest_start_page(*, user, deck: Deck) -> PlaytestStartPage:

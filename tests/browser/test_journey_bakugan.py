@@ -82,7 +82,7 @@ def test_a_new_collector_plays_their_own_figures_at_their_copies_g_power(
     panel = page.locator("#deck-panel").inner_text()
     assert panel.count("Plays your strongest recorded copy") == 3
     for _, g_power in FIGURES:
-        assert f"Plays your strongest recorded copy: {g_power} G" in panel
+        assert f"Plays your strongest recorded copy: {g_power}\xa0G" in panel
     screenshot(page, "journey-bakugan-deck-390")
 
     table = page.locator("h3:has-text('G-Power on each gate') + table").inner_text()

@@ -9,6 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from cards.community.readings import reading_fields
 from cards.models import Card
 from collection.models import ImportPreview
 from decks.models import Deck
@@ -105,6 +106,13 @@ def test_a_figure_with_no_recorded_copy_links_to_recording_one_in_the_collection
         f"{back}\">record your copy's G-Power in your collection</a>"
     ) in page
     assert reverse("community:transcribe", args=[tigrerra.pk]) not in page
+    deck_page = client.get(deck.get_absolute_url()).content.decode()
+    assert "but none has its G-Power recorded" in deck_page
+    assert f'<a href="{edit}?next={quote(deck.get_absolute_url())}">' in deck_page
+    copies = reverse("collection:entries") + f"?card={tigrerra.pk}"
+    assert f'<a href="{copies}">record a copy\'s</a>' in deck_page
+    assert edit in client.get(copies).content.decode()
+    assert reverse("community:transcribe", args=[tigrerra.pk]) not in deck_page
     unrecorded.delete()
     page = client.get(start).content.decode()
     add = reverse("collection:entry_add", args=[tigrerra.pk])
@@ -125,7 +133,7 @@ def test_the_deck_tools_show_each_figure_at_the_g_power_of_its_copy(
     assert all(None not in r["cells"] for r in rows)
     text = page.content.decode()
     for _, g_power in FIGURES:
-        assert f"Plays your strongest recorded copy: {g_power} G" in text
+        assert f"Plays your strongest recorded copy: {g_power}&nbsp;G" in text
 
 
 def test_a_slot_of_two_copies_plays_the_two_strongest_in_tools_and_game(
@@ -142,7 +150,10 @@ def test_a_slot_of_two_copies_plays_the_two_strongest_in_tools_and_game(
         340,
         500,
     ]
-    assert "Plays your strongest recorded copy: 500 G, 340 G" in page.content.decode()
+    assert (
+        "Plays your strongest recorded copy: 500&nbsp;G, 340&nbsp;G"
+        in page.content.decode()
+    )
     game = playtest_create(owner=user, deck=deck, opponent="random", seed=3)
     played = [c["g_power"] for c in game.decks[0]["bakugan"] if c["id"] == dragonoid.pk]
     assert sorted(played) == [340, 500]
@@ -165,3 +176,12 @@ def test_reports_the_doctor_and_batch_simulation_play_the_strongest_copies(
         assert [c["g_power"] for c in candidate.deck["bakugan"]] == powers
     simulated = engine_decks_from_specs("bakugan", [str(deck.pk)], players=2)
     assert [c["g_power"] for c in simulated[0]["bakugan"]] == powers
+
+
+def test_the_transcribe_page_never_asks_a_figures_g_power():
+    assert reading_fields("bakugan", "bakugan") == (
+        "card_type",
+        "name",
+        "attribute",
+        "printed_number",
+    )
