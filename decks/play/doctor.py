@@ -96,6 +96,24 @@ def _entry_dicts(entries) -> list[dict]:
     ]
 
 
+def _saved_slots(entries) -> list[dict]:
+    """Return a deck's entries as the deck service takes them, each slot as saved
+    (the copy it names, or its typed G-Power), so a swap keeps the other slots."""
+    return [
+        {
+            "card": e.card,
+            "quantity": e.quantity,
+            "zone": e.zone,
+            **(
+                {"copy": e.copy_id}
+                if e.named_copy() is not None
+                else {"g_power": e.g_power}
+            ),
+        }
+        for e in entries
+    ]
+
+
 def swapped(entries: list[dict], out: Card, card_in: Card, zone: str) -> list[dict]:
     """Return ``entries`` with one copy of ``out`` in ``zone`` swapped for ``card_in``."""
     result, added, taken = [], False, False
@@ -511,7 +529,7 @@ def _apply(doctor: DeckDoctor, index: int, user):
         )
     candidate = doctor.candidates.select_related("card_out", "card_in").get(index=index)
     deck = doctor.deck
-    entries = _entry_dicts(deck_entries(deck))
+    entries = _saved_slots(deck_entries(deck))
     if not any(
         e["card"].pk == candidate.card_out_id and e["zone"] == candidate.zone
         for e in entries
@@ -532,10 +550,7 @@ def _apply(doctor: DeckDoctor, index: int, user):
         )
     deck = deck_set_entries(
         deck=deck,
-        entries=[
-            {"card": e["card"].pk, "quantity": e["quantity"], "zone": e["zone"]}
-            for e in changed
-        ],
+        entries=[{**e, "card": e["card"].pk} for e in changed],
     )
     doctor.result = {**doctor.result, "applied": [*applied, index]}
     doctor.save(update_fields=["result"])

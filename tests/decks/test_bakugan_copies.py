@@ -11,13 +11,14 @@ from rest_framework.test import APIClient
 
 from cards.community.readings import reading_fields
 from cards.models import Card
-from collection.models import ImportPreview
+from collection.models import CollectionEntry, ImportPreview
 from decks.models import Deck
-from decks.play.doctor import doctor_start
+from decks.play.doctor import MAX_ROUNDS, candidate_run, doctor_apply, doctor_start
 from decks.play.models import Playtest
 from decks.play.reports import deck_report_start
 from decks.play.services import playtest_create
 from decks.play.simulation import engine_decks_from_specs
+from decks.services import deck_slot_set
 from tests.factories import make_entry
 
 FIGURES = (
@@ -185,3 +186,35 @@ def test_the_transcribe_page_never_asks_a_figures_g_power():
         "attribute",
         "printed_number",
     )
+
+
+def test_a_doctor_swap_applied_keeps_every_figure_slot_as_saved(
+    client, user, official, django_capture_on_commit_callbacks
+):
+    client.force_login(user)
+    import_collection(client, rows=(*FIGURES, ("pyrus-dragonoid-b1", 500)))
+    deck = build_deck_from_owned(client)
+    dragonoid = deck.entries.get(card=figure("pyrus-dragonoid-b1"))
+    named = CollectionEntry.objects.get(card=dragonoid.card, g_power=340)
+    deck_slot_set(entry=dragonoid, copy=named.pk)
+    deck_slot_set(entry=deck.entries.get(card=figure("aquos-preyas-b1")), g_power=450)
+    with django_capture_on_commit_callbacks(execute=False):
+        doctor = doctor_start(owner=user, deck=deck, games=20, bot="random", seed=2)
+    for _ in range(MAX_ROUNDS + 1):
+        waiting = list(doctor.candidates.filter(done=False))
+        for candidate in waiting:
+            candidate_run(candidate.pk)
+        doctor.refresh_from_db()
+        if not waiting:
+            break
+    assert doctor.status == "done"
+    doctor_apply(doctor=doctor, index=doctor.result["top"][0]["index"], user=user)
+    slots = sorted(
+        (e.card.key, e.copy_id, e.g_power)
+        for e in deck.entries.filter(zone="bakugan").select_related("card")
+    )
+    assert slots == [
+        ("aquos-preyas-b1", None, 450),
+        ("haos-tigrerra-b1", None, None),
+        ("pyrus-dragonoid-b1", named.pk, 340),
+    ]
