@@ -19,6 +19,7 @@ from decks.play.reports import deck_report_start
 from decks.play.services import playtest_create
 from decks.play.simulation import engine_decks_from_specs
 from decks.services import deck_slot_set
+from decks.table.companion.models import TableGame
 from tests.factories import make_entry
 
 FIGURES = (
@@ -217,4 +218,20 @@ def test_a_doctor_swap_applied_keeps_every_figure_slot_as_saved(
         ("aquos-preyas-b1", None, 450),
         ("haos-tigrerra-b1", None, None),
         ("pyrus-dragonoid-b1", named.pk, 340),
+    ]
+
+
+def test_the_table_companion_reads_each_figure_at_its_copys_g_power(
+    client, user, official
+):
+    client.force_login(user)
+    import_collection(client)
+    deck = build_deck_from_owned(client)
+    client.post(
+        reverse("table:companion-new") + "?game=bakugan",
+        {"game": "bakugan", "players": 2, "deck_0": deck.pk},
+    )
+    figures = TableGame.objects.get().setup["cards"][0]["figures"]
+    assert [(f["id"], f["g_power"]) for f in figures] == [
+        (figure(key).pk, g_power) for key, g_power in FIGURES
     ]
