@@ -4,8 +4,9 @@ print a value (a Bakugan figure's G-Power: the how-to-play page, "Copy G-Power")
 A slot plays the copy it names (as recorded now), else the value typed on it,
 else the owner's strongest recorded copy that no other slot names or has taken.
 ``slot_plays`` is the one resolver: the playtest and its start page, deck
-reports, the deck doctor and the deck tools all read a deck through it
-(``deck_lines``), so they agree on what each slot plays. A slot left with no
+reports, the deck doctor, batch simulation, the deck tools and the table
+companion all read a deck through it (most through ``deck_lines``), so they
+agree on what each slot plays. A slot left with no
 copy to take plays no value: the engine cannot play it, and the pages link to
 recording a copy's value in the collection, never to a value on the card
 (copies of one figure differ).
