@@ -12,6 +12,7 @@ from cards.selectors import PRIVATE_CARD_NAME, hide_private_cards
 from collection.models import CollectionEntry
 from collection.selectors import counts_for_cards, owned_card_ids
 
+from .copies import lines_played, slot_plays, unrecorded_copies
 from .models import Deck, DeckEntry, DeckVersion
 from .rules import validate_deck
 from .tools import deck_tools
@@ -165,7 +166,9 @@ def deck_page(deck: Deck, user, *, seed: int = 0) -> DeckPage:
         if card_id in printed:
             missing_total += max(0, count - counts.get(card_id, (0, 0))[0])
     is_owner = user.is_authenticated and deck.owner_id == user.pk
-    _slot_choices(deck, entries, user if is_owner else None)
+    # What each slot plays, as a playtest plays it (its owner's copies).
+    plays = slot_plays(owner=deck.owner, entries=entries)
+    _slot_choices(deck, entries, user if is_owner else None, plays)
     for entry in entries:
         owned, wanted = counts.get(entry.card_id, (0, 0))
         entry.owned = owned
@@ -180,13 +183,14 @@ def deck_page(deck: Deck, user, *, seed: int = 0) -> DeckPage:
         missing_total=missing_total,
         printed_total=sum(needed[card_id] for card_id in printed),
         is_owner=is_owner,
-        tools=deck_tools(slug, entries, seed=seed),
+        tools=deck_tools(slug, lines_played(plays), seed=seed),
     )
 
 
-def _slot_choices(deck: Deck, entries: list, owner) -> None:
-    """Mark the entries whose copies each print a value (a figure's G-Power) and,
-    for the owner, list the copies of that card recorded in their collection."""
+def _slot_choices(deck: Deck, entries: list, owner, plays: list) -> None:
+    """Mark the entries whose copies each print a value (a figure's G-Power), with
+    the values the strongest recorded copies give those that name none, and, for
+    the owner, list the copies of that card recorded in their collection."""
     check = GAMES[deck.game.slug].copy_check
     # A card type whose copies print a value accepts one any copy may print.
     valued = [
@@ -197,7 +201,12 @@ def _slot_choices(deck: Deck, entries: list, owner) -> None:
         and check(e.card.card_type, 10) is None
     ]
     copies = recorded_copies(owner, [e.card_id for e in valued])
-    for entry in entries:
+    unrecorded = unrecorded_copies(owner, [e.card_id for e in valued])
+    for entry, (_, values) in zip(entries, plays, strict=True):
         entry.takes_g_power = entry in valued
         entry.plays_g_power = entry.play_g_power() if entry.takes_g_power else None
         entry.slot_copies = copies.get(entry.card_id, [])
+        # Left on the strongest copy: the values taken, and copies left without one.
+        entry.strongest = [v for v, n in values for _ in range(n) if v is not None]
+        entry.without_copy = sum(n for v, n in values if v is None)
+        entry.unrecorded_copy = unrecorded.get(entry.card_id)

@@ -23,6 +23,7 @@ from cards.search import parse_query
 
 from . import selectors, services
 from .choices import Zone, zones_for
+from .copies import deck_lines
 from .filtersets import DeckFilterSet
 from .forms import DeckForm, DeckSettingsForm, EntryForm, ImportForm, SlotForm
 from .models import Deck, diff_snapshots
@@ -476,7 +477,8 @@ def deck_hand(request, pk):
         return redirect(f"{reverse('decks:detail', args=[deck.pk])}?seed={seed}#hand")
     entries = entries_as_read(request.user, selectors.deck_entries(deck, ordered=False))
     card_selectors.hide_private_cards(entries, request.user)
-    tools = deck_tools(deck.game.slug, entries, seed=seed)
+    lines = deck_lines(owner=deck.owner, entries=entries)
+    tools = deck_tools(deck.game.slug, lines, seed=seed)
     return render(
         request,
         "decks/_hand.html",

@@ -161,8 +161,10 @@ PRINTED = (
                             says=("whose attribute is {Value}",
                                   "whose attribute is not {Value}"),
                             reads="attribute {Value}"),)),
+    # Printed on each copy and different between copies: recorded on a copy in the
+    # collection, never read onto the card (a custom figure's owner sets its own).
     Field("g_power", "G-Power", "number", types=(FIGURE,), minimum=0, maximum=2000,
-          page=3, filters=("g_power_min", "g_power_max"),
+          page=3, filters=("g_power_min", "g_power_max"), transcribed=False,
           search=(SearchKey("gpower", aliases=("power",),
                             takes="the G-Power (also g>=300)"),),
           sort="g"),

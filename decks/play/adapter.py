@@ -5,6 +5,8 @@ game's columns, ``effects`` included) and decks into per-seat zone dicts.
 ``engine_decks`` is the one way a deck reaches an engine game: the playtest, deck
 reports and batch simulation all call it, so each refuses the same decks (an
 illegal deck, ``decks.rules``; a card the engine cannot play, ``blocking_cards``).
+``read_deck`` is how each of them (and the playtest's start page) reads a deck:
+the reader's readings, each figure slot's copy (``decks.copies``).
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from collections.abc import Sequence
 from cards.community.readings import entries_as_read
 from cards.games import GAMES as CARD_GAMES
 from cards.selectors import hidden_card_ids
-from collection.selectors import owned_copies
 
+from ..copies import deck_lines
 from ..engine import engine_for
 from ..presets import BASE_FIELDS
 from ..rules import ERROR, is_legal, to_lines, validate_deck
@@ -117,27 +119,18 @@ def blocked_cards(game_slug: str, engine_decks: Sequence[dict]) -> list[dict]:
     return blocked
 
 
-def _copy_values(owner, entries, engine_deck: dict) -> None:
-    """Give each copy in the deck whose slot names no G-Power the G-Power
-    recorded on one of the owner's other copies (strongest first)."""
+def read_deck(deck, reader=None) -> tuple[str, list]:
+    """Return a deck's name and lines as ``reader`` plays it.
 
-    cards = [c for zone in engine_deck.values() for c in zone]
-    open_ids = {c["id"] for c in cards if "g_power" in c and c["g_power"] is None}
-    if not open_ids:
-        return
-    copies = owned_copies(user=owner, card_ids=open_ids)
-    # A copy a slot names plays in that slot, not a second time in another.
-    for entry in entries:
-        copy = entry.named_copy() if hasattr(entry, "named_copy") else None
-        held = copies.get(entry.card_id, [])
-        for _ in range(entry.quantity if copy is not None else 0):
-            if copy.g_power in held:
-                held.remove(copy.g_power)
-    for card in cards:
-        held = copies.get(card["id"])
-        if card.get("g_power") is None and held:
-            card["g_power"] = held.pop(0)
-            card["label"] = _with_g_power(card)
+    ``deck`` is a database deck or a ``(name, entries)`` pair. The reader's own
+    readings of cards apply; each slot of a database deck plays its owner's
+    copies (``decks.copies``).
+    """
+    name, entries = deck if isinstance(deck, tuple) else (deck.name, deck_entries(deck))
+    if reader is not None:
+        entries_as_read(reader, entries)
+    owner = None if isinstance(deck, tuple) else deck.owner
+    return name, deck_lines(owner=owner, entries=entries)
 
 
 def engine_decks(
@@ -158,13 +151,7 @@ def engine_decks(
     refused: the game would show it. The reader's own readings of cards
     (``cards.community.readings``) apply to their game.
     """
-    named = [
-        deck if isinstance(deck, tuple) else (deck.name, deck_entries(deck))
-        for deck in decks
-    ]
-    if reader is not None:
-        for _, entries in named:
-            entries_as_read(reader, entries)
+    named = [read_deck(deck, reader) for deck in decks]
     if reader is not None:
         card_ids = {
             entry.card_id
@@ -188,9 +175,6 @@ def engine_decks(
                 + " ".join(p.message for p in problems if p.level == ERROR),
             )
     built = [entries_to_engine(entries) for _, entries in named]
-    for deck, (_, entries), engine_deck in zip(decks, named, built, strict=True):
-        if not isinstance(deck, tuple):
-            _copy_values(deck.owner, entries, engine_deck)
     blocked = blocked_cards(game_slug, built)
     if blocked:
         names = "; ".join(f"{b['name']}: {', '.join(b['problems'])}" for b in blocked)

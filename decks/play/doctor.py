@@ -61,7 +61,13 @@ from ..engine.bots import BOT_NAMES, make_bot, play_out
 from ..engine.core import Rng, seed_state
 from ..rules import is_legal, to_lines, validate_deck
 from ..services import deck_set_entries
-from .adapter import PlaytestError, card_to_engine, deck_entries, engine_decks
+from .adapter import (
+    PlaytestError,
+    card_to_engine,
+    deck_entries,
+    engine_decks,
+    read_deck,
+)
 from .models import DeckDoctor, DeckDoctorCandidate
 from .reports import wilson_interval
 from .workload import (
@@ -93,21 +99,46 @@ CANCEL_EVERY = 0.5  # seconds between a running candidate's looks at the run's s
 
 
 def _entry_dicts(entries) -> list[dict]:
-    """Return ``{"card": Card, "quantity", "zone"}`` for a deck's entries."""
+    """Return ``{"card": Card, "quantity", "zone", "g_power"}`` for a deck's entries."""
     return [
-        {"card": line.card, "quantity": line.quantity, "zone": line.zone}
+        {
+            "card": line.card,
+            "quantity": line.quantity,
+            "zone": line.zone,
+            "g_power": line.g_power,
+        }
         for line in to_lines(entries)
+    ]
+
+
+def _saved_slots(entries) -> list[dict]:
+    """Return a deck's entries as the deck service takes them, each slot as saved
+    (the copy it names, or its typed G-Power), so a swap keeps the other slots."""
+    return [
+        {
+            "card": e.card,
+            "quantity": e.quantity,
+            "zone": e.zone,
+            **(
+                {"copy": e.copy_id}
+                if e.named_copy() is not None
+                else {"g_power": e.g_power}
+            ),
+        }
+        for e in entries
     ]
 
 
 def swapped(entries: list[dict], out: Card, card_in: Card, zone: str) -> list[dict]:
     """Return ``entries`` with one copy of ``out`` in ``zone`` swapped for ``card_in``."""
-    result, added = [], False
+    result, added, taken = [], False, False
     for entry in entries:
-        if entry["card"].pk == out.pk and entry["zone"] == zone:
+        # One copy goes: a card may sit on two lines (two figure copies' G-Power).
+        if not taken and entry["card"].pk == out.pk and entry["zone"] == zone:
+            taken = True
             if entry["quantity"] > 1:
                 result.append({**entry, "quantity": entry["quantity"] - 1})
-        elif entry["card"].pk == card_in.pk and entry["zone"] == zone:
+        elif not added and entry["card"].pk == card_in.pk and entry["zone"] == zone:
             result.append({**entry, "quantity": entry["quantity"] + 1})
             added = True
         else:
@@ -137,7 +168,9 @@ def swap_candidates(
     """
     slug = deck.game.slug
     engine = engine_for(slug)
-    entries = _entry_dicts(entries_as_read(owner, deck_entries(deck)))
+    # The deck as its playtest reads it: the owner's readings, each figure slot
+    # playing its copy.
+    entries = _entry_dicts(read_deck(deck, owner)[1])
     lines = [
         entry
         for _, entry in sorted({(e["card"].pk, e["zone"]): e for e in entries}.items())
@@ -578,7 +611,7 @@ def _apply(doctor: DeckDoctor, index: int, user):
         )
     candidate = doctor.candidates.select_related("card_out", "card_in").get(index=index)
     deck = doctor.deck
-    entries = _entry_dicts(entries_as_read(user, deck_entries(deck)))
+    entries = _saved_slots(entries_as_read(user, deck_entries(deck)))
     if not any(
         e["card"].pk == candidate.card_out_id and e["zone"] == candidate.zone
         for e in entries
@@ -600,10 +633,7 @@ def _apply(doctor: DeckDoctor, index: int, user):
         )
     deck = deck_set_entries(
         deck=deck,
-        entries=[
-            {"card": e["card"].pk, "quantity": e["quantity"], "zone": e["zone"]}
-            for e in changed
-        ],
+        entries=[{**e, "card": e["card"].pk} for e in changed],
     )
     doctor.result = {**doctor.result, "applied": [*applied, index]}
     doctor.save(update_fields=["result"])

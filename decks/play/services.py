@@ -28,10 +28,10 @@ from typing import Any
 from django.db import transaction
 
 from cards.choices import SetKind
-from cards.community.readings import entries_as_read
 from cards.games import GAMES
 
 from ..budgets import BOT_THINKING, BudgetSpent, Stopwatch, budget_charge, budget_check
+from ..copies import takes_copy, unrecorded_copies
 from ..engine import engine_for
 from ..engine.bots import BOT_NAMES, make_bot
 from ..engine.core import CHANCE, EngineError, Rng, replay, resolve_chance, seed_state
@@ -39,9 +39,9 @@ from ..models import Deck
 from .adapter import (
     PlaytestError,
     blocked_cards,
-    deck_entries,
     engine_decks,
     entries_to_engine,
+    read_deck,
 )
 from .models import DeckReport, Playtest, PlaytestMatch
 from .opponents import (
@@ -873,7 +873,8 @@ class PlaytestStartPage:
     opponent_groups: list[dict]
     default_opponent: str
     presets: list
-    blocked: list[dict]  # cards whose play data is unknown, each ``can_transcribe``
+    # Cards whose play data is unknown, each ``can_transcribe`` or ``record_copy``.
+    blocked: list[dict]
 
 
 def playtest_start_page(*, user, deck: Deck) -> PlaytestStartPage:
@@ -884,12 +885,22 @@ def playtest_start_page(*, user, deck: Deck) -> PlaytestStartPage:
         .select_related("owner")
         .order_by("name")[:200]
     )
-    entries = entries_as_read(user, deck_entries(deck))
-    blocked = blocked_cards(deck.game.slug, [entries_to_engine(entries)])
-    kinds = {e.card_id: e.card.card_set.kind for e in entries}
+    # Read as a playtest reads it (adapter.read_deck), so the two never disagree.
+    _, lines = read_deck(deck, user)
+    blocked = blocked_cards(deck.game.slug, [entries_to_engine(lines)])
+    by_id = {line.card_id: line for line in lines}
+    # A figure plays its owner's copies: its G-Power is recorded on a copy in
+    # the collection, never on the card (copies of one figure differ).
+    unplayed = {line.card_id for line in lines if takes_copy(line)}
+    unrecorded = unrecorded_copies(user, unplayed) if deck.owner_id == user.pk else {}
     for b in blocked:
+        b["record_copy"] = b["id"] in unplayed and deck.owner_id == user.pk
+        b["copy_entry"] = unrecorded.get(b["id"])
         # Printed cards are filled in by readings; custom ones by their owner.
-        b["can_transcribe"] = kinds.get(b["id"]) != SetKind.CUSTOM
+        b["can_transcribe"] = (
+            by_id[b["id"]].card.card_set.kind != SetKind.CUSTOM
+            and b["id"] not in unplayed
+        )
     return PlaytestStartPage(
         deck=deck,
         engine=engine_for(deck.game.slug),

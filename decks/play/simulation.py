@@ -7,15 +7,16 @@ from cards.models import Card
 
 from ..models import Deck
 from ..samples import sample_entries
-from .adapter import PlaytestError, deck_entries, engine_decks
+from .adapter import PlaytestError, engine_decks
 
 
 class DeckSpecError(ValueError):
     """A deck named on the command line that cannot be used."""
 
 
-def deck_from_spec(game_slug: str, spec: str) -> tuple[str, list]:
-    """Return (name, entries) for a deck id or ``sample[:N]`` (a practice sample)."""
+def deck_from_spec(game_slug: str, spec: str) -> tuple[str, list] | Deck:
+    """Return the stored deck of an id (its figure slots play its owner's copies),
+    or (name, entries) for ``sample[:N]`` (a practice sample)."""
     if spec.startswith("sample"):
         _, _, variant = spec.partition(":")
         try:
@@ -34,7 +35,7 @@ def deck_from_spec(game_slug: str, spec: str) -> tuple[str, list]:
         ) from None
     if deck.game.slug != game_slug:
         raise DeckSpecError(f"Deck {deck.pk} is a {deck.game.name} deck.")
-    return deck.name, deck_entries(deck)
+    return deck
 
 
 def engine_decks_from_specs(game_slug: str, specs, *, players: int) -> list[dict]:

@@ -182,6 +182,8 @@ def start_context(page: PlaytestStartPage) -> dict:
         "seat_options": [o for o in spec.options if o.kind == "seat"],
         "all_seats": range(max(spec.seat_counts)),
         "blocked": page.blocked,
+        "copies_missing": any(b["record_copy"] for b in page.blocked),
+        "transcribable": any(b["can_transcribe"] for b in page.blocked),
         "max_report_games": MAX_GAMES,
         "bots": BOT_LABELS,
     }

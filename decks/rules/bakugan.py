@@ -8,8 +8,9 @@ loop.
 A Bakugan slot may play with a G-Power: one of the owner's recorded copies or
 a value the player types. A typed value obeys the rule a collection copy obeys
 (``cards.games.bakugan.copy_g_power_problem``, the one function for both); a
-slot with none plays the strongest recorded copy the owner has (the playtest
-adapter), and a figure with no value at all cannot be played.
+slot with none plays the strongest recorded copy the owner has
+(``decks.copies``, read by the playtest, reports, the doctor and the deck tools
+alike), and a figure with no value at all cannot be played.
 
 The table companion (``COMPANION``): a battle's G-Power per Bakugan is its
 G-Power plus the gate's bonus for its attribute (``engine.g_power_on_gate``,
@@ -405,18 +406,22 @@ COMPANION = Companion(replay=_score, setup=_setup, event=_event, page=_page)
 def gate_table(game: Game, lines: list[Line]) -> dict:
     """Return each Bakugan's G-Power on each of the deck's gates (None: unknown).
 
-    The Bakugan are the cards that print a G-Power, the gates those with a class.
+    The Bakugan are the cards that print a G-Power, the gates those with a class;
+    a figure's row is one value it plays (``decks.copies.deck_lines`` gives the
+    lines, one per copy's G-Power).
     """
     figures, gated = zone_printing(game, "g_power"), zone_printing(game, "gate_class")
     bakugan = [line for line in lines if line.zone == figures]
     gates = [line for line in lines if line.zone == gated]
     rows = []
     for b in bakugan:
-        figure = engine_card(b.card)
+        # The card's own G-Power (a practice figure's), else the copy the slot plays.
+        power = b.get("g_power") if b.get("g_power") is not None else b.g_power
+        figure = {**engine_card(b.card), "g_power": power}
         rows.append(
             {
                 "line": b,
-                "g_power": b.get("g_power"),
+                "g_power": power,
                 "cells": [
                     engine.g_power_on_gate(figure, engine_card(g.card)) for g in gates
                 ],

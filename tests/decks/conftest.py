@@ -1,9 +1,23 @@
 """Fixtures of the deck tests: cards of each game and decks built from them."""
 
+from pathlib import Path
+
 import pytest
 
+from cards.data import card_data_load, card_data_parse
 from cards.models import Card
 from tests.factories import fresh_key, make_card, make_deck, make_set
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def official(module_rows_without_practice):
+    """Load the official Bakugan cards and figures once for the module."""
+    with module_rows_without_practice():
+        for name in ("bakugan.json", "bakugan-figures.json"):
+            text = (FIXTURES / name).read_text(encoding="utf-8")
+            card_data_load(data=card_data_parse(text=text))
 
 
 @pytest.fixture

@@ -1,31 +1,18 @@
 """Build a Bakugan deck from what I own and play it against a bot, to the end,
 with official cards and owned figures."""
 
-from pathlib import Path
-
 import pytest
 from django.urls import reverse
 
-from cards.data import card_data_load, card_data_parse
 from cards.models import Card
 from decks.models import Deck
 from decks.play.models import Playtest
 from decks.play.services import choices, load_state, playtest_act
 from tests.factories import make_entry
 
-ROOT = Path(__file__).resolve().parents[2]
 URL = reverse("decks:from-collection", args=["bakugan"])
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(scope="module")
-def official(module_rows_without_practice):
-    """Load the official Bakugan cards and figures once for the module."""
-    with module_rows_without_practice():
-        for name in ("bakugan.json", "bakugan-figures.json"):
-            text = (ROOT / "fixtures" / name).read_text(encoding="utf-8")
-            card_data_load(data=card_data_parse(text=text))
 
 
 def card(set_slug, key):

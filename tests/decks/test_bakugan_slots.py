@@ -3,12 +3,10 @@ types; the deck rules, the deck service, versions, decklists and the playtest
 all keep that value."""
 
 import html
-from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
 
-from cards.data import card_data_load, card_data_parse
 from cards.models import Card
 from decks.models import DeckEntry
 from decks.play.services import playtest_create
@@ -24,21 +22,11 @@ from decks.services import (
 from decks.text_io import export_decklist
 from tests.factories import make_entry
 
-ROOT = Path(__file__).resolve().parents[2]
 BAD = (
     "A figure's G-Power is printed as a multiple of 10 from 10 to 1,000; {} is not one."
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(scope="module")
-def official(module_rows_without_practice):
-    """Load the official Bakugan cards and figures once for the module."""
-    with module_rows_without_practice():
-        for name in ("bakugan.json", "bakugan-figures.json"):
-            text = (ROOT / "fixtures" / name).read_text(encoding="utf-8")
-            card_data_load(data=card_data_parse(text=text))
 
 
 def card(set_slug, key):

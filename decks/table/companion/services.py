@@ -15,6 +15,7 @@ from cards.games import GAMES
 from cards.models import GameRecord
 from cards.selectors import hidden_card_ids
 
+from ...copies import slot_plays
 from ...play.adapter import card_to_engine
 from ...selectors import deck_entries
 from . import score
@@ -39,9 +40,15 @@ def deck_cards(deck, user) -> dict[str, list[dict]]:
             f"“{deck.name}” holds a private card you may not see.", code="private"
         )
     zones: dict[str, list[dict]] = {}
-    for entry in entries:
+    # Each figure slot plays the owner's copy, as in a playtest (decks.copies).
+    for entry, (_, values) in zip(
+        entries, slot_plays(owner=deck.owner, entries=entries), strict=True
+    ):
         card = card_to_engine(entry.card)
         card["copies"] = entry.quantity
+        # Copies of one entry at different G-Powers are typed at the table.
+        if card.get("g_power") is None and len(values) == 1 and values[0][0]:
+            card["g_power"] = values[0][0]
         zones.setdefault(entry.zone, []).append(card)
     return zones
 
