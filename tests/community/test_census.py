@@ -195,3 +195,90 @@ def test_anyone_makes_a_deck_of_the_official_pack_once_known(
     assert {e.card.card_set.slug for e in deck.entries.select_related("card")} == {
         "collide-o"
     }
+
+
+# --- the pages -------------------------------------------------------------------
+
+
+def test_the_census_page_counts_a_ticked_pattern_and_groups_it(client, user):
+    client.force_login(user)
+    for _ in range(2):
+        response = client.post(
+            "/community/census/count/",
+            {"section_1": ["R"], "section_2": ["B", "Y"], "section_3": ["BYRGK"]},
+        )
+        assert response.status_code == 302
+    assert census_counts(census_of(user)) == {("R", "BY", "BYRGK"): 2}
+    page = client.get("/community/census/").content.decode()
+    assert "2 of 90 counted" in page
+    assert "red | blue-yellow | wild" in page
+    assert "× 2" in page
+    assert "The official composition is not known yet" in page
+    deck = census_deck(census_of(user))
+    assert f"/play/new/?deck={deck.pk}" in page
+
+
+def test_minus_one_on_the_page_takes_one_off(client, user):
+    client.force_login(user)
+    census_change(user=user, sections=("R", "G", "K"), delta=1)
+    census_change(user=user, sections=("R", "G", "K"), delta=1)
+    client.post(
+        "/community/census/count/",
+        {"section_1": "R", "section_2": "G", "section_3": "K", "delta": "-1"},
+    )
+    assert census_counts(census_of(user)) == {("R", "G", "K"): 1}
+
+
+def test_a_bad_pick_is_explained_and_counts_nothing(client, user):
+    client.force_login(user)
+    response = client.post(
+        "/community/census/count/",
+        {"section_1": ["R", "G", "B"], "section_2": "G", "section_3": "K"},
+        follow=True,
+    )
+    assert "Section 1: A section is solid (one colour)" in response.content.decode()
+    assert census_of(user) is None
+
+
+def test_help_wanted_says_an_empty_official_set_is_not_known(client, official):
+    page = client.get("/community/help-wanted/collide-o/").content.decode()
+    assert "0 of 0 known" not in page
+    assert "Every card of this set is recorded and verified" not in page
+    assert (
+        "no card of this set is recorded, so which cards it holds is not known" in page
+    )
+    assert "/community/census/" in page
+
+
+def test_the_compare_page_shows_disagreeing_patterns_to_a_moderator(
+    client, official, user, other_user, moderator
+):
+    count_pack(user, practice_patterns())
+    other = practice_patterns()
+    other[("R", "G", "K")] -= 1
+    other[("B", "Y", "R")] += 1
+    count_pack(other_user, other)
+    client.force_login(moderator)
+    page = client.get("/community/census/compare/").content.decode()
+    assert page.count("(differs)") == 2
+    census = census_of(user)
+    client.post(f"/community/census/{census.pk}/settle/")
+    assert len(official_pack()) == 90
+    assert (
+        "nothing to settle" in client.get("/community/census/compare/").content.decode()
+    )
+
+
+def test_the_official_pack_button_makes_a_deck_and_opens_the_start_page(
+    client, official, user, other_user, django_user_model
+):
+    trust(user)
+    trust(other_user)
+    count_pack(user, practice_patterns())
+    count_pack(other_user, practice_patterns())
+    third = django_user_model.objects.create_user("carol", "c@example.com", "pw-3-x")
+    client.force_login(third)
+    assert "Play the official pack" in client.get("/community/census/").content.decode()
+    response = client.post("/decks/official-pack/")
+    deck = third.decks.get()
+    assert response["Location"] == f"/play/new/?deck={deck.pk}"
