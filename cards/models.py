@@ -705,7 +705,7 @@ class Census(models.Model):
 
     Collide-O! cards carry no name or number, so a pack is known by its
     composition; two agreeing censuses make it the official pack
-    (``cards/community/census.py``).
+    (``cards/community/collide_o_census.py``).
     """
 
     owner = models.OneToOneField(

@@ -8,7 +8,7 @@ class DecksConfig(AppConfig):
     def ready(self):
         # A census (cards) plays as its owner's pack deck (decks): cards does
         # not import decks, so it is told here. Models load after this module.
-        from cards.community.census import register_census_listener
+        from cards.community.collide_o_census import register_census_listener
 
         from .census import census_deck_refresh
 

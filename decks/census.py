@@ -1,6 +1,6 @@
 """Collide-O! packs from a census: the counted pack and the official one as decks.
 
-A census (``cards/community/census.py``) plays for its owner at once: the
+A census (``cards/community/collide_o_census.py``) plays for its owner at once: the
 owner's census pack is a deck kept equal to the census on every count, so the
 deck builder, the playtest, reports and the doctor all take it as they take any
 pack. Once the official composition is known, anyone makes a deck of it here.
@@ -8,7 +8,7 @@ pack. Once the official composition is known, anyone makes a deck of it here.
 
 from django.db import transaction
 
-from cards.community.census import GAME, census_pack, official_pack
+from cards.community.collide_o_census import GAME, census_pack, official_pack
 from cards.models import Census
 
 from .models import Deck

@@ -6,26 +6,16 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
-from ..games import collide_o
 from ..models import Census
-from . import census as service
+from . import collide_o_census as service
 from .views import _require_moderator, render
 
 SECTIONS = ("section_1", "section_2", "section_3")
 
 
-def _colours() -> list[dict]:
-    return [{"letter": c.letter, "value": c.value} for c in collide_o.GAME.colours]
-
-
 def _sections_posted(request) -> list[str]:
     """Return the three sections ticked on the picker (a list of letters per section)."""
     return ["".join(request.POST.getlist(name)) for name in SECTIONS]
-
-
-def _bands(section: str) -> list[str]:
-    names = {c.letter: c.value for c in collide_o.GAME.colours}
-    return [names[letter] for letter in section]
 
 
 @login_required
@@ -36,7 +26,7 @@ def census_page(request):
     rows = [
         {
             "pattern": pattern,
-            "sections": [_bands(s) for s in pattern],
+            "sections": [service.section_colours(s) for s in pattern],
             "words": service.pattern_words(pattern),
             "count": count,
         }
@@ -54,7 +44,7 @@ def census_page(request):
             "total": total,
             "pack_size": service.PACK_SIZE,
             "left": service.PACK_SIZE - total,
-            "colours": _colours(),
+            "colours": service.colours(),
             "section_names": SECTIONS,
             "official_known": bool(official),
             "official_source": official[0][0].source if official else "",

@@ -28,7 +28,7 @@ from ..models import (
 from . import moderation, readings
 from . import services as community
 from . import transcribe as controls
-from .census import GAME as CENSUS_GAME
+from .collide_o_census import GAME as CENSUS_GAME
 from .forms import (
     AcceptForm,
     CustomCardForm,

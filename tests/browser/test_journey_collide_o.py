@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from cards.choices import Verification
-from cards.community.census import official_pack
+from cards.community.collide_o_census import official_pack
 from cards.community.trust import TRUSTED_AFTER
 from cards.data import card_data_load, card_data_parse
 from cards.games.collide_o import canonical

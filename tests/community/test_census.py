@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from cards.choices import Verification
-from cards.community.census import (
+from cards.community.collide_o_census import (
     census_change,
     census_counts,
     census_disagreements,

@@ -27,7 +27,6 @@ from .trust import counts_toward_confirmation
 
 GAME = collide_o.GAME.slug
 PACK_SIZE = collide_o.PACK_SIZE
-OFFICIAL_SET = "collide-o"
 Pattern = tuple[str, str, str]
 
 CensusListener = Callable[[Census], None]
@@ -64,6 +63,17 @@ def census_total(census: Census | None) -> int:
     return census.counts.aggregate(n=Sum("count"))["n"] or 0
 
 
+def colours() -> list[dict]:
+    """Return the game's colours, each with its letter and its name, in order."""
+    return [{"letter": c.letter, "value": c.value} for c in collide_o.GAME.colours]
+
+
+def section_colours(section: str) -> list[str]:
+    """Return the names of a section's colours: one (solid), two (stripe) or five."""
+    names = {c.letter: c.value for c in collide_o.GAME.colours}
+    return [names[letter] for letter in section]
+
+
 def pattern_words(pattern: Pattern) -> str:
     """Return a pattern as words: "red | blue-yellow | wild"."""
     names = {c.letter: c.value for c in collide_o.GAME.colours}
@@ -77,10 +87,15 @@ def pattern_words(pattern: Pattern) -> str:
 
 
 def official_set() -> CardSet | None:
-    """Return the official Collide-O! set (None before the card data is loaded)."""
-    return CardSet.objects.filter(
-        game__slug=GAME, kind=SetKind.OFFICIAL, slug=OFFICIAL_SET
-    ).first()
+    """Return the official Collide-O! set (None before the card data is loaded).
+
+    The game is one boxed pack, so its one official set is that pack.
+    """
+    return (
+        CardSet.objects.filter(game__slug=GAME, kind=SetKind.OFFICIAL)
+        .order_by("sort_order", "pk")
+        .first()
+    )
 
 
 def official_pack() -> list[tuple[Card, int]]:
