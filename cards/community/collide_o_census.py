@@ -231,11 +231,16 @@ def complete_censuses() -> list[tuple[Census, dict[Pattern, int]]]:
 
 def _confirm_if_agreed(census: Census) -> None:
     """Make the pack official when this census and another independent one agree."""
-    card_set = official_set()
-    if card_set is None or card_set.cards.exists():
-        return
     mine = census_counts(census)
     if sum(mine.values()) != PACK_SIZE or not counts_toward_confirmation(census.owner):
+        return
+    card_set = official_set()
+    if card_set is None:
+        return
+    # Two censuses completed at once would both make the pack: the second waits
+    # here and then finds the cards made.
+    card_set = CardSet.objects.select_for_update().get(pk=card_set.pk)
+    if card_set.cards.exists():
         return
     for other, counts in complete_censuses():
         if other.owner_id == census.owner_id or counts != mine:
@@ -307,6 +312,14 @@ def census_settle(*, moderator, census: Census) -> CardSet:
 
 def _make_official(card_set, counts: dict, level: str, source: str, user) -> None:
     """Create the official set's cards, one per card of the pack, from ``counts``."""
+    # The set's notes said the composition was not known: say how it is known now.
+    card_set.notes = (
+        f"The game is one pack of {PACK_SIZE} cards with three sections each. Its "
+        f"composition, pattern by pattern, comes from this site: {source} The "
+        "cards carry no name or number; the numbers here only order the patterns."
+    )
+    card_set.full_clean()
+    card_set.save(update_fields=["notes"])
     number = 0
     for pattern in sorted(counts):
         for _ in range(counts[pattern]):

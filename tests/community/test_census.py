@@ -143,8 +143,14 @@ def test_two_agreeing_established_censuses_make_the_official_pack(
     ) == census_counts(census_of(user))
     card = pack[0][0]
     assert card.verification == Verification.CONFIRMED
-    assert "alice" in card.source and "mallory" in card.source
+    first, second = census_of(user).pk, census_of(other_user).pk
+    assert card.source == (
+        f"Two agreeing Collide-O! pack censuses (#{first} by alice and #{second} by "
+        "mallory): every pattern counted alike."
+    )
     assert card.is_official
+    assert card.source in card.card_set.notes
+    assert "not known" not in card.card_set.notes
 
 
 def test_a_new_accounts_census_does_not_confirm(official, user, other_user):
