@@ -154,7 +154,8 @@ def test_a_counted_pack_plays_and_two_agreeing_censuses_make_it_official(
 
     # A third, new account plays the official pack.
     cleo = sign_up(browser, server, "cleo")
-    cleo.goto(f"{server.url}/community/census/")
+    cleo.goto(f"{server.url}/community/")
+    cleo.click("text=Count my Collide-O! pack")
     shot(cleo, "census-official-known")
     cleo.click("text=Play the official pack")
     game = play_to_the_end(cleo)
