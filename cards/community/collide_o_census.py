@@ -127,7 +127,12 @@ def pattern_check(sections) -> Pattern:
     if len(sections) != 3:
         raise ValidationError("A card has three sections.", code="bad_pattern")
     for index, section in enumerate(sections, 1):
-        problem = collide_o.section_problem(section)
+        if not section:
+            problem = "tick its colour, the two colours of its stripe, or wild."
+        elif collide_o.WILD in section and section != collide_o.WILD:
+            problem = "wild is all five colours: untick the others."
+        else:
+            problem = collide_o.section_problem(section)
         if problem:
             raise ValidationError(f"Section {index}: {problem}", code="bad_section")
     return collide_o.canonical(sections)

@@ -89,6 +89,25 @@ def test_a_section_that_is_not_solid_a_stripe_or_wild_is_refused(user, sections,
     assert census_of(user) is None
 
 
+@pytest.mark.parametrize(
+    ("sections", "message"),
+    [
+        (
+            ("R", "", "K"),
+            "Section 2: tick its colour, the two colours of its stripe, or wild.",
+        ),
+        (
+            ("RBYRGK", "G", "K"),
+            "Section 1: wild is all five colours: untick the others.",
+        ),
+    ],
+)
+def test_an_empty_or_wild_and_colour_section_says_what_to_tick(user, sections, message):
+    with pytest.raises(ValidationError) as caught:
+        census_change(user=user, sections=sections, delta=1)
+    assert caught.value.messages == [message]
+
+
 def test_a_ninety_first_card_is_refused(user):
     count_pack(user, practice_patterns())
     with pytest.raises(ValidationError) as caught:
@@ -118,6 +137,15 @@ def test_the_census_is_its_owners_pack_deck_at_once_and_plays(user):
     assert deck.versions.count() == 2
     pt = playtest_create(owner=user, deck=deck, opponent="random", seed=1)
     assert len(pt.decks[0]["pack"]) == 12
+
+
+def test_the_deck_builder_shows_the_census_pack_in_words(client, user):
+    for _ in range(3):
+        census_change(user=user, sections=("R", "G", "BYRGK"), delta=1)
+    client.force_login(user)
+    page = client.get(census_deck(census_of(user)).get_absolute_url())
+    assert page.status_code == 200
+    assert "red | green | wild" in page.content.decode()
 
 
 def test_the_census_cards_are_private_to_their_owner(user, other_user):
