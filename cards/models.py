@@ -698,3 +698,73 @@ class FieldVerification(models.Model):
 
     def __str__(self):
         return f"{self.card_id}.{self.field}: {self.level}"
+
+
+class Census(models.Model):
+    """One collector's count of their Collide-O! pack: how many cards of each pattern.
+
+    Collide-O! cards carry no name or number, so a pack is known by its
+    composition; two agreeing censuses make it the official pack
+    (``cards/community/collide_o_census.py``).
+    """
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, related_name="census", on_delete=models.CASCADE
+    )
+    card_set = models.OneToOneField(
+        CardSet,
+        related_name="census",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        help_text="The owner's own set of the patterns counted, which plays as their pack.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["pk"]
+        verbose_name_plural = "censuses"
+
+    def __str__(self):
+        return f"Census by {self.owner}"
+
+
+class CensusCount(models.Model):
+    """How many cards of one section pattern a census counted."""
+
+    census = models.ForeignKey(Census, related_name="counts", on_delete=models.CASCADE)
+    section_1 = models.CharField(max_length=5)
+    section_2 = models.CharField(max_length=5)
+    section_3 = models.CharField(max_length=5)
+    count = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+
+    class Meta:
+        ordering = ["census", "section_1", "section_2", "section_3"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["census", "section_1", "section_2", "section_3"],
+                name="unique_pattern_per_census",
+                violation_error_message="This census already counts this pattern.",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.pattern}: {self.count}"
+
+    @property
+    def pattern(self) -> tuple[str, str, str]:
+        return (self.section_1, self.section_2, self.section_3)
+
+    def clean(self):
+        errors = {}
+        for name in ("section_1", "section_2", "section_3"):
+            problem = games.collide_o.section_problem(getattr(self, name) or "")
+            if problem:
+                errors[name] = ValidationError(problem, code="bad_section")
+        if errors:
+            raise ValidationError(errors)
+        if games.collide_o.canonical(self.pattern) != self.pattern:
+            raise ValidationError(
+                "A pattern is stored one way round (ruling O1).", code="not_canonical"
+            )

@@ -38,6 +38,14 @@ class Deck(models.Model):
     is_public = models.BooleanField(
         default=False, help_text="Public decks can be read by anyone."
     )
+    census = models.OneToOneField(
+        "cards.Census",
+        related_name="deck",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        help_text="The Collide-O! census this pack is kept equal to.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

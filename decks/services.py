@@ -310,10 +310,12 @@ def deck_update(
     notes: str | None = None,
     is_public: bool | None = None,
     entries: Iterable[dict] | None = None,
+    merge: bool = False,
 ) -> Deck:
     """Change a deck's name, notes, visibility and (when given) all its entries.
 
-    Only the fields given are written, to the deck as it is now.
+    Only the fields given are written, to the deck as it is now; with ``merge``,
+    a change soon after the latest version rewrites it (``deck_version_record``).
     """
     locked = _lock(deck)
     given = {"name": name, "notes": notes, "is_public": is_public}
@@ -325,7 +327,7 @@ def deck_update(
     if entries is not None:
         checked = deck_entries_check(deck=locked, entries=entries)
         _save_entries(deck=locked, entries=checked)
-    deck_version_record(deck=locked)
+    deck_version_record(deck=locked, merge=merge)
     return locked
 
 

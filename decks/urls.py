@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import owned_views, views
+from . import census_views, owned_views, views
 
 app_name = "decks"
 urlpatterns = [
@@ -21,6 +21,7 @@ urlpatterns = [
     path("<int:pk>/versions/<int:number>/", views.version_detail, name="version"),
     path("<int:pk>/hand/", views.deck_hand, name="hand"),
     path("<int:pk>/wishlist/", views.deck_wishlist, name="wishlist"),
+    path("official-pack/", census_views.official_pack_view, name="official-pack"),
     path(
         "from-collection/<slug:game>/",
         owned_views.from_collection,

@@ -14,6 +14,8 @@ from ..models import (
     CardChange,
     CardDataImport,
     CardSubmission,
+    Census,
+    CensusCount,
     FieldVerification,
     Scan,
 )
@@ -130,6 +132,41 @@ class FieldVerificationAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+class CensusCountInline(admin.TabularInline):
+    model = CensusCount
+    extra = 0
+    can_delete = False
+    fields = ("section_1", "section_2", "section_3", "count")
+    readonly_fields = fields
+
+
+class ReadOnly:
+    """A collector's own count: changed on the census page, never by hand here."""
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Census)
+class CensusAdmin(ReadOnly, admin.ModelAdmin):
+    """Collide-O! pack censuses; moderators settle them on the census compare page."""
+
+    list_display = ("pk", "owner", "updated_at")
+    search_fields = ("owner__username",)
+    readonly_fields = ("owner", "card_set", "created_at", "updated_at")
+    inlines = (CensusCountInline,)
+
+
+@admin.register(CensusCount)
+class CensusCountAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ("census", "section_1", "section_2", "section_3", "count")
+    search_fields = ("census__owner__username",)
+    readonly_fields = ("census", "section_1", "section_2", "section_3", "count")
 
 
 User = get_user_model()

@@ -592,6 +592,9 @@ def help_wanted(*, game: GameRecord, card_set: CardSet | None = None,
             {
                 "set": each,
                 "total": len(cards),
+                # An official set nobody has recorded a card of: which cards it
+                # holds is not known (not "every card recorded and verified").
+                "unknown_set": not cards and each.is_official,
                 "complete": sum(1 for c in cards if not unknown_fields(c)),
                 "unverified": sum(
                     c.verification == Verification.UNVERIFIED for c in cards

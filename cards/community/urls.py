@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import census_views, views
 
 app_name = "community"
 urlpatterns = [
@@ -58,6 +58,10 @@ urlpatterns = [
     path(
         "custom/cards/<int:pk>/edit/", views.custom_card_edit, name="custom-card-edit"
     ),
+    path("census/", census_views.census_page, name="census"),
+    path("census/count/", census_views.census_count, name="census-count"),
+    path("census/compare/", census_views.census_compare, name="census-compare"),
+    path("census/<int:pk>/settle/", census_views.census_settle, name="census-settle"),
     path("import/", views.data_import, name="import"),
     path("import/<str:token>/", views.data_import_preview, name="import-preview"),
 ]

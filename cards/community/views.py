@@ -29,6 +29,7 @@ from ..models import (
 from . import moderation, readings
 from . import services as community
 from . import transcribe as controls
+from .collide_o_census import GAME as CENSUS_GAME
 from .forms import (
     AcceptForm,
     CustomCardForm,
@@ -590,6 +591,7 @@ def help_wanted(request, game, set=None):
             "card_set": card_set,
             "report": report,
             "include_practice": include_practice,
+            "census_game": CENSUS_GAME,
         },
     )
 

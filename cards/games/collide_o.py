@@ -23,11 +23,40 @@ ORDER = "BYRGK"  # blue, yellow, red, green, black
 WILD = ORDER
 NOT_PRINTABLE = ()
 SECTION_RE = re.compile(r"^[BYRGK]{1,5}$")
+# "The game is one pack of 90 cards" (the design notes; the official set's notes).
+PACK_SIZE = 90
 
 
 def normalise(section: str) -> str:
     """Return the colour letters of a section in the canonical order."""
     return "".join(c for c in ORDER if c in section)
+
+
+def section_problem(section: str) -> str | None:
+    """Return why ``section`` is not a Collide-O! section, or None when it is."""
+    if not SECTION_RE.match(section) or len(set(section)) != len(section):
+        return "A section is colour letters B Y R G K, each at most once."
+    if len(section) not in (1, 2, 5):
+        return (
+            "A section is solid (one colour), a two-colour stripe, or all five colours."
+        )
+    return None
+
+
+def _rank(section: str) -> tuple:
+    return (len(section), [ORDER.index(c) for c in section])
+
+
+def canonical(sections) -> tuple[str, str, str]:
+    """Return a card's three sections as one way round: a card may be turned end to end.
+
+    Two counts of the same card, one read each way round, so name one pattern
+    (ruling O1: a card may be turned end to end).
+    """
+    first, middle, last = (normalise(s) for s in sections)
+    if _rank(last) < _rank(first):
+        first, last = last, first
+    return (first, middle, last)
 
 
 def validate(card, errors) -> None:
