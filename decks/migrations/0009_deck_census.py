@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("cards", "0015_census"),
-        ("decks", "0007_budgets_and_table_sharing"),
+        ("decks", "0008_job_heartbeats_and_cancel"),
     ]
 
     operations = [
