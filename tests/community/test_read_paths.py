@@ -198,6 +198,11 @@ PATHS = {
     "table:companion-shared": Not("the table companion keeps scores, not cards"),
     # Readings, proposals, custom cards.
     "community:transcribe": Shows(blank),
+    "community:census": Not("a Collide-O! pack census: section patterns, no reading"),
+    "community:census-count": Not(WRITE),
+    "community:census-compare": Not(MODERATION.replace("readings", "censuses")),
+    "community:census-settle": Not(WRITE),
+    "decks:official-pack": Not(WRITE),
     "community:transcribe-preview": Not("draws the values posted, not stored ones"),
     "community:reading-withdraw": Not(WRITE),
     "community:submissions": Shows(lambda w: {}),
