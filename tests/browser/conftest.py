@@ -146,3 +146,44 @@ def signed_in_page(browser, server, user, client):
 def screenshot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def click_to_the_end(page, limit=600):
+    """Click the first offered move (or pass the device) until the game is over."""
+    for _ in range(limit):
+        if page.locator("text=Game over").count():
+            return
+        if page.locator(".pass-screen").count():
+            page.locator(".pass-screen a").click()
+            continue
+        buttons = page.locator(".choices button")
+        if buttons.count() == 0:
+            page.reload()
+            continue
+        version = page.locator("#board").get_attribute("data-version")
+        buttons.first.click()
+        page.wait_for_function(
+            "v => { const b = document.querySelector('#board'); return b && b.dataset.version !== v; }",
+            arg=version,
+            timeout=15000,
+        )
+    raise AssertionError("the game did not end within the click limit")
+
+
+def run_task_worker(server) -> None:
+    """Let the task worker take every queued task, as the one ``make run`` starts."""
+    subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "db_worker",
+            "--batch",
+            "--no-startup-delay",
+            "--no-reload",
+        ],
+        cwd=ROOT,
+        env=server.env,
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )

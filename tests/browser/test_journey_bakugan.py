@@ -11,8 +11,7 @@ from cards.data import card_data_load, card_data_parse
 from cards.models import Card
 from decks.play.models import Playtest
 
-from .conftest import screenshot
-from .test_playtest_browser import click_to_the_end
+from .conftest import click_to_the_end, screenshot
 
 pytestmark = pytest.mark.browser
 

@@ -24,8 +24,7 @@ from cards.games.collide_o import canonical
 from cards.models import CardSubmission, GameRecord, ReviewStatus
 from decks.play.models import Playtest
 
-from .conftest import ARTIFACTS, screenshot
-from .test_playtest_browser import click_to_the_end
+from .conftest import ARTIFACTS, click_to_the_end, screenshot
 
 pytestmark = pytest.mark.browser
 

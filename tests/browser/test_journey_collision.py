@@ -8,9 +8,6 @@ title and edge. Everything is done by clicking and typing; the task worker runs
 beside the server as ``make run`` starts one.
 """
 
-import subprocess
-import sys
-
 import pytest
 from django.core.management import call_command
 
@@ -19,8 +16,7 @@ from decks.models import Deck
 from decks.play.models import DeckDoctor, DeckReport, Playtest
 from tests.table.pdf import pages
 
-from .conftest import ROOT, screenshot
-from .test_playtest_browser import click_to_the_end
+from .conftest import ROOT, click_to_the_end, run_task_worker, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -30,25 +26,6 @@ EDGE = "LS.E.L"  # typed as the six keys l s b e b l
 
 def _phone(browser):
     return browser.new_context(viewport={"width": 390, "height": 844})
-
-
-def _run_worker(server) -> None:
-    """Let the task worker take every queued task, as the one ``make run`` starts."""
-    subprocess.run(
-        [
-            sys.executable,
-            "manage.py",
-            "db_worker",
-            "--batch",
-            "--no-startup-delay",
-            "--no-reload",
-        ],
-        cwd=ROOT,
-        env=server.env,
-        check=True,
-        capture_output=True,
-        timeout=600,
-    )
 
 
 def _fits(page) -> None:
@@ -174,7 +151,7 @@ def test_a_collision_collector_reads_builds_plays_reports_and_prints(browser, se
     doctor_form.locator("button[type=submit]").click()
     page.wait_for_url("**/play/doctor/*/")
     doctor = DeckDoctor.objects.get(owner__username="tala")
-    _run_worker(server)
+    run_task_worker(server)
     page.goto(f"{server.url}/play/reports/{report.pk}/")
     page.wait_for_selector(f"text={TITLE}")
     assert DeckReport.objects.get(pk=report.pk).status == "done"

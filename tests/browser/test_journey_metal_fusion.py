@@ -13,10 +13,9 @@ from django.core.management import call_command
 
 from cards.models import Card, CardSubmission
 from decks.models import Deck
-from decks.play.models import Playtest
+from decks.play.models import DeckDoctor, Playtest
 
-from .conftest import screenshot
-from .test_playtest_browser import click_to_the_end
+from .conftest import click_to_the_end, run_task_worker, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -66,7 +65,9 @@ def _add(page, name: str, zone: str) -> None:
         row.locator(f"button:text-is('Add to {zone}')").click()
 
 
-def test_a_new_collector_reads_the_line_up_builds_a_deck_and_plays_it(browser, server):
+def test_a_new_collector_reads_the_line_up_builds_a_deck_plays_it_and_runs_the_doctor(
+    browser, server
+):
     call_command(
         "load_cards",
         str(FIXTURES / "metal-fusion.json"),
@@ -178,4 +179,18 @@ def test_a_new_collector_reads_the_line_up_builds_a_deck_and_plays_it(browser, s
     assert lineup == {"gingka", "storm-pegasus", "example-customizer"}
     # Nobody else's card changed: the readings are the reader's own.
     assert Card.objects.get(key="gingka", card_set__slug="metal-fusion").number is None
+
+    # The deck doctor takes the deck as the playtest did.
+    page.goto(f"{server.url}/play/new/?deck={deck.pk}")
+    doctor_form = page.locator("form[action='/play/doctor/new/']")
+    doctor_form.locator("input[name=games]").fill("20")
+    doctor_form.locator("select[name=bot]").select_option("random")
+    doctor_form.locator("button[type=submit]").click()
+    page.wait_for_url("**/play/doctor/*/")
+    doctor = DeckDoctor.objects.get(owner__username="ginga")
+    run_task_worker(server)
+    page.goto(f"{server.url}/play/doctor/{doctor.pk}/")
+    assert DeckDoctor.objects.get(pk=doctor.pk).status == "done"
+    assert "As it is, the deck wins" in page.locator("#doctor").inner_text()
+    screenshot(page, "journey-mf-doctor-390")
     context.close()

@@ -5,33 +5,11 @@ import pytest
 from decks.play.models import Playtest
 from decks.play.services import playtest_create
 
-from .conftest import screenshot
+from .conftest import click_to_the_end, screenshot
 
 pytestmark = pytest.mark.browser
 
 GAMES = ["collision", "metal-fusion", "collide-o", "bakugan"]
-
-
-def click_to_the_end(page, limit=600):
-    """Click the first offered move (or pass the device) until the game is over."""
-    for _ in range(limit):
-        if page.locator("text=Game over").count():
-            return
-        if page.locator(".pass-screen").count():
-            page.locator(".pass-screen a").click()
-            continue
-        buttons = page.locator(".choices button")
-        if buttons.count() == 0:
-            page.reload()
-            continue
-        version = page.locator("#board").get_attribute("data-version")
-        buttons.first.click()
-        page.wait_for_function(
-            "v => { const b = document.querySelector('#board'); return b && b.dataset.version !== v; }",
-            arg=version,
-            timeout=15000,
-        )
-    raise AssertionError("the game did not end within the click limit")
 
 
 @pytest.mark.parametrize("game", GAMES)
