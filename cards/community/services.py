@@ -32,6 +32,7 @@ from ..models import (
     CardDataImport,
     CardSet,
     CardSubmission,
+    Census,
     GameRecord,
     ReviewStatus,
     Scan,
@@ -461,6 +462,15 @@ def _require_owner(user, card_set: CardSet) -> None:
         raise PermissionDenied("Only the owner of a custom set changes its cards.")
 
 
+def _refuse_census_set(card_set: CardSet) -> None:
+    """A pack census's cards follow its counts: they change on the census page."""
+    if Census.objects.filter(card_set=card_set).exists():
+        raise ValidationError(
+            "These cards are your Collide-O! pack census: change them on the "
+            "census page (+1 and -1), which keeps your census deck the same."
+        )
+
+
 @transaction.atomic
 def custom_set_update(
     *, user, card_set: CardSet, name: str, is_public: bool, notes: str = ""
@@ -488,6 +498,7 @@ def _next_key(card_set: CardSet) -> str:
 def custom_card_create(*, user, card_set: CardSet, fields: dict) -> Card:
     """Add a card to ``user``'s custom set, checked by the game's rules."""
     _require_owner(user, card_set)
+    _refuse_census_set(card_set)
     values, errors = _clean_fields(card_set.game.slug, fields)
     if errors:
         raise ValidationError(errors)
@@ -509,6 +520,7 @@ def custom_card_create(*, user, card_set: CardSet, fields: dict) -> Card:
 def custom_card_update(*, user, card: Card, fields: dict) -> Card:
     """Change fields of one of ``user``'s custom cards, recording the history."""
     _require_owner(user, card.card_set)
+    _refuse_census_set(card.card_set)
     values, errors = _clean_fields(card.card_set.game.slug, fields)
     values.pop("distribution", None)
     if errors:
@@ -525,6 +537,7 @@ def custom_card_update(*, user, card: Card, fields: dict) -> Card:
 def custom_card_delete(*, user, card: Card) -> None:
     """Delete one of ``user``'s custom cards (collection entries and deck slots go)."""
     _require_owner(user, card.card_set)
+    _refuse_census_set(card.card_set)
     card.delete()
 
 

@@ -238,7 +238,9 @@ def deck_cards(*, user, deck_id) -> list[Card]:
     Custom cards are left out (their owner edits them); the list is empty when
     the deck is not theirs, and the page then walks the card's set.
     """
-    if not str(deck_id).isdigit():
+    if not (
+        str(deck_id).isascii() and str(deck_id).isdigit() and len(str(deck_id)) <= 18
+    ):
         return []
     return list(
         Card.objects.filter(

@@ -270,7 +270,8 @@ TYPED_KINDS = ("text", "notches", "number")
 def _deck_id(request) -> str:
     """Return the deck the reader came from (the playtest's blocked cards), or ""."""
     value = request.POST.get("deck") or request.GET.get("deck") or ""
-    return value if value.isdigit() else ""
+    # Digits only, and no longer than a database key can be.
+    return value if value.isascii() and value.isdigit() and len(value) <= 18 else ""
 
 
 def _walk_url(card, *, deck_id: str, back: str) -> str:
@@ -703,7 +704,11 @@ def custom_card_edit(request, pk):
         pk=pk,
     )
     if request.method == "POST" and "delete" in request.POST:
-        community.custom_card_delete(user=request.user, card=card)
+        try:
+            community.custom_card_delete(user=request.user, card=card)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+            return redirect("community:custom-card-edit", pk=card.pk)
         messages.success(request, f"Deleted {card.display_name}.")
         return redirect("community:custom-set", pk=card.card_set_id)
     form = CustomCardForm(request.POST or None, game=card.card_set.game.slug, card=card)

@@ -316,3 +316,28 @@ def test_the_official_pack_button_makes_a_deck_and_opens_the_start_page(
     response = client.post("/decks/official-pack/")
     deck = third.decks.get()
     assert response["Location"] == f"/play/new/?deck={deck.pk}"
+
+
+def test_census_cards_change_only_through_the_census(client, user):
+    from cards.community.services import (
+        custom_card_create,
+        custom_card_delete,
+        custom_card_update,
+    )
+
+    census_change(user=user, sections=("R", "G", "K"), delta=1)
+    card = census_deck(census_of(user)).entries.get().card
+    with pytest.raises(ValidationError, match="census page"):
+        custom_card_update(user=user, card=card, fields={"section_1": "B"})
+    with pytest.raises(ValidationError, match="census page"):
+        custom_card_delete(user=user, card=card)
+    with pytest.raises(ValidationError, match="census page"):
+        custom_card_create(user=user, card_set=card.card_set, fields={"section_1": "B"})
+    client.force_login(user)
+    page = client.post(
+        f"/community/custom/cards/{card.pk}/edit/", {"delete": "1"}, follow=True
+    )
+    assert page.status_code == 200
+    assert "census page" in page.content.decode()
+    assert Card.objects.filter(pk=card.pk).exists()
+    assert census_counts(census_of(user)) == {("R", "G", "K"): 1}
