@@ -81,6 +81,7 @@ from .workload import (
     refuse_if_busy,
     refuse_over_quota,
     requeue_silent,
+    watch_job,
     watch_later,
 )
 
@@ -556,11 +557,7 @@ def doctor_requeue_stale(doctor: DeckDoctor, taken: bool = False) -> int:
 def doctor_watch(doctor_id: int) -> None:
     """Queue again a run's silent candidates, and look again later while it lasts."""
     doctor = DeckDoctor.objects.filter(pk=doctor_id).first()
-    if doctor is None or not doctor.unfinished:
-        return
-    # The next look is queued first: a worker killed during this one leaves it.
-    watch_later(watch_doctor, doctor.pk)
-    doctor_requeue_stale(doctor, taken=True)
+    watch_job(doctor, watch_doctor, doctor_requeue_stale)
 
 
 @task()

@@ -53,6 +53,7 @@ from .workload import (
     lock_owner,
     refuse_over_quota,
     requeue_silent,
+    watch_job,
     watch_later,
 )
 
@@ -397,11 +398,7 @@ def report_requeue_stale(report: DeckReport, taken: bool = False) -> int:
 def report_watch(report_id: int) -> None:
     """Queue again a report's silent slices, and look again later while it lasts."""
     report = DeckReport.objects.filter(pk=report_id).first()
-    if report is None or not report.unfinished:
-        return
-    # The next look is queued first: a worker killed during this one leaves it.
-    watch_later(watch_report, report.pk)
-    report_requeue_stale(report, taken=True)
+    watch_job(report, watch_report, report_requeue_stale)
 
 
 def deck_report_cancel(*, report: DeckReport) -> DeckReport:

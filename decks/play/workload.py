@@ -248,6 +248,17 @@ def watch_later(task, job_pk: int) -> None:
     task.using(priority=TASK_MAX_PRIORITY, run_after=at).enqueue(job_pk)
 
 
+def watch_job(job, watch_task, requeue_stale) -> None:
+    """Queue a job's silent parts again, and the next look, while the job lasts.
+
+    The next look is queued first: a worker killed during this one leaves it.
+    """
+    if job is None or not job.unfinished:
+        return
+    watch_later(watch_task, job.pk)
+    requeue_stale(job, taken=True)
+
+
 class Progress:
     """Add a part's games to its job's ``done_games``, seldom: the writes are the cost.
 
