@@ -81,8 +81,10 @@ COMMON_FIELDS = (
     "effects",
 )
 
-# Common columns a game declares only when its cards print them: a game whose
-# cards print no rarity (Bakugan, Collide-O!) leaves it out of ``printed``.
+# Common columns a game declares only when its cards print them. Bakugan and
+# Collide-O! leave rarity out of ``printed``: no recorded source gives a rarity
+# for either (docs/games.md), and the site reads none; a source that shows one
+# is declared here and in the game's entry together.
 DECLARED_COMMON = ("name", "rarity", "text")
 
 

@@ -187,3 +187,14 @@ def run_task_worker(server) -> None:
         capture_output=True,
         timeout=600,
     )
+
+
+def start_job(page, server, deck, job: str, games: int) -> None:
+    """Start a ``job`` ("reports" or "doctor") of ``deck`` from its playtest start
+    page, with the random bot, and land on the job's page."""
+    page.goto(f"{server.url}/play/new/?deck={deck.pk}")
+    form = page.locator(f"form[action='/play/{job}/new/']")
+    form.locator("input[name=games]").fill(str(games))
+    form.locator("select[name=bot]").select_option("random")
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(f"**/play/{job}/*/")

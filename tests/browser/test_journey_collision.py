@@ -16,7 +16,7 @@ from decks.models import Deck
 from decks.play.models import DeckDoctor, DeckReport, Playtest
 from tests.table.pdf import pages
 
-from .conftest import ROOT, click_to_the_end, run_task_worker, screenshot
+from .conftest import ROOT, click_to_the_end, run_task_worker, screenshot, start_job
 
 pytestmark = pytest.mark.browser
 
@@ -137,19 +137,9 @@ def test_a_collision_collector_reads_builds_plays_reports_and_prints(browser, se
     assert Playtest.objects.get(owner__username="tala").over is True
 
     # A 100-game report and a deck doctor run, from the start page.
-    page.goto(f"{server.url}/play/new/?deck={deck.pk}")
-    report_form = page.locator("form[action='/play/reports/new/']")
-    report_form.locator("input[name=games]").fill("100")
-    report_form.locator("select[name=bot]").select_option("random")
-    report_form.locator("button[type=submit]").click()
-    page.wait_for_url("**/play/reports/*/")
+    start_job(page, server, deck, "reports", 100)
     report = DeckReport.objects.get(owner__username="tala")
-    page.goto(f"{server.url}/play/new/?deck={deck.pk}")
-    doctor_form = page.locator("form[action='/play/doctor/new/']")
-    doctor_form.locator("input[name=games]").fill("20")
-    doctor_form.locator("select[name=bot]").select_option("random")
-    doctor_form.locator("button[type=submit]").click()
-    page.wait_for_url("**/play/doctor/*/")
+    start_job(page, server, deck, "doctor", 20)
     doctor = DeckDoctor.objects.get(owner__username="tala")
     run_task_worker(server)
     page.goto(f"{server.url}/play/reports/{report.pk}/")

@@ -15,7 +15,7 @@ from cards.models import Card, CardSubmission
 from decks.models import Deck
 from decks.play.models import DeckDoctor, Playtest
 
-from .conftest import click_to_the_end, run_task_worker, screenshot
+from .conftest import click_to_the_end, run_task_worker, screenshot, start_job
 
 pytestmark = pytest.mark.browser
 
@@ -181,12 +181,7 @@ def test_a_new_collector_reads_the_line_up_builds_a_deck_plays_it_and_runs_the_d
     assert Card.objects.get(key="gingka", card_set__slug="metal-fusion").number is None
 
     # The deck doctor takes the deck as the playtest did.
-    page.goto(f"{server.url}/play/new/?deck={deck.pk}")
-    doctor_form = page.locator("form[action='/play/doctor/new/']")
-    doctor_form.locator("input[name=games]").fill("20")
-    doctor_form.locator("select[name=bot]").select_option("random")
-    doctor_form.locator("button[type=submit]").click()
-    page.wait_for_url("**/play/doctor/*/")
+    start_job(page, server, deck, "doctor", 20)
     doctor = DeckDoctor.objects.get(owner__username="ginga")
     run_task_worker(server)
     page.goto(f"{server.url}/play/doctor/{doctor.pk}/")
