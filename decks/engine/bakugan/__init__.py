@@ -114,8 +114,9 @@ page lists each such reading).
 
 - ``add_g_power`` (amount, target, optional attribute): adds to the battle
   G-Power of each target Bakugan (of that attribute only, when given).
-- ``swap_g_power``: exchanges the two battlers' G-Power as it stands then
-  (printed plus additions so far); the gate bonus is added after it.
+- ``swap_g_power``: exchanges the two battlers' printed G-Power; every bonus
+  (Ability cards, played before the gate opened or after, and the gate bonus)
+  stays with the Bakugan it was given to (issue 35).
 - ``lower_wins``: the lower G-Power wins this battle (a tie still goes to the
   defender).
 - ``cancel_gate``: the gate's bonus and its not yet decided steps do not count

@@ -155,6 +155,10 @@ def _powers(state: State, battle: Battle) -> tuple[list, bool]:
             factor = [0, 0]
         elif op == "zero_printed":
             power = [0, 0]
+        elif op == "swap_g_power":
+            # G-Power Exchange swaps the printed G-Power: each side keeps its
+            # bonuses, those given before the gate opened too.
+            power.reverse()
         elif op.startswith("double_ability_bonus"):
             letters = op.partition("/")[2]
             for i in (0, 1):
@@ -191,8 +195,6 @@ def _powers(state: State, battle: Battle) -> tuple[list, bool]:
                 if pair[i] in targets:
                     times = factor[i] if letter else 1
                     power[i] += amount * times * _count(state, pair[i] // 3, per, ())
-        elif op == "swap_g_power":
-            power.reverse()
         elif op == "lower_wins":
             lower = True
     if not battle.cancelled:
