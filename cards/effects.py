@@ -681,7 +681,7 @@ _ACTION_TEMPLATES = {
     ),
     "zero_ability_bonus": "Ability cards add no G-Power in this battle",
     "extra_turn": "you take another turn",
-    "take_gate": "{player} takes a won gate from an opponent's used pile",
+    "take_gate": "{player} {take} a won gate from an opponent's used pile",
     "keep_gate": "the winner does not take the gate: it stays in the field",
     "remove_bakugan": "{subject} is removed from the game",
     "win_gate": "{subject} wins the battle at once",
@@ -725,6 +725,7 @@ def _action(step: Effect, is_gate: bool) -> str:
         colour=colour,
         amount=step.amount,
         put="put" if player == "you" else "puts",
+        take="take" if player == "you" else "takes",
     )
 
 
@@ -735,8 +736,67 @@ _BAKUGAN_OPS = {
 }  # fmt: skip
 
 
+# Ops whose action words already name the attributes of their "attribute"
+# condition ("every used Haos or Ventus Bakugan"): it is a filter, not an "if".
+_ATTRIBUTE_IN_ACTION = {"join_gate", "return_bakugan"}
+# Ops the engine decides on the card owner's battler, whatever the target.
+_WHOLE_BATTLE_OPS = {
+    "cancel_gate", "nullify_gate", "lower_wins", "swap_g_power", "zero_printed",
+    "zero_ability_bonus", "cap_gate_bonus", "clear_bonuses",
+}  # fmt: skip
+# "its owner ..." -> the words for "you" (the verb agrees with "you").
+_TO_YOU = (
+    ("than its owner", "than you"),
+    ("its owner has", "you have"),
+    ("its owner uses", "you use"),
+    ("its owner rolled", "you rolled"),
+    ("its owner's", "your"),
+)
+
+
+def _for_player(clause: str, step: Effect, is_gate: bool) -> str:
+    """Return a clause of a player's step with "it" and "its owner" named.
+
+    The engine reads a condition for each target's Bakugan (the card owner's
+    for a step on the whole battle, the rolled one around a roll), so "its
+    owner" is that player.
+    """
+    clause = clause.replace("its opponent's owner", "the opposing player")
+    clause = clause.replace("if its opponent's", "if the opposing Bakugan's")
+    # Around a roll a step reads the rolled Bakugan, its player's own.
+    mine = step.target == "self" or step.timing in ("before_roll", "after_roll")
+    if mine or step.op in _WHOLE_BATTLE_OPS:
+        if not is_gate:
+            for old, new in _TO_YOU:
+                clause = clause.replace(old, new)
+            who = "your Bakugan"
+        else:
+            clause = clause.replace("its owner", "the gate owner")
+            who = "the gate owner's Bakugan"
+    else:
+        clause = clause.replace("its owner", "that player")
+        who = "that player's Bakugan"
+    clause = clause.replace("if it ", f"if {who} ", 1)
+    return clause.replace("if its ", f"if {who}'s ", 1)
+
+
+def _joined(lead: list) -> str:
+    """Return the clauses as one: "if a and b", an "if" kept after "on ..."."""
+    text, chain = lead[0], lead[0].startswith("if ")
+    for clause in lead[1:]:
+        if clause.startswith("if ") and not chain:
+            text, chain = f"{text} {clause}", True
+        else:
+            text += " and " + (clause[3:] if clause.startswith("if ") else clause)
+    return text
+
+
 def _conditions(step: Effect, is_gate: bool) -> str:
-    clauses = [_clause(k, v) for k, v in step.when]
+    clauses = [
+        _clause(k, v)
+        for k, v in step.when
+        if not (k == "attribute" and step.op in _ATTRIBUTE_IN_ACTION)
+    ]
     # "by more than N" belongs with "won"/"lost".
     lead = [c for c in clauses if not c.startswith("by ")]
     tail = [c for c in clauses if c.startswith("by ")]
@@ -751,8 +811,6 @@ def _conditions(step: Effect, is_gate: bool) -> str:
         won = step.condition("result") == "lose"
         what = f"{_a(_or(kinds))} Bakugan of yours" if kinds else "your Bakugan"
         lead = [f"if {what} {'won' if won else 'lost'} the battle"]
-    elif step.op == "join_gate":
-        lead = [c for c in lead if not c.startswith("if it is ")]
     elif step.op == "arm":
         lead = [
             c.replace("than its owner", "than you")
@@ -771,15 +829,10 @@ def _conditions(step: Effect, is_gate: bool) -> str:
     elif step.op in ("no_traps", "discard_traps", "return_traps"):
         lead = [c.replace("its owner has", "that player has") for c in lead]
     elif step.op not in _BAKUGAN_OPS:
-        who = "the gate owner's Bakugan" if is_gate else "your Bakugan"
-        if not is_gate:
-            lead = [c.replace("if its owner rolled", "if you rolled") for c in lead]
-        lead = [c.replace("if it ", f"if {who} ", 1) for c in lead]
-        lead = [c.replace("if its ", f"if {who}'s ", 1) for c in lead]
+        lead = [_for_player(c, step, is_gate) for c in lead]
     if not lead:
         return ""
-    rest = [c[3:] if c.startswith("if ") else c for c in lead[1:]]
-    return " " + " and ".join([lead[0], *rest])
+    return " " + _joined(lead)
 
 
 def _step_text(step: Effect, is_gate: bool, previous: Effect | None) -> str:
