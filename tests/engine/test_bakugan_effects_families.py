@@ -318,6 +318,7 @@ def test_arm_rip_tide_starts_its_lasting_reroll_only_when_behind():
     assert state.won == [[], [3]]  # Player 1 is behind now
     state = pass_windows(act(act(state, "P1 rolls B2"), "P1 plays A1"))
     assert "Rip Tide: its lasting effect starts." in state.events
+    state = act(state, "missed")  # Preyas rolls again: the card counts already
     state = pass_windows(act(state, "missed"))
     state = pass_windows(roll(state, "P2 rolls B1", "missed"))
     state = act(state, "P1 rolls B3")

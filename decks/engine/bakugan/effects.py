@@ -1102,18 +1102,27 @@ def _pile_steps(state: State) -> None:
 
 def _pile_rerolls(state: State, seat: int) -> None:
     """Give the rolled Bakugan the re-rolls its owner's used cards grant."""
-    static = state.static
     for idx in state.abilities_used[seat]:
-        if static.ab_arm[seat][idx] and seat * 3 + idx not in state.armed:
-            continue
-        for k in static.ab_pile[seat][idx]:
-            step = static.ab_steps[seat][idx][k]
-            if step.op == "reroll_on_miss" and _holds(state, seat, step, state.rolling):
-                state.miss_rerolls += step.amount
-                state.events.append(
-                    f"{_bname(state, state.rolling)} rolls again if it misses "
-                    f"({static.ab_name[seat][idx]}, in the used pile)."
-                )
+        _card_rerolls(state, seat, idx)
+
+
+def _card_rerolls(state: State, seat: int, idx: int) -> None:
+    """Give the rolled Bakugan the re-rolls that used Ability card ``idx`` grants.
+
+    A card played in the window before its owner's roll grants them to that
+    roll too (Rip Tide, Rainbow Portal): the Bakugan is thrown after the window.
+    """
+    static = state.static
+    if static.ab_arm[seat][idx] and seat * 3 + idx not in state.armed:
+        return
+    for k in static.ab_pile[seat][idx]:
+        step = static.ab_steps[seat][idx][k]
+        if step.op == "reroll_on_miss" and _holds(state, seat, step, state.rolling):
+            state.miss_rerolls += step.amount
+            state.events.append(
+                f"{_bname(state, state.rolling)} rolls again if it misses "
+                f"({static.ab_name[seat][idx]}, in the used pile)."
+            )
 
 
 def _pile_step(state: State, owner: int, step) -> None:

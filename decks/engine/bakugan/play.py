@@ -15,6 +15,7 @@ from .effects import (
     _after_step,
     _battle_step,
     _battler_of,
+    _card_rerolls,
     _holds,
     _pile_rerolls,
     _roll_steps,
@@ -387,6 +388,12 @@ def _do_play(state: State, action: Action) -> None:
         state.battle.played.append(seat)
     if static.ab_arm[seat][idx]:
         _arm(state, seat, idx, steps)
+    if (
+        kind == "before_roll"
+        and state.rolling // 3 == seat
+        and static.ab_pile[seat][idx]
+    ):
+        _card_rerolls(state, seat, idx)
     if kind in ("before_roll", "after_roll"):
         if _roll_steps(state, seat, steps):
             state.pending[seat].append(idx)
