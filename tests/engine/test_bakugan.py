@@ -338,9 +338,9 @@ def test_b8_only_the_two_battlers_play_battle_cards_in_a_four_player_game():
     while state.phase == "window":
         seats.append(bk.to_act(state))
         state = bk.apply(state, bk.Action("pass", bk.to_act(state)))
-    # In battle and after it, only the battlers answer, P1 first: with four
-    # players the one whose turn is next goes first (P4, then P1, ..., P3).
-    assert seats == [0, 2, 0, 2]
+    # In battle and after it, only the battlers answer, P3 first: the battlers
+    # alternate from the player whose turn it is (B10), with four players too.
+    assert seats == [2, 0, 2, 0]
     assert state.won == [[0], [], [], []]  # Dragonoid 340 beats Mantris 330
 
 
@@ -661,8 +661,8 @@ def test_a_two_player_game_is_played_to_the_end():
 
 def test_a_four_player_game_is_played_to_the_end():
     state = play_bots(4, 5)
-    assert (bk.winner(state), bk.length(state), len(state.log)) == (2, 26, 350)
-    assert state.won == [[10, 7], [9, 4], [6, 1, 11], [3, 0]]
+    assert (bk.winner(state), bk.length(state), len(state.log)) == (2, 17, 244)
+    assert state.won == [[], [9, 4], [6, 10, 1], [3, 0]]
     assert state.reason == "Player 3 has won three gates."
 
 

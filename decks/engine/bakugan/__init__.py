@@ -41,11 +41,14 @@ Each seat brings three Bakugan, three Gate cards and three Ability cards
   nothing to play has one choice, to pass, and its pass reads exactly like a
   chosen one ("P2 passes"), so nobody learns from a window what kinds of
   ability card another player still holds (the playtest may play such a
-  forced pass by itself). With two players the window starts with the player
-  whose turn it is (B10); with four it starts with the player whose turn is
-  next, as the four-player text says ("If two people want to play a card at
-  the same time, the person whose turn is next gets to play their card
-  first"), and goes round in turn order from there. Each ability card is
+  forced pass by itself). The battle windows alternate between the two
+  battlers from the player whose turn it is (B10), with four players too
+  (otherwise from the battler whose turn comes first). The windows anyone may
+  play in (before and after a roll) start with the player whose turn it is
+  when two play; with four they start with the player whose turn is next, as
+  the four-player text says ("If two people want to play a card at the same
+  time, the person whose turn is next gets to play their card first"), and go
+  round in turn order from there. Each ability card is
   played once per game and goes to the used pile (B4). A card plays in the
   window its ``timing`` names; without one, in the window of its first step's
   timing, else in battle.

@@ -748,9 +748,13 @@ def _start_turn(state: State) -> None:
 
 
 def _window_order(state: State) -> list[int]:
-    """Return who answers a window first: with two players the player whose turn
-    it is (B10); with four, the player whose turn is next (the four-player
-    text: "the person whose turn is next gets to play their card first")."""
+    """Return who answers a window anyone may play in, first to last.
+
+    With two players the player whose turn it is goes first (B10); with four,
+    the player whose turn is next (the four-player text: "the person whose turn
+    is next gets to play their card first"). Battle windows go otherwise
+    (``_open_window``).
+    """
     if state.n == 2:
         return _ORDERS[2][state.turn_player]
     return _ORDERS[state.n][(state.turn_player + 1) % state.n]
@@ -766,10 +770,13 @@ def _open_window(state: State, kind: str, then: str) -> None:
     # Every window opens and goes round every seat that may play in it, whether
     # or not it holds a card for it: skipping a seat would tell the others what
     # kinds of ability card it still holds.
-    order = _WINDOW_ORDERS[state.n][state.turn_player]  # ``_window_order``
     if kind in BATTLE_WINDOWS:
+        # The two battlers alternate from the player whose turn it is, with four
+        # players too (B10); "whose turn is next" is for the open windows.
         battlers = (state.battle.attacker // 3, state.battle.defender // 3)
-        order = [s for s in order if s in battlers]
+        order = [s for s in _ORDERS[state.n][state.turn_player] if s in battlers]
+    else:
+        order = _WINDOW_ORDERS[state.n][state.turn_player]  # ``_window_order``
     state.phase = "window"
     state.window_kind, state.window_seats, state.window_turn = kind, list(order), 0
     state.window_passes, state.window_then = 0, then
