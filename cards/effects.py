@@ -673,7 +673,7 @@ _ACTION_WORDS = {
 _ACTION_TEMPLATES = {
     "no_gate_bonus": "{subject} gets no gate bonus",
     "lower_wins": "the lower G-Power wins",
-    "swap_g_power": "the two battling Bakugan swap G-Power",
+    "swap_g_power": "the two battling Bakugan swap printed G-Power",
     "cancel_gate": "the gate card is cancelled: no bonus and no text",
     "nullify_gate": "the gate's text does not count (its bonus does)",
     "double_ability_bonus": (

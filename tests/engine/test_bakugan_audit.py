@@ -29,6 +29,9 @@ from tests.engine.scenarios import bakugan_act as act
 def test_g_power_exchange_swaps_printed_g_power_and_each_side_keeps_its_bonus():
     exchange = [real("1-48", "19/48")] * 3  # G-Power Exchange: Darkus 50, Ventus 80
     doom = real("1-48", "46/48")  # Doom Card: +30 for Darkus, before the battle
+    assert effect_sentence(exchange[0]["effects"], is_gate=True) == (
+        "When this gate opens: the two battling Bakugan swap printed G-Power."
+    )
     p1 = [("Hydranoid", "darkus", 320), HAOS[0], HAOS[1]]
     state = game(p1, VENTUS, p1_gates=exchange, p1_ab=[doom, *plain()])
     state = p1_stands(state)
