@@ -565,7 +565,7 @@ def _gate_bonus_again(step: Effect, subject: str, player: str, colour: str) -> s
 
 def _no_abilities(step: Effect, subject: str, player: str, colour: str) -> str:
     cards = f"{colour.strip() + ' ' if colour else ''}Ability cards".strip()
-    if step.target == "all":
+    if step.target == "all" and not step.when:
         return f"no {cards} may be played in this battle"
     return f"{player} may not play {cards} in this battle"
 
