@@ -199,3 +199,13 @@ def test_b10_four_player_battle_windows_start_with_the_turn_player_who_battles()
     assert "Player 3's Mantris 380 G against Player 1's Dragonoid 410 G." in (
         state.events
     )
+
+
+def test_rip_tide_played_in_an_opponents_window_asks_whether_its_player_is_behind():
+    card = real("1-48e", "25/48e")  # Rip Tide: "if an opponent has won more gates"
+    state = game(HAOS, VENTUS, p2_ab=[card, *plain()])
+    state = pass_windows(roll(state, "P1 rolls B1", "landed on gate P2-G1"))
+    state = pass_windows(roll(state, "P2 rolls B2", "landed on gate P2-G1"))
+    assert state.won == [[3], []]  # Saurus 300 ties Tigrerra: the defender wins
+    state = act(act(state, "P1 rolls B2"), "P2 plays A1")  # Player 2 is behind
+    assert state.events[-1] == "Rip Tide: its lasting effect starts."

@@ -112,7 +112,8 @@ lies in a used pile (a won gate, a used Ability card; ``reroll_on_miss`` when
 its owner rolls, the roll before which the card was played included: Rip Tide
 played before its owner's roll re-rolls that roll if it misses, since the
 Bakugan is thrown after the window). An ``arm`` step makes those lasting steps
-start only if its conditions held when the card was played. The site's decks hold no Bakugan
+start only if its conditions held when the card was played, for the card's
+player (played in another player's roll window too). The site's decks hold no Bakugan
 Traps: a ``trap`` condition never holds and the Trap ops find none. Where a
 card lets its player choose, the engine chooses what serves them (the help
 page lists each such reading).

@@ -420,6 +420,8 @@ def _arm(state: State, seat: int, idx: int, steps) -> None:
     """Start the card's lasting (used-pile) effect if its "arm" steps hold."""
     kind = state.window_kind
     b = state.rolling if kind in ("before_roll", "after_roll") else -1
+    if b // 3 != seat:
+        b = -1  # another player's roll: "you" are still the card's player
     if b < 0 and state.battle is not None:
         b = _battler_of(state, seat)
         if b // 3 != seat:
