@@ -219,8 +219,8 @@ def review_figures(game, review: GameReview, moves) -> dict:
                 {
                     "step": m.step,
                     "turn": m.turn,
-                    "move": game.describe(state, game.parse_action(m.text)),
-                    "best": game.describe(state, game.parse_action(m.best)),
+                    "move": _bare(game.describe(state, game.parse_action(m.text))),
+                    "best": _bare(game.describe(state, game.parse_action(m.best))),
                     "same": m.best == m.text,
                     "chance": round(m.chance, 4),
                     "best_chance": round(m.best_chance, 4),
@@ -246,21 +246,22 @@ COSTLY = coach.COSTLY_POINTS
 
 
 def turning_sentence(row: dict | None) -> str:
-    """Return the turning point in one sentence (the move and its names as stored)."""
+    """Return the turning point in one sentence (the moves in the words given)."""
     if row is None:
         return (
-            f"No move of yours cost more than {COSTLY} points of win chance: "
+            f"No move cost more than {COSTLY} points of win chance: "
             "there was no turning point."
         )
     return (
-        f"Turn {row['turn']}: playing {_lower(row['move'])} instead of "
-        f"{_lower(row['best'])} cost about {row['lost']} points of win chance."
+        f"Turn {row['turn']}: playing \u201c{_bare(row['move'])}\u201d instead of "
+        f"\u201c{_bare(row['best'])}\u201d cost about {row['lost']} points of "
+        "win chance."
     )
 
 
-def _lower(text: str) -> str:
-    """Return a move's words to follow "playing": its first letter in lower case."""
-    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+def _bare(text: str) -> str:
+    """Return a move's words without their closing full stop, to quote in a sentence."""
+    return text.rstrip().removesuffix(".")
 
 
 def review_run(review_id: int, attempt: int = 0) -> None:
@@ -321,10 +322,10 @@ def review_watch(review_id: int) -> None:
     watch_job(review, watch_review, review_requeue_stale)
 
 
-def review_graph(result: dict, width: int = 600, height: int = 200) -> dict:
+def review_graph(result: dict, width: int = 600, height: int = 260) -> dict:
     """Return the win-chance graph's SVG figures: the line, the costly points, the axes."""
     rows = result.get("moves", [])
-    pad = 24
+    pad = 40
     span = max(1, len(rows) - 1)
 
     def x(i: int) -> float:
@@ -343,7 +344,7 @@ def review_graph(result: dict, width: int = 600, height: int = 200) -> dict:
             for (px, py), r in zip(points, rows, strict=True)
         ],
         "half": y(0.5),
-        "labels": [(y(v) + 4, f"{round(100 * v)}%") for v in (1.0, 0.5, 0.0)],
+        "labels": [(y(v) + 6, f"{round(100 * v)}%") for v in (1.0, 0.5, 0.0)],
         "top": y(1.0),
         "bottom": y(0.0),
         "left": pad,

@@ -86,6 +86,11 @@ def review_shared(request, token):
     return _start(request, pt, reverse("play:shared", kwargs={"token": token}))
 
 
+def _moves_of(name: str) -> str:
+    """Return "Your moves" or "Mia's moves" for a seat's name."""
+    return "Your moves" if name == "You" else f"{name}'s moves"
+
+
 @login_required
 @require_GET
 def review_detail(request, pk):
@@ -110,7 +115,7 @@ def review_detail(request, pk):
     context = {
         "review": review,
         "pt": pt,
-        "player": names[review.seat] if review.seat < len(names) else "",
+        "player_moves": _moves_of(names[review.seat]),
         "result": result,
         "costly": [row for row in rows if row["costly"]],
         "sentence": turning_sentence(point) if review.status == "done" else "",

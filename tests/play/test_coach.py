@@ -126,7 +126,7 @@ def test_a_review_is_stored_and_identical_for_a_seed(
     sentence = review.result["sentence"]
     point = review.result["turning_point"]
     if point is None:
-        assert sentence.startswith("No move of yours cost more than 10 points")
+        assert sentence.startswith("No move cost more than 10 points")
     else:
         assert sentence.startswith(f"Turn {point['turn']}: playing ")
         assert sentence.endswith(f"cost about {point['lost']} points of win chance.")
