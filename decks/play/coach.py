@@ -102,8 +102,11 @@ def playtest_hints_set(*, playtest: Playtest, on: bool) -> Playtest:
     return playtest
 
 
-def hinted_moves(playtest: Playtest) -> list[tuple[int, str]]:
-    """Return (turn, move in words) of each logged move taken from a hint."""
+def hinted_moves(playtest: Playtest) -> list[tuple[int, str, int | None]]:
+    """Return (turn, move in words, its first event's place) of each hinted move.
+
+    The place is None when the move wrote no event line.
+    """
     places = [i for i, step in enumerate(playtest.steps) if step[3:] == ["hint"]]
     if not places:
         return []
@@ -113,9 +116,22 @@ def hinted_moves(playtest: Playtest) -> list[tuple[int, str]]:
     for i, text in enumerate(playtest.log[: places[-1] + 1]):
         action = game.parse_action(text)
         if i in places:
-            found.append((playtest.steps[i][1], game.describe(state, action)))
+            words, before = game.describe(state, action), len(state.events)
         state = game.apply(state, action, inplace=True)
+        if i in places:
+            line = before if len(state.events) > before else None
+            found.append((playtest.steps[i][1], words, line))
     return found
+
+
+def hint_marked(playtest: Playtest, events: list[str]) -> list[str]:
+    """Return a board's event lines with "(hint)" after each hinted move's first line.
+
+    Every game's view has one line per event of its state, in order, so a
+    move's lines are where the replay found them.
+    """
+    lines = {line for _, _, line in hinted_moves(playtest) if line is not None}
+    return [f"{text} (hint)" if i in lines else text for i, text in enumerate(events)]
 
 
 # --- reviews ----------------------------------------------------------------

@@ -59,7 +59,7 @@ def test_hint_shows_the_moves_and_review_draws_the_win_chance_graph(
     page.wait_for_function(
         "v => document.querySelector('#board').dataset.version !== v", arg=version
     )
-    assert "(hint)" in page.locator(".hinted-moves").inner_text()
+    assert "(hint)" in page.locator(".game-log").inner_text()
     click_to_the_end(page)
     page.click("[data-review]")
     page.wait_for_url("**/play/review/*/")

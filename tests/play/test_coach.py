@@ -9,6 +9,7 @@ from decks.engine import engine_for
 from decks.engine.coach import coach_seed, move_chances
 from decks.models import BudgetCharge
 from decks.play.coach import (
+    hint_marked,
     hinted_moves,
     playtest_hint,
     playtest_hints_set,
@@ -75,7 +76,13 @@ def test_the_move_taken_from_a_hint_is_marked_in_the_log(user, deck_for):
         playtest_id=pt.pk, user=user, action=best.id, version=pt.version, hint=True
     )
     assert pt.steps[at][3:] == ["hint"]
-    assert [label for _, label in hinted_moves(pt)] == [best.label]
+    ((turn, label, line),) = hinted_moves(pt)
+    assert (turn, label) == (pt.steps[at][1], best.label)
+    events = load_state(pt).events
+    assert (
+        line is not None and hint_marked(pt, events)[line] == events[line] + " (hint)"
+    )
+    assert sum(text.endswith(" (hint)") for text in hint_marked(pt, events)) == 1
     assert all(step[3:] == [] for i, step in enumerate(pt.steps) if i != at)
 
 
