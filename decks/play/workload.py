@@ -1,7 +1,8 @@
 """Sharing the task workers: measured costs, each user's quota, fair turns, heartbeats.
 
 Cost: a report or deck doctor run costs its games times the bot's measured CPU
-seconds per game (``COSTS``); what one person has waiting or running, counted
+seconds per game (``COSTS``), a game review its moves times the coach's
+measured seconds per estimate (``ESTIMATE_COSTS``); what one person has waiting or running, counted
 by the games it has left, stays within ``QUOTA_SECONDS``, and a start that
 would pass it is refused up front, saying how much is queued, the bound and
 what would fit. Fairness: each task of a job gets a priority from its place in

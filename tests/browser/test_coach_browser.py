@@ -60,6 +60,7 @@ def test_hint_shows_the_moves_and_review_draws_the_win_chance_graph(
         "v => document.querySelector('#board').dataset.version !== v", arg=version
     )
     assert "(hint)" in page.locator(".game-log").inner_text()
+    _shot(page, "coach-hint-taken-390")
     click_to_the_end(page)
     page.click("[data-review]")
     page.wait_for_url("**/play/review/*/")
