@@ -177,6 +177,12 @@ def test_the_board_offers_a_hint_and_the_hint_list_plays_a_marked_move(
     best = playtest_hint(playtest=pt, user=user, version=pt.version)[0]
     assert answer.status_code == 200 and html.count("data-hint-action=") >= 1
     assert f'data-hint-action="{best.id}"' in html and f"{best.percent}%" in html
+    # Without htmx the list is a page of its own, with the same moves.
+    page = client.post(f"/play/{pt.pk}/hint/", {"version": pt.version})
+    assert page.status_code == 200
+    assert page.content.decode().count("data-hint-action=") == html.count(
+        "data-hint-action="
+    )
     client.post(f"/play/{pt.pk}/hint/act/", {"action": best.id, "version": pt.version})
     pt.refresh_from_db()
     assert "(hint)" in client.get(pt.get_absolute_url()).content.decode()
