@@ -315,5 +315,5 @@ class BudgetCharge(models.Model):
         return f"{self.amount:g} {self.get_kind_display().lower()} for {who}"
 
 
-from .play.models import DeckReport, Playtest, PlaytestMatch  # noqa: E402,F401  (playtests live beside decks)
+from .play.models import DeckReport, GameReview, Playtest, PlaytestMatch  # noqa: E402,F401  (playtests live beside decks)
 from .table.companion.models import TableGame  # noqa: E402,F401  (the table companion lives beside decks)

@@ -102,6 +102,9 @@ class Playtest(models.Model):
     match_game = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Its place in the match, from 1."
     )
+    hints = models.BooleanField(
+        default=True, help_text="The coach's hints are offered (a practice game)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -343,3 +346,47 @@ class DeckDoctorCandidate(JobPart):
 
     def __str__(self):
         return f"Candidate {self.index} of deck doctor {self.doctor_id}"
+
+
+class GameReview(DeckJob, JobPart):
+    """The coach's review of one seat's moves in a stored game, run by a task worker.
+
+    One task estimates every choice the seat made (``decks.engine.coach``);
+    ``done_games`` counts the moves estimated of ``moves``. ``key`` names the
+    game as reviewed (its decks, options, seed and log, the seat and the
+    coach's version): a second request for the same key reads the stored one.
+    """
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, related_name="game_reviews", on_delete=models.CASCADE
+    )
+    playtest = models.ForeignKey(
+        Playtest, related_name="reviews", on_delete=models.CASCADE
+    )
+    seat = models.PositiveSmallIntegerField(default=0)
+    key = models.CharField(max_length=64)
+    log = models.JSONField(help_text="The game's action texts as reviewed.")
+    hinted = models.JSONField(
+        default=list, blank=True, help_text="The log places of moves taken from a hint."
+    )
+    moves = models.PositiveIntegerField(help_text="The seat's choices to estimate.")
+    done = models.BooleanField(default=False)
+
+    class Meta(DeckJob.Meta):
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "key"],
+                name="one_review_per_owner_and_game",
+                violation_error_message="This game has been reviewed for you already.",
+            )
+        ]
+
+    def __str__(self):
+        return f"Review {self.pk} of playtest {self.playtest_id}"
+
+    def get_absolute_url(self):
+        return reverse("play:review", kwargs={"pk": self.pk})
+
+    @property
+    def planned_games(self) -> int:
+        return self.moves

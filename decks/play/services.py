@@ -120,6 +120,21 @@ def _advance(
     return state
 
 
+def hints_offered(pt: Playtest) -> bool:
+    """Return whether the coach's hints are offered: a practice game, hints on.
+
+    A practice game has a human seat and a bot seat; hot-seat players teach
+    each other.
+    """
+    return pt.hints and practice_game(pt)
+
+
+def practice_game(pt: Playtest) -> bool:
+    """Return whether ``pt`` is a practice game: a human seat against bots."""
+    kinds = [s["kind"] for s in pt.seats]
+    return any(k in BOT_KINDS for k in kinds) and any(k in HUMAN_KINDS for k in kinds)
+
+
 def _check_thinking(user) -> None:
     """Refuse (429, with when to retry) once ``user`` has spent the bots' budget."""
     try:
@@ -419,8 +434,14 @@ def _save(pt: Playtest, game, state, log, steps, *, undone: bool = False) -> Pla
     return pt
 
 
-def playtest_act(*, playtest_id: int, user, action: str, version: int) -> Playtest:
-    """Apply the player's action chosen at ``version``; bots then move."""
+def playtest_act(
+    *, playtest_id: int, user, action: str, version: int, hint: bool = False
+) -> Playtest:
+    """Apply the player's action chosen at ``version``; bots then move.
+
+    ``hint``: the move was chosen from the coach's hint list, and its log step
+    says so (a fourth entry, ``"hint"``), in a game that offers hints.
+    """
     with transaction.atomic():
         pt = _locked(playtest_id, user)
         if version != pt.version:
@@ -451,7 +472,8 @@ def playtest_act(*, playtest_id: int, user, action: str, version: int) -> Playte
             raise PlaytestError(exc.code, exc.message) from exc
         log, steps = list(pt.log), list(pt.steps)
         log.append(move.text)
-        steps.append([seat, turn, True])
+        hinted = hint and seat != CHANCE and hints_offered(pt)
+        steps.append([seat, turn, True, "hint"] if hinted else [seat, turn, True])
         state = _advance(
             game, state, pt.seed, pt.seats, pt.chance, log, steps, thinker=user
         )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import doctor_views, views
+from . import coach_views, doctor_views, views
 
 app_name = "play"
 urlpatterns = [
@@ -13,6 +13,12 @@ urlpatterns = [
     path("<int:pk>/branch/", views.playtest_branch_view, name="branch"),
     path("<int:pk>/share/", views.playtest_share_view, name="share"),
     path("shared/<str:token>/", views.playtest_shared, name="shared"),
+    path("<int:pk>/hint/", coach_views.hint_view, name="hint"),
+    path("<int:pk>/hint/act/", coach_views.hint_act_view, name="hint-act"),
+    path("<int:pk>/hints/", coach_views.hints_set_view, name="hints"),
+    path("<int:pk>/review/", coach_views.review_new, name="review-new"),
+    path("shared/<str:token>/review/", coach_views.review_shared, name="review-shared"),
+    path("review/<int:pk>/", coach_views.review_detail, name="review"),
     path("help/<slug:game>/", views.how_to_play, name="help"),
     path("reports/new/", views.report_new, name="report-new"),
     path("reports/<int:pk>/", views.report_detail, name="report"),

@@ -16,6 +16,7 @@ from ..engine.bots import BOT_LABELS
 from ..engine.core import CHANCE
 from ..models import Deck
 from .clicks import card_moves, may_grey
+from .coach import hint_marked
 from .models import DeckReport, Playtest
 from .names import seat_names, speak
 from .reports import (
@@ -73,6 +74,8 @@ def board_context(page: PlaytestPage, *, watcher: bool = False) -> dict:
     names = seat_names(pt, watcher=watcher)
     pt.names = names  # the seat filters of the templates read it
     spoken = [Choice(c.id, speak(c.label, names)) for c in page.choices]
+    # A move played from the coach's hint reads "(hint)" in the log.
+    events = hint_marked(pt, page.view.events)[-60:]
     return {
         "pt": pt,
         "game": game,
@@ -89,7 +92,7 @@ def board_context(page: PlaytestPage, *, watcher: bool = False) -> dict:
         and not page.over
         and may_grey(pt, page.viewer),
         "engine_state": state,
-        "events": [speak(line, names) for line in page.view.events][-60:],
+        "events": [speak(line, names) for line in events],
         "over": page.over,
         "winner": page.winner,
         "reason": speak(page.view.reason or "", names),

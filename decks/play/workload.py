@@ -1,7 +1,8 @@
 """Sharing the task workers: measured costs, each user's quota, fair turns, heartbeats.
 
 Cost: a report or deck doctor run costs its games times the bot's measured CPU
-seconds per game (``COSTS``); what one person has waiting or running, counted
+seconds per game (``COSTS``), a game review its moves times the coach's
+measured seconds per estimate (``ESTIMATE_COSTS``); what one person has waiting or running, counted
 by the games it has left, stays within ``QUOTA_SECONDS``, and a start that
 would pass it is refused up front, saying how much is queued, the bound and
 what would fit. Fairness: each task of a job gets a priority from its place in
@@ -35,13 +36,20 @@ from django_tasks_db.backend import DatabaseBackend
 from django_tasks_db.models import DBTaskResult
 
 from .adapter import PlaytestError
-from .models import DeckDoctor, DeckDoctorCandidate, DeckReport, DeckReportChunk
+from .models import (
+    DeckDoctor,
+    DeckDoctorCandidate,
+    DeckReport,
+    DeckReportChunk,
+    GameReview,
+)
 
 # CPU seconds of one report game, per game and bot: measured, with the command
 # that measured them and when, in costs.json (data, like the card files).
-COSTS = json.loads(Path(__file__).with_name("costs.json").read_text())[
-    "seconds_per_game"
-]
+_TABLE = json.loads(Path(__file__).with_name("costs.json").read_text())
+COSTS = _TABLE["seconds_per_game"]
+# CPU seconds of one estimate of the coach (a game review estimates each move).
+ESTIMATE_COSTS = _TABLE["seconds_per_estimate"]
 # A bot or game not measured yet is counted as the dearest measured one.
 UNMEASURED = max(cost for bots in COSTS.values() for cost in bots.values())
 # The worker time one person's waiting and running jobs may need at once.
@@ -54,8 +62,13 @@ def game_cost(game: str, bot: str) -> float:
     return COSTS.get(game, {}).get(bot, UNMEASURED)
 
 
+def estimate_cost(game: str) -> float:
+    """Return the estimated CPU seconds of one coach estimate in ``game``."""
+    return ESTIMATE_COSTS.get(game, max(ESTIMATE_COSTS.values()))
+
+
 def queued_seconds(owner) -> float:
-    """Return the worker time ``owner``'s unfinished reports and doctor runs still need."""
+    """Return the worker time ``owner``'s unfinished reports, doctor runs and reviews need."""
     total = 0.0
     reports = DeckReport.objects.filter(owner=owner, status__in=UNFINISHED)
     for game, bot, games, done in reports.values_list(
@@ -67,6 +80,9 @@ def queued_seconds(owner) -> float:
         "game", "bot", "budget", "done_games"
     ):
         total += max(0, budget - done) * game_cost(game, bot)
+    reviews = GameReview.objects.filter(owner=owner, status__in=UNFINISHED)
+    for game, moves, done in reviews.values_list("game", "moves", "done_games"):
+        total += max(0, moves - done) * estimate_cost(game)
     return total
 
 
@@ -125,6 +141,9 @@ def fair_priorities(owner, count: int) -> list[int]:
         ).count()
         + DeckDoctorCandidate.objects.filter(
             doctor__owner=owner, doctor__status__in=UNFINISHED, done=False
+        ).count()
+        + GameReview.objects.filter(
+            owner=owner, status__in=UNFINISHED, done=False
         ).count()
     )
     return [max(TASK_MIN_PRIORITY, -(place + i)) for i in range(count)]

@@ -23,7 +23,7 @@ from collection.services import (
 )
 from decks.models import Deck, DeckEntry, DeckVersion
 from decks.play.doctor import doctor_start
-from decks.play.models import DeckDoctor, DeckReport, Playtest
+from decks.play.models import DeckDoctor, DeckReport, GameReview, Playtest
 from decks.play.reports import deck_report_start
 from decks.play.services import playtest_create, playtest_share
 from decks.table.companion.models import TableGame
@@ -96,6 +96,7 @@ SELF = {
     "play:new",
     "play:report-new",
     "play:doctor-new",
+    "play:review-shared",
     "community:submissions",
     "community:suggest-new",
     "community:suggest",
@@ -143,6 +144,11 @@ OWNER = {
     "play:doctor",
     "play:doctor-cancel",
     "play:doctor-apply",
+    "play:hint",
+    "play:hint-act",
+    "play:hints",
+    "play:review-new",
+    "play:review",
     "community:submission",
     "community:scan",
     "community:scan-thumb",
@@ -246,6 +252,14 @@ class Scenario:
                 owner=owner, deck=deck, games=2, bot="random"
             )
             self.doctor = doctor_start(owner=owner, deck=deck, games=20, bot="random")
+            self.review = GameReview.objects.create(
+                owner=owner,
+                playtest=self.playtest,
+                game="collision",
+                key=SECRET,
+                log=[],
+                moves=1,
+            )
         self.custom_set = custom_set_create(
             user=owner, game="collision", name=f"Set {SECRET}"
         )
@@ -312,6 +326,8 @@ class Scenario:
             "play:doctor": {"pk": self.doctor.pk},
             "play:doctor-cancel": {"pk": self.doctor.pk},
             "play:doctor-apply": {"pk": self.doctor.pk, "index": 1},
+            "play:review": {"pk": self.review.pk},
+            "play:review-shared": {"token": self.playtest.share_token},
             "community:submission": {"pk": self.submission.pk},
             "community:scan": {"pk": 999999},
             "community:scan-thumb": {"pk": 999999},
