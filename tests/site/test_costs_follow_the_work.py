@@ -8,15 +8,19 @@ same number of queries both times (issue 22). Timings are for the benchmark
 
 import gc
 import tracemalloc
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
+from django.db.backends.utils import CursorDebugWrapper
 from django.db.models.signals import post_init
 from django.test.utils import CaptureQueriesContext
 
 from cards.api import cache
-from cards.models import Card
+from cards.models import Card, CardSet, GameRecord
+from cards.signals import card_refreshes_deferred
 from cards.words import card_words_refresh
 from collection.models import CollectionEntry
 from decks.models import Deck, DeckEntry
@@ -328,3 +332,135 @@ def test_deck_save_runs_the_same_queries_for_5_and_60_entries(site, size):
 
 
 DECK_SAVE_QUERIES = 14
+
+
+# -- Growth in sets (issue 36): many small custom sets across the four games ----
+
+
+def grow_sets(owner, n: int, start: int = 0) -> list:
+    """Add ``n`` small public custom sets of ``owner`` across the games, numbered 1-3."""
+    games = list(GameRecord.objects.order_by("sort_order"))
+    with card_refreshes_deferred():
+        sets = CardSet.objects.bulk_create(
+            CardSet(
+                game=games[i % len(games)],
+                slug=f"pal-{i}",
+                name=f"Pal {i}",
+                kind="custom",
+                owner=owner,
+                is_public=True,
+            )
+            for i in range(start, start + n)
+        )
+        cards = Card.objects.bulk_create(
+            Card(
+                card_set=card_set,
+                key=str(k),
+                number=k,
+                printed_number=str(k),
+                name=f"{card_set.name} card {k}",
+                source="test rows",
+            )
+            for card_set in sets
+            for k in range(1, 4)
+        )
+    card_words_refresh(cards)
+    return sets
+
+
+@dataclass
+class Reads:
+    """What the database was asked and answered while a block ran."""
+
+    queries: int = 0
+    params: int = 0  # values sent: an id list grows this
+    rows: int = 0  # rows fetched back
+    sql: list = field(default_factory=list)
+
+
+class CountingCursor(CursorDebugWrapper):
+    """Django's debug cursor that also counts the rows fetched through it."""
+
+    reads: Reads
+
+    def execute(self, sql, params=None):
+        self.reads.queries += 1
+        self.reads.params += len(params or ())
+        self.reads.sql.append(sql)
+        return super().execute(sql, params)
+
+    def fetchone(self):
+        row = self.cursor.fetchone()
+        self.reads.rows += row is not None
+        return row
+
+    def fetchmany(self, size=None):
+        rows = self.cursor.fetchmany(size) if size else self.cursor.fetchmany()
+        self.reads.rows += len(rows)
+        return rows
+
+    def fetchall(self):
+        rows = self.cursor.fetchall()
+        self.reads.rows += len(rows)
+        return rows
+
+    def __iter__(self):
+        for row in self.cursor:
+            self.reads.rows += 1
+            yield row
+
+
+@contextmanager
+def reading():
+    """Count the queries, values sent and rows fetched on the default database."""
+    reads = Reads()
+
+    def make(cursor):
+        wrapped = CountingCursor(cursor, connection)
+        wrapped.reads = reads
+        return wrapped
+
+    connection.make_cursor = connection.make_debug_cursor = make
+    try:
+        yield reads
+    finally:
+        del connection.make_cursor, connection.make_debug_cursor
+
+
+def test_reading_counts_the_rows_fetched_and_the_values_sent(site):
+    with reading() as reads:
+        ids = list(Card.objects.filter(pk__in=[1, 2, 3]).values_list("pk", flat=True))
+        names = list(Card.objects.values_list("title", flat=True)[:5])
+    assert (reads.queries, reads.params, reads.rows) == (2, 3, len(ids) + 5)
+    assert len(names) == 5
+
+
+def reads_of(client, site, path) -> tuple[int, int, int, int]:
+    """Return (queries, values sent, rows fetched, cards built) by one ``path``."""
+    path(client, site)  # warm what a running worker has warmed
+    built = 0
+
+    def count(**_):
+        nonlocal built
+        built += 1
+
+    post_init.connect(count, sender=Card, weak=False)
+    try:
+        with reading() as reads:
+            response = path(client, site)
+    finally:
+        post_init.disconnect(count, sender=Card)
+    assert response.status_code in (200, 302), response.content[:500]
+    return reads.queries, reads.params, reads.rows, built
+
+
+SET_PATHS = [csv_import]
+
+
+@pytest.mark.parametrize("path", SET_PATHS, ids=[p.__name__ for p in SET_PATHS])
+def test_a_path_reads_as_many_rows_with_12_and_300_custom_sets(client, site, path):
+    client.force_login(site["user"])
+    grow_sets(site["other"], 12)
+    small = reads_of(client, site, path)
+    grow_sets(site["other"], 288, start=12)
+    assert reads_of(client, site, path) == small
