@@ -7,7 +7,7 @@ with ``register_card_list_annotator``, and every checklist page then gets them.
 
 from collections.abc import Callable
 
-from django.db.models import Count, Q
+from django.db.models import Case, Count, Q, When
 
 from .choices import SetKind
 from .models import Card, CardSet, GameRecord
@@ -58,13 +58,20 @@ def card_by_id(pk) -> Card | None:
     return Card.objects.filter(pk=pk).first()
 
 
+# Official sets first, then practice, then the collectors' custom sets.
+KIND_ORDER = Case(
+    When(kind=SetKind.OFFICIAL, then=0),
+    When(kind=SetKind.PRACTICE, then=1),
+    default=2,
+)
+
+
 def game_sets(game: GameRecord, user):
-    """Return the sets of ``game`` that ``user`` may see, with their card counts."""
-    return (
-        game.sets.visible_to(user)
-        .annotate(card_count=Count("cards"))
-        .order_by("kind", "sort_order", "slug")
-    )
+    """Return the sets of ``game`` that ``user`` may see, official ones first.
+
+    Each set's ``cards_total`` is its card count, kept on every card write.
+    """
+    return game.sets.visible_to(user).order_by(KIND_ORDER, "sort_order", "slug")
 
 
 def visible_sets(user):

@@ -24,6 +24,8 @@ from .validation import field_applies
 DEFAULT_PER_PAGE = 50
 MAX_PER_PAGE = 200
 PER_PAGE_CHOICES = (25, 50, 100, 200)
+# A game's page lists its sets a page at a time: collectors add custom sets.
+SETS_PER_PAGE = 25
 
 COMMON_FILTERS = (
     "type",
@@ -164,7 +166,9 @@ def _cards(request):
 def game_detail(request, game):
     """Show one game: its sets and its checklist."""
     game = get_object_or_404(GameRecord, slug=game)
-    sets = game_sets(game, request.user)
+    sets = Paginator(game_sets(game, request.user), SETS_PER_PAGE).get_page(
+        request.GET.get("sets_page")
+    )
     base = _cards(request).filter(card_set__game=game)
     context = checklist(request, base, game_slug=game.slug)
     context.update(game=game, sets=sets, figures=counts.game_counts(game.slug))

@@ -454,13 +454,56 @@ def reads_of(client, site, path) -> tuple[int, int, int, int]:
     return reads.queries, reads.params, reads.rows, built
 
 
-SET_PATHS = [csv_import]
+def game_page(client, site):
+    return client.get("/games/collision/")
 
 
-@pytest.mark.parametrize("path", SET_PATHS, ids=[p.__name__ for p in SET_PATHS])
-def test_a_path_reads_as_many_rows_with_12_and_300_custom_sets(client, site, path):
-    client.force_login(site["user"])
-    grow_sets(site["other"], 12)
+def search_page(client, site):
+    return client.get("/search/")
+
+
+SET_PATHS = [
+    (path, who)
+    for path in (csv_import, game_page, search_page)
+    for who in ("visitor", "user")
+    if who == "user" or path is not csv_import
+]
+
+
+@pytest.mark.parametrize(
+    "path, who", SET_PATHS, ids=[f"{p.__name__}-{w}" for p, w in SET_PATHS]
+)
+def test_a_path_reads_as_many_rows_with_100_and_400_custom_sets(
+    client, site, path, who
+):
+    # 100 sets fill the game page's first page of sets (25 a game).
+    if who == "user":
+        client.force_login(site["user"])
+    grow_sets(site["other"], 100)
     small = reads_of(client, site, path)
-    grow_sets(site["other"], 288, start=12)
+    grow_sets(site["other"], 300, start=100)
     assert reads_of(client, site, path) == small
+
+
+def test_the_game_page_is_as_long_with_100_and_400_custom_sets(client, site):
+    grow_sets(site["other"], 100)
+    small = len(game_page(client, site).content)
+    grow_sets(site["other"], 300, start=100)
+    grown = game_page(client, site).content
+    # The same 25 sets a page; only figures such as "Sets page 1 of 4" vary.
+    assert abs(len(grown) - small) < 100
+    assert grown.decode().count('<li><a href="/games/collision/sets/') == 25
+
+
+def test_the_game_page_lists_official_sets_first_with_their_totals(client, site):
+    grow_sets(site["other"], 200)
+    first = game_page(client, site).content.decode()
+    assert first.index("/games/collision/sets/base/") < first.index("pal-")
+    assert "Base</a> · 16 cards" in first
+    assert "Sets page 1 of 3" in first
+    last = client.get("/games/collision/?sets_page=3").content.decode()
+    assert "Sets page 3 of 3" in last
+    # 51 sets of Collision: the base set and 50 custom ones (every fourth).
+    assert last.count('<li><a href="/games/collision/sets/') == 1
+    assert "Pal 0 card" not in last
+    assert "Pal 96</a> · 3 cards" in last
