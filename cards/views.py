@@ -16,6 +16,7 @@ from .selectors import (
     annotate_card_list,
     card_neighbours,
     game_sets,
+    unofficial_total,
     visible_cards,
     visible_sets,
 )
@@ -116,7 +117,12 @@ def checklist(request, base, *, game_slug=None, default_official=True):
     only_official = default_official and search_official_only(search, params)
     left_out = 0
     if only_official:
-        left_out = cards.exclude(card_set__kind=SetKind.OFFICIAL).count()
+        if cards.query.where == base.query.where:
+            # Nothing asked: every practice and custom card the viewer may see,
+            # which the sets' kept totals say without counting cards.
+            left_out = unofficial_total(request.user, game_slug)
+        else:
+            left_out = cards.exclude(card_set__kind=SetKind.OFFICIAL).count()
         cards = cards.filter(card_set__kind=SetKind.OFFICIAL)
     # The sort parameter wins; else the query's order: and direction:.
     cards, sort_warning = sort_cards(cards, params.get("sort") or search.order)

@@ -507,3 +507,41 @@ def test_the_game_page_lists_official_sets_first_with_their_totals(client, site)
     assert last.count('<li><a href="/games/collision/sets/') == 1
     assert "Pal 0 card" not in last
     assert "Pal 96</a> · 3 cards" in last
+
+
+def counted_unofficial_cards(reads: Reads) -> list[str]:
+    """Return the queries that counted the cards of sets other than official ones."""
+    return [
+        sql
+        for sql in reads.sql
+        if sql.startswith('SELECT COUNT(*) AS "__count" FROM "cards_card"')
+        and sql.endswith('AND NOT ("cards_cardset"."kind" = %s))')
+    ]
+
+
+@pytest.mark.parametrize("who", ["visitor", "user"])
+def test_the_search_page_with_no_query_says_what_it_leaves_out_without_counting(
+    client, site, who
+):
+    if who == "user":
+        client.force_login(site["user"])
+    grow_sets(site["other"], 100)
+    private = make_set(C, "custom", slug="mine", owner=site["user"], is_public=False)
+    make_card(C, card_set=private, key="1", number=1, title="Mine")
+    with reading() as reads:
+        page = search_page(client, site).content.decode()
+    assert counted_unofficial_cards(reads) == []
+    shown = 301 if who == "user" else 300
+    assert f"Official cards only: {shown} matching practice or custom cards" in page
+    with reading() as reads:
+        game = game_page(client, site).content.decode()
+    assert counted_unofficial_cards(reads) == []
+    assert f"Official cards only: {shown - 225} matching practice" in game
+
+
+def test_a_search_still_counts_the_cards_it_leaves_out(client, site):
+    grow_sets(site["other"], 8)
+    with reading() as reads:
+        page = client.get("/search/?q=pal").content.decode()
+    assert len(counted_unofficial_cards(reads)) == 1
+    assert "Official cards only: 24 matching practice or custom cards" in page
