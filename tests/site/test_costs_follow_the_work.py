@@ -25,6 +25,7 @@ from cards.words import card_words_refresh
 from collection.models import CollectionEntry
 from decks.models import Deck, DeckEntry
 from decks.services import deck_update
+from decks.text_io import CLOSE_NAME_PROBE
 from tests.factories import C, make_card, make_deck, make_entry, make_set
 
 pytestmark = pytest.mark.django_db
@@ -337,8 +338,8 @@ DECK_SAVE_QUERIES = 14
 # -- Growth in sets (issue 36): many small custom sets across the four games ----
 
 
-def grow_sets(owner, n: int, start: int = 0) -> list:
-    """Add ``n`` small public custom sets of ``owner`` across the games, numbered 1-3."""
+def grow_sets(owner, n: int, start: int = 0, cards: int = 3) -> list:
+    """Add ``n`` small public custom sets of ``owner`` across the games."""
     games = list(GameRecord.objects.order_by("sort_order"))
     with card_refreshes_deferred():
         sets = CardSet.objects.bulk_create(
@@ -362,7 +363,7 @@ def grow_sets(owner, n: int, start: int = 0) -> list:
                 source="test rows",
             )
             for card_set in sets
-            for k in range(1, 4)
+            for k in range(1, cards + 1)
         )
     card_words_refresh(cards)
     return sets
@@ -545,3 +546,21 @@ def test_a_search_still_counts_the_cards_it_leaves_out(client, site):
         page = client.get("/search/?q=pal").content.decode()
     assert len(counted_unofficial_cards(reads)) == 1
     assert "Official cards only: 24 matching practice or custom cards" in page
+
+
+def misspelt_deck_import(client, site):
+    text = "Blade:\n1 Dragoon, Storm\nDeck:\n4 Move 1\n4 Pal 20 crad 1\n"
+    response = client.post(f"/decks/{site['deck'].pk}/import/", {"text": text})
+    assert "Did you mean: Pal 20 card 1" in response.content.decode()
+    return response
+
+
+def test_a_misspelt_deck_import_reads_as_many_rows_with_40_and_160_sets(client, site):
+    client.force_login(site["user"])
+    # 300 names of Collision start "Pal", more than a probe for suggestions
+    # reads either side of "pal 20 crad 1".
+    grow_sets(site["other"], 40, cards=30)
+    assert 4 * 30 > CLOSE_NAME_PROBE
+    small = reads_of(client, site, misspelt_deck_import)
+    grow_sets(site["other"], 120, start=40, cards=30)
+    assert reads_of(client, site, misspelt_deck_import) == small
