@@ -455,6 +455,11 @@ def reads_of(client, site, path) -> tuple[int, int, int, int]:
     return reads.queries, reads.params, reads.rows, built
 
 
+def card_page_20(client, site):
+    cache.worker_caches_clear()
+    return client.get("/api/cards/?page=20&page_size=3", HTTP_ACCEPT="application/json")
+
+
 def game_page(client, site):
     return client.get("/games/collision/")
 
@@ -465,7 +470,14 @@ def search_page(client, site):
 
 SET_PATHS = [
     (path, who)
-    for path in (csv_import, game_page, search_page)
+    for path in (
+        csv_import,
+        card_page,
+        card_search,
+        card_page_20,
+        game_page,
+        search_page,
+    )
     for who in ("visitor", "user")
     if who == "user" or path is not csv_import
 ]
