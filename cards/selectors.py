@@ -7,7 +7,7 @@ with ``register_card_list_annotator``, and every checklist page then gets them.
 
 from collections.abc import Callable
 
-from django.db.models import Count, Q
+from django.db.models import Case, Count, Q, Sum, When
 
 from .choices import SetKind
 from .models import Card, CardSet, GameRecord
@@ -58,13 +58,28 @@ def card_by_id(pk) -> Card | None:
     return Card.objects.filter(pk=pk).first()
 
 
+# Official sets first, then practice, then the collectors' custom sets.
+KIND_ORDER = Case(
+    When(kind=SetKind.OFFICIAL, then=0),
+    When(kind=SetKind.PRACTICE, then=1),
+    default=2,
+)
+
+
 def game_sets(game: GameRecord, user):
-    """Return the sets of ``game`` that ``user`` may see, with their card counts."""
-    return (
-        game.sets.visible_to(user)
-        .annotate(card_count=Count("cards"))
-        .order_by("kind", "sort_order", "slug")
-    )
+    """Return the sets of ``game`` that ``user`` may see, official ones first.
+
+    Each set's ``cards_total`` is its card count, kept on every card write.
+    """
+    return game.sets.visible_to(user).order_by(KIND_ORDER, "sort_order", "slug")
+
+
+def unofficial_total(user, game_slug: str | None = None) -> int:
+    """Return how many practice and custom cards ``user`` may see (of one game)."""
+    sets = CardSet.objects.visible_to(user).exclude(kind=SetKind.OFFICIAL)
+    if game_slug is not None:
+        sets = sets.filter(game__slug=game_slug)
+    return sets.aggregate(total=Sum("cards_total"))["total"] or 0
 
 
 def visible_sets(user):

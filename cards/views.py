@@ -16,6 +16,7 @@ from .selectors import (
     annotate_card_list,
     card_neighbours,
     game_sets,
+    unofficial_total,
     visible_cards,
     visible_sets,
 )
@@ -24,6 +25,8 @@ from .validation import field_applies
 DEFAULT_PER_PAGE = 50
 MAX_PER_PAGE = 200
 PER_PAGE_CHOICES = (25, 50, 100, 200)
+# A game's page lists its sets a page at a time: collectors add custom sets.
+SETS_PER_PAGE = 25
 
 COMMON_FILTERS = (
     "type",
@@ -114,7 +117,12 @@ def checklist(request, base, *, game_slug=None, default_official=True):
     only_official = default_official and search_official_only(search, params)
     left_out = 0
     if only_official:
-        left_out = cards.exclude(card_set__kind=SetKind.OFFICIAL).count()
+        if cards.query.where == base.query.where:
+            # Nothing asked: every practice and custom card the viewer may see,
+            # which the sets' kept totals say without counting cards.
+            left_out = unofficial_total(request.user, game_slug)
+        else:
+            left_out = cards.exclude(card_set__kind=SetKind.OFFICIAL).count()
         cards = cards.filter(card_set__kind=SetKind.OFFICIAL)
     # The sort parameter wins; else the query's order: and direction:.
     cards, sort_warning = sort_cards(cards, params.get("sort") or search.order)
@@ -164,7 +172,9 @@ def _cards(request):
 def game_detail(request, game):
     """Show one game: its sets and its checklist."""
     game = get_object_or_404(GameRecord, slug=game)
-    sets = game_sets(game, request.user)
+    sets = Paginator(game_sets(game, request.user), SETS_PER_PAGE).get_page(
+        request.GET.get("sets_page")
+    )
     base = _cards(request).filter(card_set__game=game)
     context = checklist(request, base, game_slug=game.slug)
     context.update(game=game, sets=sets, figures=counts.game_counts(game.slug))

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 
 from cards.choices import SetKind
 from cards.lookup import folded_match
@@ -256,8 +257,12 @@ class CardIndex:
     def _load_numbers(self, numbers: set[str]) -> None:
         if not numbers or not self.set_ids:
             return
-        cards = _visible_cards(self.user).filter(card_set_id__in=self.set_ids.values())
-        for card in folded_match(cards, ("key", "printed_number"), numbers):
+        set_ids = set(self.set_ids.values())
+        cards = _visible_cards(self.user).filter(card_set_id__in=set_ids)
+        # Narrowed in the id query too: every set numbers its cards from 1.
+        for card in folded_match(
+            cards, ("key", "printed_number"), numbers, narrow=Q(card_set_id__in=set_ids)
+        ):
             card_set = card.card_set
             for number in {card.key.lower(), (card.printed_number or "").lower()}:
                 if number in numbers:

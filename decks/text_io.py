@@ -17,14 +17,15 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Q
+from django.db.models import F, Q
 from django.db.models.functions import Lower, Trim
 
 from cards.community.readings import cards_as_read, read_card_ids
 from cards.games import GAMES
 from cards.lookup import folded_match
-from cards.models import Card, CardSet
+from cards.models import Card, CardSet, CardWord
 from cards.selectors import PRIVATE_CARD_NAME, hide_private_cards
+from cards.words import Prefix, search_prefix
 
 from .choices import MAX_QUANTITY, Zone, default_zone, zones_for
 
@@ -38,6 +39,9 @@ ZONE_ALIASES = {
 HEADING_RE = re.compile(r"^(?:#+\s*(?P<a>.+?)\s*:?|(?P<b>[^#\d].*?)\s*:)$")
 COUNT_FIRST_RE = re.compile(r"^(?P<n>\d+)\s*[xX×]?\s+(?P<ref>\S.*)$")
 COUNT_PLAIN_RE = re.compile(r"^(?P<n>\d+)\s+(?P<ref>\S.*)$")
+# Each probe for names close to a misspelt one reads at most this many names.
+CLOSE_NAME_PROBE = 100
+WORD_RE = re.compile(r"\w{3,}")
 COUNT_LAST_RE = re.compile(r"^(?P<ref>\S.*?)\s+[xX×]\s*(?P<n>\d+)$")
 G_POWER_RE = re.compile(r"^(?P<line>.*\S)\s*@\s*(?P<g>\d{1,6})\s*(?:g)?$", re.I)
 NUMBER_RE = re.compile(r"^(?:(?P<set>[\w-]+))?#(?P<key>\S+)$")
@@ -167,18 +171,34 @@ class CardIndex:
         )
 
     def close_names(self, ref: str) -> list[str]:
-        """Return up to three names close to ``ref``, among the names sharing its first letter."""
+        """Return up to three names close to ``ref``, among the names sharing its first letter.
+
+        The candidates are bounded, so a misspelt line costs no more on a large
+        site than a small one: the names either side of ``ref`` in order, and
+        those with a word starting as one of its words does (the word index).
+        """
         folded = ref.casefold()
         if not folded:
             return []
         first = folded[0]
+        named = self.cards.alias(_folded=Lower(Trim("name"))).filter(
+            _folded__gte=first, _folded__lt=first + "\U0010ffff"
+        )
+        typed = ref.strip().lower()
+        probes = [
+            named.filter(_folded__gte=typed).order_by("_folded"),
+            named.filter(_folded__lt=typed).order_by("-_folded"),
+        ]
+        starts = Q()
+        for word in {search_prefix(w[:3]) for w in WORD_RE.findall(ref)}:
+            starts |= Q(Prefix(F("word"), word))
+        if starts:
+            words = CardWord.objects.filter(starts, field="name").values("card_id")
+            probes.append(named.filter(pk__in=words).order_by("_folded"))
         names = {}
-        for name in (
-            self.cards.alias(_folded=Lower(Trim("name")))
-            .filter(_folded__gte=first, _folded__lt=first + "\U0010ffff")
-            .values_list("name", flat=True)
-        ):
-            names.setdefault(name.casefold(), name)
+        for probe in probes:
+            for name in probe.values_list("name", flat=True)[:CLOSE_NAME_PROBE]:
+                names.setdefault(name.casefold(), name)
         close = difflib.get_close_matches(folded, list(names), n=3, cutoff=0.6)
         return [names[c] for c in close]
 

@@ -6,7 +6,7 @@ from threading import Lock
 import orjson
 from django.core.exceptions import EmptyResultSet
 from django.db import connections, router
-from django.db.models import Count
+from django.db.models import Count, F, Sum, Window
 from django.http import HttpResponse
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
@@ -107,7 +107,7 @@ class SortedCards:
         self.queryset, self.using, self.version = queryset, using, version
         # Whose own readings the rows show (None: the cards as stored).
         self.reader = reader
-        # {set id: cards} of the sets shown when the listing is not filtered.
+        # The sets shown, with their kept totals, when the listing is not filtered.
         self.totals = totals
 
     def rows(self, ids: list[int]) -> list[dict]:
@@ -116,7 +116,7 @@ class SortedCards:
 
     def count(self) -> int:
         if self.totals is not None:
-            return sum(self.totals.values())
+            return self.totals.count()
         return self.queryset.order_by().count()
 
     def __len__(self) -> int:
@@ -136,20 +136,47 @@ def rows_as_read(user, rows: list[dict]) -> list[dict]:
     return [shown.get(row["id"], row) for row in rows]
 
 
+class SetTotals:
+    """The sets an unfiltered listing shows, read through their kept card totals.
+
+    Neither the count nor a page reads the list of sets: the count is one sum,
+    and a page reads the sets it falls in, found by their running total in
+    checklist order.
+    """
+
+    def __init__(self, sets):
+        self.sets = sets.filter(cards_total__gt=0).order_by()
+        self._count = None
+
+    def count(self) -> int:
+        if self._count is None:
+            total = self.sets.aggregate(total=Sum("cards_total"))["total"]
+            self._count = total or 0
+        return self._count
+
+    def overlapping(self, start: int, stop: int) -> list[tuple[int, int, int]]:
+        """Return (set id, cards, cards before it) of the sets holding [start, stop)."""
+        running = Window(Sum("cards_total"), order_by=[*SET_ORDER, "pk"])
+        found = (
+            self.sets.annotate(end=running)
+            .filter(end__gt=start, end__lt=stop + F("cards_total"))
+            .order_by("end")
+            .values_list("pk", "cards_total", "end")
+        )
+        return [(pk, n, end - n) for pk, n, end in found]
+
+
 class SetOrderedCards(SortedCards):
     """A card listing in checklist order, as Django's Paginator reads it.
 
     It never sorts the whole listing. The cards of each set are counted (a row
-    per set; unfiltered, the sets' kept totals are read instead) and put in set
-    order here; the page then sorts only the cards of the sets it falls in.
-    The filter is compiled once: both queries read it as a common table.
+    per set holding a match, in set order; unfiltered, the sets' kept totals
+    are read instead); the page then sorts only the cards of the sets it falls
+    in. The filter is compiled once: both queries read it as a common table.
     """
 
-    def __init__(
-        self, queryset, using: str, version, set_order: dict, totals=None, reader=None
-    ):
+    def __init__(self, queryset, using: str, version, totals=None, reader=None):
         super().__init__(queryset.order_by(), using, version, totals, reader)
-        self.set_order = set_order
         self._groups = None
         self._compiled = None
 
@@ -173,38 +200,52 @@ class SetOrderedCards(SortedCards):
             return cursor.fetchall()
 
     def groups(self) -> list[tuple[int, int]]:
+        """Return (set id, matching cards) of the filtered listing, in set order."""
         if self._groups is None:
-            if self.totals is not None:
-                counts = [(pk, n) for pk, n in self.totals.items() if n]
-            elif self.compiled() is None:
-                counts = []
+            if self.compiled() is None:
+                self._groups = []
             else:
-                counts = self.execute(
-                    "SELECT c_set, COUNT(*) FROM listed GROUP BY c_set", []
-                )
-            self._groups = sorted(
-                counts, key=lambda group: self.set_order.get(group[0], (group[0],))
-            )
+                sets, games = CardSet._meta.db_table, GameRecord._meta.db_table
+                order = "g.sort_order, s.kind, s.sort_order, s.slug, s.id"
+                self._groups = [
+                    (set_id, n)
+                    for set_id, n, *_ in self.execute(
+                        f"SELECT c_set, COUNT(*), {order} FROM listed "
+                        f'JOIN "{sets}" s ON s.id = c_set '
+                        f'JOIN "{games}" g ON g.id = s.game_id '
+                        f"GROUP BY c_set, {order} ORDER BY {order}",
+                        [],
+                    )
+                ]
         return self._groups
 
     def count(self) -> int:
+        if self.totals is not None:
+            return self.totals.count()
         return sum(n for _, n in self.groups())
+
+    def overlapping(self, start: int, stop: int) -> list[tuple[int, int, int]]:
+        """Return (set id, cards, cards before it) of the sets holding [start, stop)."""
+        if self.totals is not None:
+            return self.totals.overlapping(start, stop)
+        found, seen = [], 0
+        for set_id, n in self.groups():
+            if seen + n > start and seen < stop:
+                found.append((set_id, n, seen))
+            seen += n
+            if seen >= stop:
+                break
+        return found
 
     def __getitem__(self, page: slice) -> list[dict]:
         start, stop = page.start or 0, page.stop
         if stop is None or stop <= start:
             return []
-        sets, before, seen = [], None, 0
-        for set_id, n in self.groups():
-            if seen + n > start and seen < stop:
-                sets.append(set_id)
-                before = seen if before is None else before
-            seen += n
-            if seen >= stop:
-                break
-        if not sets:
+        found = self.overlapping(start, stop)
+        if not found:
             return []
-        offset = start - before
+        sets = [set_id for set_id, _, _ in found]
+        offset = start - found[0][2]
         marks = ", ".join(["%s"] * len(sets))
         if len(sets) > 1:
             rank = " ".join("WHEN %s THEN %s" for _ in sets)
@@ -220,33 +261,11 @@ class SetOrderedCards(SortedCards):
         return self.rows([row[0] for row in ids])
 
 
-class SetOrder:
-    """Each set's place in checklist order, read once per card list version."""
+class EverySetVisible:
+    """Whether each user sees every set, kept per card list version.
 
-    def __init__(self):
-        self.version, self.order, self.lock = None, {}, Lock()
-
-    def get(self, version, using: str) -> dict:
-        with self.lock:
-            if version is not None and version == self.version:
-                return self.order
-        rows = CardSet.objects.using(using).values_list("pk", *SET_ORDER)
-        order = {pk: (*key, pk) for pk, *key in rows}
-        with self.lock:
-            self.version, self.order = version, order
-        return order
-
-    def clear(self) -> None:
-        with self.lock:
-            self.version, self.order = None, {}
-
-
-class VisibleSets:
-    """The sets each user may see with their card totals, kept per card list version.
-
-    ``CardSet.objects.visible_to`` decides; this keeps its answer for the
-    anonymous visitor and the users asking lately, and says when a user sees
-    every set (their listing then needs no condition at all).
+    A user who does (no other user's private set exists) needs no condition on
+    the listing at all. The answer is one small query, never the list of sets.
     """
 
     def __init__(self, size: int = 512):
@@ -257,16 +276,14 @@ class VisibleSets:
             Lock(),
         )
 
-    def get(self, version, user, using: str) -> tuple[dict, bool]:
-        """Return ({set id: cards_total} visible to ``user``, whether that is every set)."""
+    def get(self, version, user, using: str) -> bool:
         key = user.pk if user.is_authenticated else None
         with self.lock:
             if version is not None and version == self.version and key in self.kept:
                 self.kept.move_to_end(key)
                 return self.kept[key]
-        sets = CardSet.objects.using(using).order_by()
-        visible = dict(sets.visible_to(user).values_list("pk", "cards_total"))
-        answer = (visible, len(visible) == sets.count())
+        sets = CardSet.objects.using(using)
+        answer = not sets.exclude(pk__in=sets.visible_to(user).values("pk")).exists()
         if version is not None:
             with self.lock:
                 if version != self.version:
@@ -366,9 +383,8 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     permission_classes = [AllowAny]
     filter_backends = [PrunedFilterBackend]
     renderer_classes = [FastJSONRenderer, BrowsableAPIRenderer]
-    set_order = SetOrder()
-    visible_sets = VisibleSets()
-    cache.WORKER_CACHES += [set_order, visible_sets, represented_cards]
+    every_set_visible = EverySetVisible()
+    cache.WORKER_CACHES += [every_set_visible, represented_cards]
 
     def get_queryset(self):
         return Card.objects.visible_to(self.request.user).with_related()
@@ -403,9 +419,12 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     def listing(self, params, user, version, using: str):
         """Return (rows for the paginator, warnings, searched), or None when a
         parameter is invalid (DRF's filter backend then answers 400)."""
-        visible, every_set = self.visible_sets.get(version, user, using)
+        sets = CardSet.objects.using(using).visible_to(user)
         cards = Card.objects.using(using)
-        base = cards.all() if every_set else cards.filter(card_set_id__in=visible)
+        if self.every_set_visible.get(version, user, using):
+            base = cards.all()
+        else:
+            base = cards.filter(card_set_id__in=sets.values("pk"))
         reader = user if has_readings(user) else None
         filterset = ListingFilterSet(params, queryset=base, prune=True, reader=reader)
         if not filterset.is_valid():
@@ -423,12 +442,11 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         sort_warning = None
         if sort:  # else the checklist order below, without sorting the listing
             queryset, sort_warning = sort_cards(queryset, sort)
-        totals = visible if unfiltered else None
+        totals = SetTotals(sets) if unfiltered else None
         if sort and not sort_warning:
             rows = SortedCards(queryset, using, version, totals, reader)
         else:
-            order = self.set_order.get(version, using)
-            rows = SetOrderedCards(queryset, using, version, order, totals, reader)
+            rows = SetOrderedCards(queryset, using, version, totals, reader)
         warnings = parsed.warnings + ([sort_warning] if sort_warning else [])
         return rows, warnings, parsed.description
 

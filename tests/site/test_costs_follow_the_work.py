@@ -8,19 +8,24 @@ same number of queries both times (issue 22). Timings are for the benchmark
 
 import gc
 import tracemalloc
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
+from django.db.backends.utils import CursorDebugWrapper
 from django.db.models.signals import post_init
 from django.test.utils import CaptureQueriesContext
 
 from cards.api import cache
-from cards.models import Card
+from cards.models import Card, CardSet, GameRecord
+from cards.signals import card_refreshes_deferred
 from cards.words import card_words_refresh
 from collection.models import CollectionEntry
 from decks.models import Deck, DeckEntry
 from decks.services import deck_update
+from decks.text_io import CLOSE_NAME_PROBE
 from tests.factories import C, make_card, make_deck, make_entry, make_set
 
 pytestmark = pytest.mark.django_db
@@ -328,3 +333,246 @@ def test_deck_save_runs_the_same_queries_for_5_and_60_entries(site, size):
 
 
 DECK_SAVE_QUERIES = 14
+
+
+# -- Growth in sets (issue 36): many small custom sets across the four games ----
+
+
+def grow_sets(owner, n: int, start: int = 0, cards: int = 3) -> list:
+    """Add ``n`` small public custom sets of ``owner`` across the games."""
+    games = list(GameRecord.objects.order_by("sort_order"))
+    with card_refreshes_deferred():
+        sets = CardSet.objects.bulk_create(
+            CardSet(
+                game=games[i % len(games)],
+                slug=f"pal-{i}",
+                name=f"Pal {i}",
+                kind="custom",
+                owner=owner,
+                is_public=True,
+            )
+            for i in range(start, start + n)
+        )
+        cards = Card.objects.bulk_create(
+            Card(
+                card_set=card_set,
+                key=str(k),
+                number=k,
+                printed_number=str(k),
+                name=f"{card_set.name} card {k}",
+                source="test rows",
+            )
+            for card_set in sets
+            for k in range(1, cards + 1)
+        )
+    card_words_refresh(cards)
+    return sets
+
+
+@dataclass
+class Reads:
+    """What the database was asked and answered while a block ran."""
+
+    queries: int = 0
+    params: int = 0  # values sent: an id list grows this
+    rows: int = 0  # rows fetched back
+    sql: list = field(default_factory=list)
+
+
+class CountingCursor(CursorDebugWrapper):
+    """Django's debug cursor that also counts the rows fetched through it."""
+
+    reads: Reads
+
+    def execute(self, sql, params=None):
+        self.reads.queries += 1
+        self.reads.params += len(params or ())
+        self.reads.sql.append(sql)
+        return super().execute(sql, params)
+
+    def fetchone(self):
+        row = self.cursor.fetchone()
+        self.reads.rows += row is not None
+        return row
+
+    def fetchmany(self, size=None):
+        rows = self.cursor.fetchmany(size) if size else self.cursor.fetchmany()
+        self.reads.rows += len(rows)
+        return rows
+
+    def fetchall(self):
+        rows = self.cursor.fetchall()
+        self.reads.rows += len(rows)
+        return rows
+
+    def __iter__(self):
+        for row in self.cursor:
+            self.reads.rows += 1
+            yield row
+
+
+@contextmanager
+def reading():
+    """Count the queries, values sent and rows fetched on the default database."""
+    reads = Reads()
+
+    def make(cursor):
+        wrapped = CountingCursor(cursor, connection)
+        wrapped.reads = reads
+        return wrapped
+
+    connection.make_cursor = connection.make_debug_cursor = make
+    try:
+        yield reads
+    finally:
+        del connection.make_cursor, connection.make_debug_cursor
+
+
+def test_reading_counts_the_rows_fetched_and_the_values_sent(site):
+    with reading() as reads:
+        ids = list(Card.objects.filter(pk__in=[1, 2, 3]).values_list("pk", flat=True))
+        names = list(Card.objects.values_list("title", flat=True)[:5])
+    assert (reads.queries, reads.params, reads.rows) == (2, 3, len(ids) + 5)
+    assert len(names) == 5
+
+
+def reads_of(client, site, path) -> tuple[int, int, int, int]:
+    """Return (queries, values sent, rows fetched, cards built) by one ``path``."""
+    path(client, site)  # warm what a running worker has warmed
+    built = 0
+
+    def count(**_):
+        nonlocal built
+        built += 1
+
+    post_init.connect(count, sender=Card, weak=False)
+    try:
+        with reading() as reads:
+            response = path(client, site)
+    finally:
+        post_init.disconnect(count, sender=Card)
+    assert response.status_code in (200, 302), response.content[:500]
+    return reads.queries, reads.params, reads.rows, built
+
+
+def card_page_20(client, site):
+    cache.worker_caches_clear()
+    return client.get("/api/cards/?page=20&page_size=3", HTTP_ACCEPT="application/json")
+
+
+def game_page(client, site):
+    return client.get("/games/collision/")
+
+
+def search_page(client, site):
+    return client.get("/search/")
+
+
+SET_PATHS = [
+    (path, who)
+    for path in (
+        csv_import,
+        card_page,
+        card_search,
+        card_page_20,
+        game_page,
+        search_page,
+    )
+    for who in ("visitor", "user")
+    if who == "user" or path is not csv_import
+]
+
+
+@pytest.mark.parametrize(
+    "path, who", SET_PATHS, ids=[f"{p.__name__}-{w}" for p, w in SET_PATHS]
+)
+def test_a_path_reads_as_many_rows_with_100_and_400_custom_sets(
+    client, site, path, who
+):
+    # 100 sets fill the game page's first page of sets (25 a game).
+    if who == "user":
+        client.force_login(site["user"])
+    grow_sets(site["other"], 100)
+    small = reads_of(client, site, path)
+    grow_sets(site["other"], 300, start=100)
+    assert reads_of(client, site, path) == small
+
+
+def test_the_game_page_is_as_long_with_100_and_400_custom_sets(client, site):
+    grow_sets(site["other"], 100)
+    small = len(game_page(client, site).content)
+    grow_sets(site["other"], 300, start=100)
+    grown = game_page(client, site).content
+    # The same 25 sets a page; only figures such as "Sets page 1 of 4" vary.
+    assert abs(len(grown) - small) < 100
+    assert grown.decode().count('<li><a href="/games/collision/sets/') == 25
+
+
+def test_the_game_page_lists_official_sets_first_with_their_totals(client, site):
+    grow_sets(site["other"], 200)
+    first = game_page(client, site).content.decode()
+    assert first.index("/games/collision/sets/base/") < first.index("pal-")
+    assert "Base</a> · 16 cards" in first
+    assert "Sets page 1 of 3" in first
+    last = client.get("/games/collision/?sets_page=3").content.decode()
+    assert "Sets page 3 of 3" in last
+    # 51 sets of Collision: the base set and 50 custom ones (every fourth).
+    assert last.count('<li><a href="/games/collision/sets/') == 1
+    assert "Pal 0 card" not in last
+    assert "Pal 96</a> · 3 cards" in last
+
+
+def counted_unofficial_cards(reads: Reads) -> list[str]:
+    """Return the queries that counted the cards of sets other than official ones."""
+    return [
+        sql
+        for sql in reads.sql
+        if sql.startswith('SELECT COUNT(*) AS "__count" FROM "cards_card"')
+        and sql.endswith('AND NOT ("cards_cardset"."kind" = %s))')
+    ]
+
+
+@pytest.mark.parametrize("who", ["visitor", "user"])
+def test_the_search_page_with_no_query_says_what_it_leaves_out_without_counting(
+    client, site, who
+):
+    if who == "user":
+        client.force_login(site["user"])
+    grow_sets(site["other"], 100)
+    private = make_set(C, "custom", slug="mine", owner=site["user"], is_public=False)
+    make_card(C, card_set=private, key="1", number=1, title="Mine")
+    with reading() as reads:
+        page = search_page(client, site).content.decode()
+    assert counted_unofficial_cards(reads) == []
+    shown = 301 if who == "user" else 300
+    assert f"Official cards only: {shown} matching practice or custom cards" in page
+    with reading() as reads:
+        game = game_page(client, site).content.decode()
+    assert counted_unofficial_cards(reads) == []
+    assert f"Official cards only: {shown - 225} matching practice" in game
+
+
+def test_a_search_still_counts_the_cards_it_leaves_out(client, site):
+    grow_sets(site["other"], 8)
+    with reading() as reads:
+        page = client.get("/search/?q=pal").content.decode()
+    assert len(counted_unofficial_cards(reads)) == 1
+    assert "Official cards only: 24 matching practice or custom cards" in page
+
+
+def misspelt_deck_import(client, site):
+    text = "Blade:\n1 Dragoon, Storm\nDeck:\n4 Move 1\n4 Pal 20 crad 1\n"
+    response = client.post(f"/decks/{site['deck'].pk}/import/", {"text": text})
+    assert "Did you mean: Pal 20 card 1" in response.content.decode()
+    return response
+
+
+def test_a_misspelt_deck_import_reads_as_many_rows_with_40_and_160_sets(client, site):
+    client.force_login(site["user"])
+    # 300 names of Collision start "Pal", more than a probe for suggestions
+    # reads either side of "pal 20 crad 1".
+    grow_sets(site["other"], 40, cards=30)
+    assert 4 * 30 > CLOSE_NAME_PROBE
+    small = reads_of(client, site, misspelt_deck_import)
+    grow_sets(site["other"], 120, start=40, cards=30)
+    assert reads_of(client, site, misspelt_deck_import) == small
