@@ -791,6 +791,19 @@ def _joined(lead: list) -> str:
     return text
 
 
+def _on_yours_lost(step: Effect, is_gate: bool) -> bool:
+    """Return whether a card's step on the opponent only asks how yours battled."""
+    # Its "if" reads the opponent's battler: ``opponent_attribute`` is yours,
+    # ``result`` the reverse of yours, so the sentence names your Bakugan.
+    names = {name for name, _ in step.when}
+    return (
+        not is_gate
+        and step.target == "opponent"
+        and "result" in names
+        and names <= {"result", "opponent_attribute"}
+    )
+
+
 def _conditions(step: Effect, is_gate: bool) -> str:
     clauses = [
         _clause(k, v)
@@ -806,7 +819,7 @@ def _conditions(step: Effect, is_gate: bool) -> str:
         lead.insert(0, "in its owner's turn")
     elif step.turn == "opponent":
         lead.insert(0, "in an opponent's turn")
-    if step.op == "face_up_gates" and step.target == "opponent":
+    if _on_yours_lost(step, is_gate):
         kinds = step.condition("opponent_attribute")
         won = step.condition("result") == "lose"
         what = f"{_a(_or(kinds))} Bakugan of yours" if kinds else "your Bakugan"

@@ -20,6 +20,7 @@ from tests.engine.scenarios import (
     real,
     result,
     roll,
+    to_battle,
 )
 from tests.engine.scenarios import bakugan_act as act
 
@@ -209,3 +210,51 @@ def test_rip_tide_played_in_an_opponents_window_asks_whether_its_player_is_behin
     assert state.won == [[3], []]  # Saurus 300 ties Tigrerra: the defender wins
     state = act(act(state, "P1 rolls B2"), "P2 plays A1")  # Player 2 is behind
     assert state.events[-1] == "Rip Tide: its lasting effect starts."
+
+
+# --- Whiplash: after the card owner's own Darkus Bakugan loses ----------------
+
+
+def _whiplash_after(p1_first, p2_third=VENTUS[2]):
+    """Return the game once P1 plays Whiplash after ``p1_first`` battles."""
+    whiplash = real("1-48ah", "47/48ah")
+    p1 = [p1_first, HAOS[0], ("Frosch", "aquos", 320)]
+    p2 = [*VENTUS[:2], p2_third]  # P2 rolls its third Bakugan onto P1-G1
+    state = to_battle(game(p1, p2, p1_ab=[whiplash, *plain()]))
+    while state.window_kind != "after_battle":
+        state = bk.apply(state, bk.Action("pass", bk.to_act(state)))
+    while bk.to_act(state) != 0:
+        state = act(state, "P2 passes")
+    assert state.ability_hand[1] == [0, 1, 2]
+    return act(state, "P1 plays A1")
+
+
+def test_whiplash_reads_that_your_darkus_bakugan_lost():
+    card = real("1-48ah", "47/48ah")
+    assert effect_sentence(card["effects"]) == (
+        "After the battle: your opponent puts 1 unused Ability card into the used "
+        "pile if a Darkus Bakugan of yours lost the battle."
+    )
+
+
+def test_whiplash_after_your_darkus_bakugan_loses_the_opponent_uses_an_ability():
+    state = _whiplash_after(("Hydranoid", "darkus", 320))
+    assert state.won == [[], [0]]  # Skyress 350 beat Hydranoid
+    assert "Player 2 puts 1 unused Ability card(s) into the used pile." in state.events
+    assert (state.ability_hand[1], state.abilities_used[1]) == ([1, 2], [0])
+
+
+@pytest.mark.parametrize(
+    ("p1_first", "p2_third", "won"),
+    [
+        (("Gorem", "subterra", 330), VENTUS[2], [[], [0]]),
+        (("Hydranoid", "darkus", 400), VENTUS[2], [[0], []]),
+        (("Tigrerra", "haos", 400), ("Hydranoid", "darkus", 350), [[0], []]),
+    ],
+    ids=["own-subterra-loses", "own-darkus-wins", "opponents-darkus-loses"],
+)
+def test_whiplash_does_nothing_unless_your_darkus_bakugan_lost(p1_first, p2_third, won):
+    state = _whiplash_after(p1_first, p2_third)
+    assert state.won == won
+    assert "Its condition does not hold: no effect." in state.events
+    assert (state.ability_hand[1], state.abilities_used[1]) == ([0, 1, 2], [])
