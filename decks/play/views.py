@@ -40,6 +40,7 @@ from .services import (
     playtest_start_page,
     playtest_undo,
 )
+from .visitors import player_of, player_required
 
 
 def _int(value, default=None):
@@ -261,7 +262,8 @@ def playtest_new(request):
 
 
 def _own(request, pk) -> Playtest:
-    return get_object_or_404(Playtest, pk=_int(pk, -1), owner=request.user)
+    """Return the request's player's game ``pk``: a user's, or a visitor's of today."""
+    return get_object_or_404(Playtest.objects.of(player_of(request)), pk=_int(pk, -1))
 
 
 def _shown(request) -> int | None:
@@ -269,7 +271,7 @@ def _shown(request) -> int | None:
     return _int(request.GET.get("seat"))
 
 
-@login_required
+@player_required
 @require_GET
 def playtest_detail(request, pk):
     page = playtest_page(playtest=_own(request, pk), board=True, shown=_shown(request))
@@ -320,7 +322,7 @@ def _board_change(request, pk, change: str, **fields):
     pt = _own(request, pk)
     fields.update(
         playtest_id=pt.pk,
-        user=request.user,
+        user=player_of(request),
         version=_int(request.POST.get("version"), -1),
     )
     try:
@@ -339,7 +341,7 @@ def _board_change(request, pk, change: str, **fields):
     return _redirect_to_board(request, changed)
 
 
-@login_required
+@player_required
 @require_POST
 def playtest_act_view(request, pk):
     return _board_change(request, pk, "act", action=request.POST.get("action", ""))
@@ -374,7 +376,7 @@ def match_next_view(request, pk):
     return redirect(new.get_absolute_url())
 
 
-@login_required
+@player_required
 @require_POST
 def playtest_undo_view(request, pk):
     return _board_change(request, pk, "undo", to=request.POST.get("to", "last"))
