@@ -86,7 +86,7 @@ class Starter:
 
 
 def starter(game, slug: str) -> Starter:
-    """Return the starter deck ``slug`` of ``game`` (a Game row); refuse an unknown one."""
+    """Return the starter deck ``slug`` of ``game`` (a Game row), or refuse it."""
     for candidate in available_presets(game.slug):
         if candidate.slug == slug:
             return Starter(game, candidate)

@@ -22,13 +22,13 @@ from ..engine.bots import BOT_LABELS
 from ..models import Deck
 from ..services import deck_create
 from .models import VISITOR_GAME_LIFE
-from .opponents import available_presets, starter
+from .opponents import PRESET, Starter, available_presets, starter
 from .services import PlaytestError, playtest_create
 from .views import _busy, _int
 from .visitors import player_of
 
 # The bots a one-tap game offers, easiest first: one button each.
-QUICK_BOTS = ("random", "greedy", "search")
+QUICK_BOTS = {"random": "Easy", "greedy": "Medium", "search": "Hard"}
 STARTER = "starter:"
 DECK = "deck:"
 
@@ -58,6 +58,15 @@ def _chosen_deck(request, game, value: str):
     return starter(game, slug)
 
 
+def _opposing(game, deck) -> list[str]:
+    """Return the bot's deck: the starter after the player's, so no game is a mirror."""
+    values = [f"{PRESET}{p.slug}" for p in available_presets(game.slug)]
+    if not isinstance(deck, Starter) or len(values) < 2:
+        return []  # the game's default opponent (opponents.default_opponent)
+    mine = values.index(f"{PRESET}{deck.preset.slug}")
+    return [values[(mine + 1) % len(values)]]
+
+
 @require_http_methods(["GET", "POST"])
 def play_now_game(request, game):
     """Offer a game's starter decks and its bots; a bot's button starts the game."""
@@ -70,7 +79,10 @@ def play_now_game(request, game):
                 raise PlaytestError("bad_opponent", "Choose a bot to play against.")
             deck = _chosen_deck(request, game, request.POST.get("deck", ""))
             pt = playtest_create(
-                owner=player_of(request, create=True), deck=deck, opponent=bot
+                owner=player_of(request, create=True),
+                deck=deck,
+                opponent=bot,
+                opponent_decks=_opposing(game, deck),
             )
         except PlaytestError as exc:
             if exc.status == 429:
@@ -108,7 +120,7 @@ def play_now_game(request, game):
         "game": game,
         "decks": decks,
         "chosen": chosen,
-        "bots": [(name, BOT_LABELS[name]) for name in QUICK_BOTS],
+        "bots": [(name, level, BOT_LABELS[name]) for name, level in QUICK_BOTS.items()],
         "visitor_hours": int(VISITOR_GAME_LIFE.total_seconds() // 3600),
     }
     return render(request, "play/now_game.html", context)

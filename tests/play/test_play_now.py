@@ -1,4 +1,4 @@
-"""Play now: starter-deck games against a bot, for users and visitors (issue 34, item 1)."""
+"""Play now: starter-deck games against a bot, for users and visitors (issue 34)."""
 
 from datetime import timedelta
 
@@ -290,3 +290,19 @@ def test_the_decks_page_lists_starter_decks_with_play_it(client, collision):
     page = client.get("/decks/games/collision/").content.decode()
     assert "Starter deck" in page
     assert f'href="/play/now/collision/?deck=starter:{first.slug}"' in page
+
+
+def test_the_bot_plays_the_starter_after_the_player_s_so_no_game_is_a_mirror(
+    client, collision
+):
+    starters = available_presets("collision")
+    client.post(
+        "/play/now/collision/",
+        {"bot": "random", "deck": f"starter:{starters[-1].slug}"},
+    )
+    pt = Playtest.objects.get()
+    first = starters[0]
+    assert [s["name"] for s in pt.seats] == [
+        starters[-1].name,
+        f"{first.name} (preset, {first.style})",
+    ]
