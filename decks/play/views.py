@@ -40,7 +40,7 @@ from .services import (
     playtest_start_page,
     playtest_undo,
 )
-from .visitors import player_of, player_required
+from .visitors import account_required, player_of, player_required
 
 
 def _int(value, default=None):
@@ -347,7 +347,7 @@ def playtest_act_view(request, pk):
     return _board_change(request, pk, "act", action=request.POST.get("action", ""))
 
 
-@login_required
+@account_required
 @require_POST
 def match_next_view(request, pk):
     """Start the next game of a match; a stale tab is sent to the game under way."""
@@ -382,7 +382,7 @@ def playtest_undo_view(request, pk):
     return _board_change(request, pk, "undo", to=request.POST.get("to", "last"))
 
 
-@login_required
+@account_required
 @require_POST
 def playtest_branch_view(request, pk):
     pt = get_object_or_404(Playtest, pk=_int(pk, -1))
@@ -399,7 +399,7 @@ def playtest_branch_view(request, pk):
     return redirect(new.get_absolute_url())
 
 
-@login_required
+@account_required
 @require_POST
 def playtest_share_view(request, pk):
     pt = _own(request, pk)

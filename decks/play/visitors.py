@@ -14,7 +14,9 @@ import secrets
 from dataclasses import dataclass
 from functools import wraps
 
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
+from django.urls import reverse
 
 from collection.accounts import client_address
 
@@ -69,5 +71,27 @@ def player_required(view):
         if player_of(request) is None:
             return redirect_to_login(request.get_full_path())
         return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def account_required(view):
+    """Send anyone without an account to log in, then back to the game's board.
+
+    What a visitor may not do (a match, a restart, a share link) needs an
+    account; the game comes with them when they sign up or log in.
+    """
+
+    @wraps(view)
+    def wrapped(request, pk, *args, **kwargs):
+        if not request.user.is_authenticated:
+            if visitor_of(request) is not None:
+                messages.info(
+                    request,
+                    "Sign up or log in to restart or share a game: "
+                    "this game comes with you.",
+                )
+            return redirect_to_login(reverse("play:detail", kwargs={"pk": pk}))
+        return view(request, pk, *args, **kwargs)
 
     return wrapped

@@ -243,6 +243,7 @@ def test_the_visitor_limit_answers_429_on_the_page(client, collision, settings):
     response = _visit(client)
     assert response.status_code == 429
     assert response["Retry-After"] == "3600"
+    assert "<h1>Sign up to play more</h1>" in response.content.decode()
     assert Playtest.objects.count() == 1
 
 
@@ -306,3 +307,15 @@ def test_the_bot_plays_the_starter_after_the_player_s_so_no_game_is_a_mirror(
         starters[-1].name,
         f"{first.name} (preset, {first.style})",
     ]
+
+
+@pytest.mark.parametrize("path", ["branch", "share", "next"])
+def test_a_visitor_is_sent_to_log_in_and_back_to_the_board_to_restart_or_share(
+    client, collision, path
+):
+    _visit(client)
+    pt = Playtest.objects.get()
+    response = client.post(f"/play/{pt.pk}/{path}/", {"restart": "1", "on": "1"})
+    assert response["Location"] == f"/accounts/login/?next=/play/{pt.pk}/"
+    pt.refresh_from_db()
+    assert (Playtest.objects.count(), pt.share_token) == (1, None)
