@@ -154,13 +154,28 @@ def _check_budget(budget, player, code: str) -> None:
         ) from None
 
 
-def _player(owner) -> dict:
-    """Return the fields that make a game ``owner``'s: a user's, or a visitor's."""
+def _player(owner, *, match: bool = False) -> dict:
+    """Return the fields that make a new game ``owner``'s: a user's, or a visitor's.
+
+    A visitor (no account) starts a few games per address per hour, and no match.
+    """
     if getattr(owner, "is_authenticated", False):
         return {"owner": owner}
     if not getattr(owner, "key", ""):
         raise PlaytestError("not_found", "No such player.", status=404)
+    if match:
+        raise PlaytestError(
+            "sign_up", "A match is kept for players with an account.", status=403
+        )
+    _check_budget(VISITOR_GAMES, owner, "visitor_games")
     return {"owner": None, "visitor_key": owner.key}
+
+
+def _visitor_started(visitor) -> None:
+    """Count a visitor's new game against their address; remove the day-old ones."""
+    budget_charge(budget=VISITOR_GAMES, address=visitor.address, amount=1)
+    # Visitors' games go a day after they start, whether or not a cron runs.
+    playtest_purge_visitors()
 
 
 MAX_NAME = 30
@@ -208,9 +223,8 @@ def playtest_create(
 ) -> Playtest:
     """Start a game of ``deck`` against bots or hot-seat and store it.
 
-    ``owner`` is a user or a ``visitors.Visitor`` (no account: a few games per
-    address per hour, single games only). ``deck`` is a Deck or a
-    ``opponents.Starter`` (a starter deck, kept as its cards alone).
+    ``owner`` is a user or a ``visitors.Visitor`` (``_player``); ``deck`` is a
+    Deck or an ``opponents.Starter`` (a starter deck, kept as its cards alone).
 
     In hot-seat, ``names`` are the players' names by seat (names.py speaks
     them on the board, in the log, the buttons and the replay).
@@ -226,14 +240,7 @@ def playtest_create(
     game_slug = deck.game.slug
     game = engine_for(game_slug)
     _check_start(game, game_slug, opponent, chance, players, match)
-    visitor = not getattr(owner, "is_authenticated", False)
-    player = _player(owner)
-    if visitor and match:
-        raise PlaytestError(
-            "sign_up", "A match is kept for players with an account.", status=403
-        )
-    if visitor:
-        _check_budget(VISITOR_GAMES, owner, "visitor_games")
+    player = _player(owner, match=match)
     if seed is None:
         seed = secrets.randbelow(2**31)
     if not isinstance(seed, int) or not 0 <= seed < 2**53:
@@ -275,10 +282,8 @@ def playtest_create(
         )
     log, steps = [], []
     state = _advance(game, state, seed, seats, chance, log, steps, thinker=owner)
-    if visitor:
-        budget_charge(budget=VISITOR_GAMES, address=owner.address, amount=1)
-        # Visitors' games go a day after they start, whether or not a cron runs.
-        playtest_purge_visitors()
+    if player["owner"] is None:
+        _visitor_started(owner)
     with transaction.atomic():
         held = (
             PlaytestMatch.objects.create(owner=owner, game=game_slug, seed=seed)
