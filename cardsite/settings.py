@@ -178,6 +178,8 @@ BOT_THINKING_SECONDS_PER_MINUTE = env_int(
 ANONYMOUS_PROXY_SHEETS_PER_HOUR = env_int(
     "ANONYMOUS_PROXY_SHEETS_PER_HOUR", 6, minimum=0
 )
+# Games a visitor without an account may start per address per hour (Play now).
+VISITOR_GAMES_PER_HOUR = env_int("VISITOR_GAMES_PER_HOUR", 20, minimum=0)
 PROXY_SHEET_CACHE_BYTES = env_int(
     "PROXY_SHEET_CACHE_BYTES", 200 * 1024 * 1024, minimum=0
 )

@@ -13,3 +13,10 @@ class DecksConfig(AppConfig):
         from .census import census_deck_refresh
 
         register_census_listener(census_deck_refresh)
+
+        # A visitor who signs up or logs in keeps the games of their visit.
+        from django.contrib.auth.signals import user_logged_in
+
+        from .play.visitors import adopt_on_login
+
+        user_logged_in.connect(adopt_on_login, dispatch_uid="play_adopt_on_login")

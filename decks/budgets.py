@@ -1,7 +1,8 @@
 """Budgets: how much costly work one user (or one address) may cause per window.
 
-Two budgets: the search bots' thinking inside web requests (seconds per user per
-minute) and anonymous proxy sheets (sheets per address per hour). Work is
+Three budgets: the search bots' thinking inside web requests (seconds per user per
+minute), anonymous proxy sheets (sheets per address per hour) and the games
+visitors without an account start (games per address per hour). Work is
 charged as ``BudgetCharge`` rows in the database, so every server process sees
 the same sum. Beyond a budget the request is refused (429) with the time until
 enough of the window's charges have aged out (``BudgetSpent.retry_after``).
@@ -52,6 +53,14 @@ PROXY_SHEETS = Budget(
     "ANONYMOUS_PROXY_SHEETS_PER_HOUR",
     "Proxy sheets are built for visitors a few an hour from each address; "
     "log in to print more, or try again in {wait}.",
+)
+
+VISITOR_GAMES = Budget(
+    BudgetKind.VISITOR_GAME,
+    timedelta(hours=1),
+    "VISITOR_GAMES_PER_HOUR",
+    "Visitors start a few games an hour from each address; sign up or log in "
+    "to play more, or try again in {wait}.",
 )
 
 

@@ -37,3 +37,4 @@ class BudgetKind(models.TextChoices):
 
     BOT_THINKING = "bot-thinking", "Seconds of bot thinking"
     PROXY_SHEET = "proxy-sheet", "Proxy sheets built"
+    VISITOR_GAME = "visitor-game", "Games started by visitors"

@@ -27,6 +27,7 @@ from .copies import deck_lines
 from .filtersets import DeckFilterSet
 from .forms import DeckForm, DeckSettingsForm, EntryForm, ImportForm, SlotForm
 from .models import Deck, diff_snapshots
+from .play.opponents import available_presets
 from .rules import is_legal
 from .text_io import export_decklist
 from .tools import deck_tools
@@ -210,6 +211,15 @@ def deck_list(request, game=None):
             30,
         ).get_page(request.GET.get("mine_page"))
         mine.object_list = selectors.with_card_counts(mine.object_list)
+    games = GameRecord.objects.all()
+    current = params.get("game", "")
+    # The preset decks, listed as starter decks anyone may play or copy.
+    starters = [
+        (g, preset)
+        for g in games
+        if not current or g.slug == current
+        for preset in available_presets(g.slug)
+    ]
     return render(
         request,
         "decks/list.html",
@@ -217,8 +227,9 @@ def deck_list(request, game=None):
             "filterset": filterset,
             "page": page,
             "mine": mine,
-            "games": GameRecord.objects.all(),
-            "current_game": params.get("game", ""),
+            "games": games,
+            "current_game": current,
+            "starters": starters,
         },
     )
 

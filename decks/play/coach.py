@@ -66,7 +66,7 @@ class HintMove:
 
 def playtest_hint(*, playtest: Playtest, user, version: int) -> list[HintMove]:
     """Return the coach's hint for the seat to act: every legal move, best first."""
-    if playtest.owner_id != getattr(user, "pk", None):
+    if not Playtest.objects.of(user).filter(pk=playtest.pk).exists():
         raise PlaytestError("not_found", "No such game.", status=404)
     if version != playtest.version:
         raise PlaytestError(
@@ -87,7 +87,12 @@ def playtest_hint(*, playtest: Playtest, user, version: int) -> list[HintMove]:
         chances = coach.move_chances(
             game, state, coach.coach_seed(playtest.seed, len(playtest.log))
         )
-    budget_charge(budget=BOT_THINKING, user=user, amount=watch.seconds)
+    budget_charge(
+        budget=BOT_THINKING,
+        user=user,
+        address=getattr(user, "address", None),
+        amount=watch.seconds,
+    )
     actions = {a.text: a for a in game.legal_actions(state)}
     return [
         HintMove(c.text, game.describe(state, actions[c.text]), round(100 * c.chance))

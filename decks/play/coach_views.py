@@ -20,16 +20,17 @@ from .models import GameReview, Playtest
 from .names import seat_names, speak
 from .services import PlaytestError
 from .views import _board_change, _busy, _int, _own, _stale
+from .visitors import account_required, player_of, player_required
 
 
-@login_required
+@player_required
 @require_POST
 def hint_view(request, pk):
     pt = _own(request, pk)
     try:
         hint = playtest_hint(
             playtest=pt,
-            user=request.user,
+            user=player_of(request),
             version=_int(request.POST.get("version"), -1),
         )
     except PlaytestError as exc:
@@ -46,7 +47,7 @@ def hint_view(request, pk):
     return render(request, template, context)
 
 
-@login_required
+@player_required
 @require_POST
 def hint_act_view(request, pk):
     return _board_change(
@@ -54,7 +55,7 @@ def hint_act_view(request, pk):
     )
 
 
-@login_required
+@player_required
 @require_POST
 def hints_set_view(request, pk):
     pt = playtest_hints_set(
@@ -72,7 +73,7 @@ def _start(request, pt: Playtest, back: str):
     return redirect(review.get_absolute_url())
 
 
-@login_required
+@account_required
 @require_POST
 def review_new(request, pk):
     pt = _own(request, pk)

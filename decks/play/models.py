@@ -12,9 +12,15 @@ winners, so nothing is counted twice; ``games`` rises by one per game started
 and a second "next game" from a stale tab is refused against it.
 """
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
+
+# A visitor's game (no account) is kept this long unless they sign up or log in.
+VISITOR_GAME_LIFE = timedelta(days=1)
 
 
 class PlaytestMatch(models.Model):
@@ -43,9 +49,36 @@ class PlaytestMatch(models.Model):
         return f"Match {self.pk} ({self.game}, {self.games} game{'s' if self.games != 1 else ''})"
 
 
+class PlaytestQuerySet(models.QuerySet):
+    def of(self, player):
+        """Return ``player``'s games: a user's own, or a visitor's of the last day."""
+        if getattr(player, "is_authenticated", False):
+            return self.filter(owner=player)
+        key = getattr(player, "key", "")
+        if not key:
+            return self.none()
+        return self.filter(
+            owner=None,
+            visitor_key=key,
+            created_at__gt=timezone.now() - VISITOR_GAME_LIFE,
+        )
+
+
 class Playtest(models.Model):
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, related_name="playtests", on_delete=models.CASCADE
+        settings.AUTH_USER_MODEL,
+        related_name="playtests",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        help_text="None for a visitor's game (``visitor_key``).",
+    )
+    visitor_key = models.CharField(
+        max_length=40,
+        blank=True,
+        default="",
+        db_index=True,
+        help_text="The key in a visitor's browser session that owns the game.",
     )
     deck = models.ForeignKey(
         "decks.Deck",
@@ -108,12 +141,19 @@ class Playtest(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    objects = PlaytestQuerySet.as_manager()
+
     class Meta:
         ordering = ["-updated_at"]
         constraints = [
             models.UniqueConstraint(
                 fields=["match", "match_game"], name="one_game_per_match_place"
-            )
+            ),
+            models.CheckConstraint(
+                condition=models.Q(owner__isnull=False) | ~models.Q(visitor_key=""),
+                name="playtest_has_a_player",
+                violation_error_message="A game belongs to a user or a visitor.",
+            ),
         ]
 
     def __str__(self):
@@ -125,7 +165,12 @@ class Playtest(models.Model):
     def may_branch(self, user) -> bool:
         """Return whether ``user`` may start a new game from a step of this one."""
         # A share link shows the replay to anyone; only the owner plays it on.
-        return bool(user and user.is_authenticated and user.pk == self.owner_id)
+        return bool(
+            user
+            and user.is_authenticated
+            and self.owner_id is not None
+            and user.pk == self.owner_id
+        )
 
 
 class DeckJob(models.Model):

@@ -11,6 +11,9 @@
 ``resolve_opponent`` turns a value into what ``adapter.engine_decks`` takes (a
 ``Deck`` or a ``(name, entries)`` pair) and a label for the board and the
 report; ``opponent_groups`` lists the values a start form offers.
+
+A ``Starter`` is a preset played as the player's own deck (the starter decks of
+"Play now", which need no deck of one's own).
 """
 
 from __future__ import annotations
@@ -53,6 +56,46 @@ def _cards_by_key(game_slug: str, keys) -> dict:
     return {
         (c.card_set.slug, c.key): c for c in cards if (c.card_set.slug, c.key) in wanted
     }
+
+
+@dataclass(frozen=True)
+class Starter:
+    """A preset deck played as the player's own deck: a starter deck."""
+
+    game: object  # the ``cards`` Game row
+    preset: object  # a ``decks.presets.Preset``
+
+    pk = None  # no database deck: the game keeps no link to one
+
+    @property
+    def name(self) -> str:
+        return self.preset.name
+
+    @property
+    def game_id(self) -> int:
+        return self.game.pk
+
+    def played(self) -> tuple[str, list[dict]]:
+        """Return the ``(name, entries)`` pair the adapter plays."""
+        entries = preset_entries(self.game.slug, self.preset)
+        if entries is None:
+            raise PlaytestError(
+                "bad_deck", f"The starter deck {self.name!r} is not loaded here."
+            )
+        return f"{self.name} (starter deck)", entries
+
+
+def starter(game, slug: str) -> Starter:
+    """Return the starter deck ``slug`` of ``game`` (a Game row), or refuse it."""
+    for candidate in available_presets(game.slug):
+        if candidate.slug == slug:
+            return Starter(game, candidate)
+    raise PlaytestError("bad_deck", f"No starter deck {slug!r} for this game.")
+
+
+def played(deck):
+    """Return what the adapter plays for the player's deck (a Deck or a Starter)."""
+    return deck.played() if isinstance(deck, Starter) else deck
 
 
 def preset_entries(game_slug: str, preset) -> list[dict] | None:
@@ -114,7 +157,7 @@ def resolve_opponent(user, deck, value, seed: int) -> Opponent:
         value = f"{DECK}{value.pk}"
     value = str(value or "").strip()
     if value == MIRROR:
-        return Opponent(MIRROR, f"{deck.name} (mirror)", deck, deck.pk)
+        return Opponent(MIRROR, f"{deck.name} (mirror)", played(deck), deck.pk)
     if value == RANDOM:
         name = f"Random deck (seed {seed})"
         return Opponent(RANDOM, name, (name, random_entries(game_slug, seed)))

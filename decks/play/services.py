@@ -26,11 +26,19 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from cards.choices import SetKind
 from cards.games import GAMES
 
-from ..budgets import BOT_THINKING, BudgetSpent, Stopwatch, budget_charge, budget_check
+from ..budgets import (
+    BOT_THINKING,
+    VISITOR_GAMES,
+    BudgetSpent,
+    Stopwatch,
+    budget_charge,
+    budget_check,
+)
 from ..copies import takes_copy, unrecorded_copies
 from ..engine import engine_for
 from ..engine.bots import BOT_NAMES, make_bot
@@ -43,11 +51,12 @@ from .adapter import (
     entries_to_engine,
     read_deck,
 )
-from .models import DeckReport, Playtest, PlaytestMatch
+from .models import VISITOR_GAME_LIFE, DeckReport, Playtest, PlaytestMatch
 from .opponents import (
     available_presets,
     default_opponent,
     opponent_groups,
+    played,
     resolve_opponent,
 )
 
@@ -116,7 +125,12 @@ def _advance(
         log.append(action.text)
         steps.append([seat, turn, False])
     if watch is not None:
-        budget_charge(budget=BOT_THINKING, user=thinker, amount=watch.seconds)
+        budget_charge(
+            budget=BOT_THINKING,
+            user=thinker,
+            address=_address(thinker),
+            amount=watch.seconds,
+        )
     return state
 
 
@@ -133,16 +147,48 @@ def practice_game(pt: Playtest) -> bool:
     """Return whether ``pt`` is a practice game: a human seat against bots."""
     kinds = [s["kind"] for s in pt.seats]
     return any(k in BOT_KINDS for k in kinds) and any(k in HUMAN_KINDS for k in kinds)
+def _address(player) -> str | None:
+    """Return a visitor's address (budgets count a visitor by it), None for a user."""
+    return getattr(player, "address", None)
 
 
 def _check_thinking(user) -> None:
     """Refuse (429, with when to retry) once ``user`` has spent the bots' budget."""
+    _check_budget(BOT_THINKING, user, "bot_budget")
+
+
+def _check_budget(budget, player, code: str) -> None:
+    """Refuse (429, with when to retry) once ``player`` has spent ``budget``."""
     try:
-        budget_check(budget=BOT_THINKING, user=user)
+        budget_check(budget=budget, user=player, address=_address(player))
     except BudgetSpent as spent:
         raise PlaytestError(
-            "bot_budget", spent.message, status=429, retry_after=spent.retry_after
+            code, spent.message, status=429, retry_after=spent.retry_after
         ) from None
+
+
+def _player(owner, *, match: bool = False) -> dict:
+    """Return the fields that make a new game ``owner``'s: a user's, or a visitor's.
+
+    A visitor (no account) starts a few games per address per hour, and no match.
+    """
+    if getattr(owner, "is_authenticated", False):
+        return {"owner": owner}
+    if not getattr(owner, "key", ""):
+        raise PlaytestError("not_found", "No such player.", status=404)
+    if match:
+        raise PlaytestError(
+            "sign_up", "A match is kept for players with an account.", status=403
+        )
+    _check_budget(VISITOR_GAMES, owner, "visitor_games")
+    return {"owner": None, "visitor_key": owner.key}
+
+
+def _visitor_started(visitor) -> None:
+    """Count a visitor's new game against their address; remove the day-old ones."""
+    budget_charge(budget=VISITOR_GAMES, address=visitor.address, amount=1)
+    # Visitors' games go a day after they start, whether or not a cron runs.
+    playtest_purge_visitors()
 
 
 MAX_NAME = 30
@@ -190,6 +236,9 @@ def playtest_create(
 ) -> Playtest:
     """Start a game of ``deck`` against bots or hot-seat and store it.
 
+    ``owner`` is a user or a ``visitors.Visitor`` (``_player``); ``deck`` is a
+    Deck or an ``opponents.Starter`` (a starter deck, kept as its cards alone).
+
     In hot-seat, ``names`` are the players' names by seat (names.py speaks
     them on the board, in the log, the buttons and the replay).
 
@@ -204,6 +253,7 @@ def playtest_create(
     game_slug = deck.game.slug
     game = engine_for(game_slug)
     _check_start(game, game_slug, opponent, chance, players, match)
+    player = _player(owner, match=match)
     if seed is None:
         seed = secrets.randbelow(2**31)
     if not isinstance(seed, int) or not 0 <= seed < 2**53:
@@ -245,6 +295,8 @@ def playtest_create(
         )
     log, steps = [], []
     state = _advance(game, state, seed, seats, chance, log, steps, thinker=owner)
+    if player["owner"] is None:
+        _visitor_started(owner)
     with transaction.atomic():
         held = (
             PlaytestMatch.objects.create(owner=owner, game=game_slug, seed=seed)
@@ -254,8 +306,8 @@ def playtest_create(
         return _stored(
             game,
             state,
-            owner=owner,
-            deck=deck,
+            **player,
+            deck=deck if isinstance(deck, Deck) else None,
             game=game_slug,
             engine_version=game.VERSION,
             seats=seats,
@@ -319,7 +371,7 @@ def _field(owner, deck, opponent_decks, seed: int):
         resolve_opponent(owner, deck, value, seed + index)
         for index, value in enumerate(wanted)
     ]
-    decks = [deck, *(o.deck for o in field)]
+    decks = [played(deck), *(o.deck for o in field)]
     labels = [deck.name, *(o.label for o in field)]
     deck_ids = [deck.pk, *(o.deck_id for o in field)]
     return decks, labels, deck_ids
@@ -416,7 +468,7 @@ def _locked(playtest_id: int, user, *, full: bool = False) -> Playtest:
     if not full:
         query = query.defer("state", "undone")
     try:
-        return query.get(pk=playtest_id, owner=user)
+        return query.of(user).get(pk=playtest_id)
     except (Playtest.DoesNotExist, ValueError, TypeError):
         raise PlaytestError("not_found", "No such game.", status=404) from None
 
@@ -567,6 +619,23 @@ def playtest_branch(*, playtest: Playtest, user, step: int | None = None) -> Pla
             match=held,
             match_game=place,
         )
+
+
+def playtest_adopt(*, visitor_key: str, user) -> int:
+    """Make a visitor's games of the last day ``user``'s own; return how many."""
+    if not visitor_key or not getattr(user, "is_authenticated", False):
+        return 0
+    cutoff = timezone.now() - VISITOR_GAME_LIFE
+    return Playtest.objects.filter(
+        owner=None, visitor_key=visitor_key, created_at__gt=cutoff
+    ).update(owner=user, visitor_key="")
+
+
+def playtest_purge_visitors(*, now=None) -> int:
+    """Remove the visitors' games that started over a day ago; return how many."""
+    cutoff = (now or timezone.now()) - VISITOR_GAME_LIFE
+    _, removed = Playtest.objects.filter(owner=None, created_at__lte=cutoff).delete()
+    return removed.get(Playtest._meta.label, 0)
 
 
 def playtest_share(*, playtest: Playtest, on: bool = True) -> Playtest:

@@ -1,11 +1,18 @@
 from django.urls import path
 
-from . import coach_views, doctor_views, views
+from . import coach_views, doctor_views, quick, views
 
 app_name = "play"
 urlpatterns = [
     path("", views.playtest_list, name="list"),
     path("new/", views.playtest_new, name="new"),
+    path("now/", quick.play_now, name="now"),
+    path("now/<slug:game>/", quick.play_now_game, name="now-game"),
+    path(
+        "starters/<slug:game>/<slug:slug>/copy/",
+        quick.starter_copy,
+        name="starter-copy",
+    ),
     path("<int:pk>/", views.playtest_detail, name="detail"),
     path("<int:pk>/act/", views.playtest_act_view, name="act"),
     path("<int:pk>/undo/", views.playtest_undo_view, name="undo"),

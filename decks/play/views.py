@@ -41,6 +41,7 @@ from .services import (
     playtest_start_page,
     playtest_undo,
 )
+from .visitors import account_required, player_of, player_required
 
 
 def _int(value, default=None):
@@ -264,7 +265,8 @@ def playtest_new(request):
 
 
 def _own(request, pk) -> Playtest:
-    return get_object_or_404(Playtest, pk=_int(pk, -1), owner=request.user)
+    """Return the request's player's game ``pk``: a user's, or a visitor's of today."""
+    return get_object_or_404(Playtest.objects.of(player_of(request)), pk=_int(pk, -1))
 
 
 def _shown(request) -> int | None:
@@ -272,7 +274,7 @@ def _shown(request) -> int | None:
     return _int(request.GET.get("seat"))
 
 
-@login_required
+@player_required
 @require_GET
 def playtest_detail(request, pk):
     page = playtest_page(playtest=_own(request, pk), board=True, shown=_shown(request))
@@ -323,7 +325,7 @@ def _board_change(request, pk, change: str, **fields):
     pt = _own(request, pk)
     fields.update(
         playtest_id=pt.pk,
-        user=request.user,
+        user=player_of(request),
         version=_int(request.POST.get("version"), -1),
     )
     try:
@@ -342,13 +344,13 @@ def _board_change(request, pk, change: str, **fields):
     return _redirect_to_board(request, changed)
 
 
-@login_required
+@player_required
 @require_POST
 def playtest_act_view(request, pk):
     return _board_change(request, pk, "act", action=request.POST.get("action", ""))
 
 
-@login_required
+@account_required
 @require_POST
 def match_next_view(request, pk):
     """Start the next game of a match; a stale tab is sent to the game under way."""
@@ -377,13 +379,13 @@ def match_next_view(request, pk):
     return redirect(new.get_absolute_url())
 
 
-@login_required
+@player_required
 @require_POST
 def playtest_undo_view(request, pk):
     return _board_change(request, pk, "undo", to=request.POST.get("to", "last"))
 
 
-@login_required
+@account_required
 @require_POST
 def playtest_branch_view(request, pk):
     pt = get_object_or_404(Playtest, pk=_int(pk, -1))
@@ -400,7 +402,7 @@ def playtest_branch_view(request, pk):
     return redirect(new.get_absolute_url())
 
 
-@login_required
+@account_required
 @require_POST
 def playtest_share_view(request, pk):
     pt = _own(request, pk)

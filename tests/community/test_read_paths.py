@@ -160,6 +160,11 @@ PATHS = {
     "play:report": Shows(lambda w: {"pk": w.report.pk}),
     "play:list": Not("the player's games and reports by deck name"),
     "play:help": Not(STATIC),
+    "play:now": Not(STATIC, kwargs=lambda w: {}),
+    "play:now-game": Not(
+        "the starter decks' names and the bots", kwargs=lambda w: {"game": "collision"}
+    ),
+    "play:starter-copy": Not(WRITE),
     "play:report-new": Not(WRITE),
     "play:report-cancel": Not(WRITE),
     "report-list": Not("the owner's reports: deck names, progress and win rates"),

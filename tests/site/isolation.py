@@ -49,6 +49,8 @@ PUBLIC = {
     "decks:list",
     "decks:game",
     "play:help",
+    "play:now",
+    "play:now-game",
     "community:history",
     "community:help-wanted-index",
     "community:help-wanted",
@@ -97,6 +99,7 @@ SELF = {
     "play:report-new",
     "play:doctor-new",
     "play:review-shared",
+    "play:starter-copy",
     "community:submissions",
     "community:suggest-new",
     "community:suggest",
@@ -294,6 +297,8 @@ class Scenario:
             "decks:from-collection": {"game": "bakugan"},
             "decks:official-pack": {},
             "play:help": {"game": "collision"},
+            "play:now-game": {"game": "collision"},
+            "play:starter-copy": {"game": "collision", "slug": "spin-drain"},
             "community:history": {"pk": c.pk},
             "community:help-wanted": {"game": "collision"},
             "community:help-wanted-set": {"game": "collision", "set": s.slug},
@@ -368,6 +373,7 @@ class Scenario:
         if name.startswith("decks:") and name not in ("decks:list", "decks:create"):
             return {"pk": self.deck.pk}
         if name.startswith("play:") and name not in (
+            "play:now",
             "play:list",
             "play:new",
             "play:report-new",
