@@ -170,6 +170,12 @@ def times(count) -> range:
 
 
 @register.filter
+def count(zone) -> int:
+    """Return how many cards a zone holds: a list's length, or a hidden zone's number."""
+    return zone if isinstance(zone, int) else len(zone or ())
+
+
+@register.filter
 def index_of(items, value):
     """Return the position of ``value`` in ``items``, or -1."""
     try:

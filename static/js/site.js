@@ -19,3 +19,46 @@ document.addEventListener("DOMContentLoaded", () => {
     });
   }
 });
+
+// Board: a card's zoom link opens the enlarged face in the board's dialog
+// (without this script the link opens the picture itself).
+document.addEventListener("click", (event) => {
+  const dialog = document.getElementById("card-zoom");
+  if (dialog && event.target === dialog) {
+    dialog.close();
+    return;
+  }
+  const link = event.target.closest && event.target.closest("[data-zoom]");
+  if (!link || !dialog || !dialog.showModal) return;
+  event.preventDefault();
+  const img = dialog.querySelector("img");
+  img.src = link.getAttribute("href");
+  img.alt = link.getAttribute("aria-label").replace(/^Enlarge /, "");
+  dialog.showModal();
+});
+
+// Board: what changed since the move this tab saw last flashes once (play.css);
+// the watched parts' text is kept per board in sessionStorage to compare with.
+function markBoardChanges() {
+  const board = document.getElementById("board");
+  if (!board) return;
+  const key = `board-seen:${location.pathname}`;
+  const now = {};
+  board.querySelectorAll("[data-watch]").forEach((el) => {
+    now[el.dataset.watch] = el.textContent.replace(/\s+/g, " ").trim();
+  });
+  let before = null;
+  try {
+    before = JSON.parse(sessionStorage.getItem(key) || "null");
+    sessionStorage.setItem(key, JSON.stringify({ version: board.dataset.version, now }));
+  } catch (error) {
+    return; // storage off: the board simply does not flash
+  }
+  if (!before || before.version === board.dataset.version) return;
+  board.querySelectorAll("[data-watch]").forEach((el) => {
+    const name = el.dataset.watch;
+    if (name in before.now && before.now[name] !== now[name]) el.classList.add("changed");
+  });
+}
+document.addEventListener("DOMContentLoaded", markBoardChanges);
+document.addEventListener("htmx:afterSettle", markBoardChanges);

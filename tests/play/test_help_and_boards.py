@@ -11,6 +11,7 @@ from decks.play.services import load_state, playtest_create
 from decks.rules.collide_o import section_rects, section_words
 from decks.rules.collision import edge_notches, next_colour
 from decks.rules.metal_fusion import booster_colours
+from decks.templatetags.play import count
 
 GAMES = ("collision", "metal-fusion", "collide-o", "bakugan")
 
@@ -236,6 +237,15 @@ def test_section_rects_draw_solid_stripe_and_wild_sections():
     assert section_rects("junk") == []
     assert section_words("BYRGK") == "wild (any colour)"
     assert section_words("RK") == "red-black stripe"
+
+
+def test_a_zone_count_is_its_cards_or_the_number_a_hidden_zone_shows():
+    assert [count([{"id": 1}, {"id": 2}]), count(4), count([]), count(None)] == [
+        2,
+        4,
+        0,
+        0,
+    ]
 
 
 def test_booster_colours_read_single_double_and_multicolour_codes():
