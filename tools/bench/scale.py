@@ -482,6 +482,7 @@ class World:
 
     def grow_to(self, size: int) -> None:
         """Add custom sets, users, entries and decks until the site holds ``size`` cards."""
+        from cards.models import GameRecord
         from cards.signals import card_refreshes_deferred, deferred
         from collection.models import CollectionEntry
         from decks.models import Deck, DeckEntry
@@ -489,6 +490,7 @@ class World:
         Card, CardSet = self.Card, self.CardSet
         User = get_user_model()
         games = list(self.templates)
+        game_ids = dict(GameRecord.objects.values_list("slug", "pk"))
         first, second = FIRST.split(), SECOND.split()
         with card_refreshes_deferred():
             want_users = max(1, size // 100)
@@ -508,7 +510,7 @@ class World:
                 n = self.custom_sets
                 new_sets.append(
                     CardSet(
-                        game_id=self.games_ids()[games[n % len(games)]],
+                        game_id=game_ids[games[n % len(games)]],
                         slug=f"homebrew-{n}",
                         name=f"Homebrew {n}",
                         kind="custom",
@@ -578,11 +580,6 @@ class World:
             ),
             batch_size=1000,
         )
-
-    def games_ids(self) -> dict:
-        from cards.models import GameRecord
-
-        return dict(GameRecord.objects.values_list("slug", "pk"))
 
     def matches(self, path) -> int | None:
         """Return how many cards the path's answer holds, for paths that hold every match."""
