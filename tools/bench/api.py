@@ -4,16 +4,16 @@ The yardstick is a project made by ``django-admin startproject`` in a temporary
 directory with one view answering a fixed JSON body of the card list page's
 size (the site's page of 50, read once before the servers start, sent as it
 is): Django's default middleware and nothing else. A second view of the same
-project answering ``JsonResponse({"ok": True})`` is measured beside it. It and the site run under the same
-gunicorn settings (sync workers, ``--workers``), and the client keeps
-``--connections`` requests in flight from two processes. Each round measures
-every target in turn, starting one target later each round, so load that comes
-and goes on a shared machine falls on both sides; each target's figure is the
-median over rounds of its requests/s divided by the bare project's in that
-round. On a machine shared with other work those ratios swing with the load,
-so the servers' CPU time per answer is printed too (read from /proc): bare's
-over the target's is what the throughput ratio would be with the machine to
-themselves.
+project answering ``JsonResponse({"ok": True})`` is measured beside it. The
+bare project and the site run under the same gunicorn settings (sync workers,
+``--workers``), and the client keeps ``--connections`` requests in flight from
+two processes. Each round measures every target in turn, starting one target
+later each round, so load that comes and goes on a shared machine falls on both
+sides; each target's figure is the median over rounds of its requests/s divided
+by the bare project's in that round. On a machine shared with other work those
+ratios swing with the load, so the servers' CPU time per answer is printed too
+(read from /proc): bare's over the target's is what the throughput ratio would
+be with the machine to themselves.
 """
 
 import itertools
