@@ -14,7 +14,10 @@ starting one later each round); a path's figure is its median CPU
 milliseconds (in process, and on PostgreSQL also its server process's: see
 ``figure_ms``), with the SQL queries and the bytes of one run. The table gives
 each path's ratio at every size to the real files and marks those over
-``GOAL`` at the largest. Paths whose answer holds every match (every Bakugan gate
+``GOAL`` at the largest. The points are measured one after another, and a
+shared machine's speed drifts between them: a fixed pure-Python workload
+(``timing.reference``) is timed after every path, and each ratio is divided by
+the reference's own ratio between the same two points. Paths whose answer holds every match (every Bakugan gate
 card, a filter matching every card) are a second table with the matches
 counted: their time must grow no faster than their matches (``GOAL`` times the
 matches' ratio). A subprocess measures the memory of a 10-row and a 100-row CSV
@@ -44,7 +47,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
 
-from tools.bench.timing import BenchError, Row
+from tools.bench.timing import BenchError, Row, reference
 
 GOAL = 1.3  # the largest size's figure over the real files', at most
 MEMORY_GOAL = 2**20  # a 10-row import's peak traced memory, under
@@ -256,6 +259,7 @@ def measure(world, rounds) -> tuple[dict, bool]:
     server = server_cpu_reader()
     readable = server is not None
     server = server or (lambda: 0.0)
+    speed = []  # the reference workload, timed between the paths
     for round_ in range(rounds):
         names = list(paths)
         shift = round_ % len(names)
@@ -267,6 +271,9 @@ def measure(world, rounds) -> tuple[dict, bool]:
             times[name].append(
                 (time.perf_counter() - start, time.process_time() + server() - cpu)
             )
+            start, cpu = time.perf_counter(), time.process_time()
+            reference()
+            speed.append((time.perf_counter() - start, time.process_time() - cpu))
     figures = {
         "paths": {
             name: {
@@ -279,6 +286,7 @@ def measure(world, rounds) -> tuple[dict, bool]:
         },
         "memory": world.memory_probe(),
         "counts": world.counts(),
+        "reference": figure_ms(speed, cpu=readable),
     }
     return figures, readable
 
@@ -315,6 +323,13 @@ def table(points, server_cpu: bool, seconds: float):
         cells((p["build"] for p in points), "{:.1f} s".format),
         "written in bulk inside card_refreshes_deferred (the first: load_cards too)",
     )
+    yield Row(
+        f"{label}: reference workload",
+        cells((p["reference"] for p in points), "{:.2f}".format) + " ms",
+        "timed between the paths at each point; every ratio is over its drift",
+        data={"ms": [p["reference"] for p in points]},
+    )
+    drift = [p["reference"] / points[0]["reference"] for p in points[1:]]
     over = []
     by_matches = []
     for name, first in points[0]["paths"].items():
@@ -322,7 +337,9 @@ def table(points, server_cpu: bool, seconds: float):
         if first["matches"] is not None:
             by_matches.append((name, runs))
             continue
-        ratios = [r["ms"] / first["ms"] for r in runs[1:]]
+        ratios = [
+            r["ms"] / first["ms"] / d for r, d in zip(runs[1:], drift, strict=True)
+        ]
         if ratios[-1] > GOAL:
             over.append(name)
         yield Row(
@@ -343,7 +360,9 @@ def table(points, server_cpu: bool, seconds: float):
     faster = []
     for name, runs in by_matches:
         first = runs[0]
-        ratios = [r["ms"] / first["ms"] for r in runs[1:]]
+        ratios = [
+            r["ms"] / first["ms"] / d for r, d in zip(runs[1:], drift, strict=True)
+        ]
         grown = [max(1.0, r["matches"] / first["matches"]) for r in runs[1:]]
         ok = all(t <= GOAL * m for t, m in zip(ratios, grown, strict=True))
         if not ok:
