@@ -207,6 +207,10 @@ def run_on_scratch_database(sizes, rounds):
             prefix="bench-scale-", suffix=".sqlite3", delete=False
         ).name
         connection.settings_dict.setdefault("TEST", {})["NAME"] = scratch
+    else:
+        # Its own name: a test run's database, or another run's, is not dropped.
+        scratch_name = f"bench_scale_{os.getpid()}"
+        connection.settings_dict.setdefault("TEST", {})["NAME"] = scratch_name
     started = time.monotonic()
     creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
     try:
