@@ -1,17 +1,19 @@
 """The card list API against a bare Django project, both under gunicorn.
 
 The yardstick is a project made by ``django-admin startproject`` in a temporary
-directory with one view answering ``JsonResponse({"ok": True})``: Django's
-default middleware and nothing else. It and the site run under the same
-gunicorn settings (sync workers, ``--workers``), and the client keeps
-``--connections`` requests in flight from two processes. Each round measures
-every target in turn, starting one target later each round, so load that comes
-and goes on a shared machine falls on both sides; each target's figure is the
-median over rounds of its requests/s divided by the bare project's in that
-round. On a machine shared with other work those ratios swing with the load,
-so the servers' CPU time per answer is printed too (read from /proc): bare's
-over the target's is what the throughput ratio would be with the machine to
-themselves.
+directory with one view answering a fixed JSON body of the card list page's
+size (the site's page of 50, read once before the servers start, sent as it
+is): Django's default middleware and nothing else. A second view of the same
+project answering ``JsonResponse({"ok": True})`` is measured beside it. The
+bare project and the site run under the same gunicorn settings (sync workers,
+``--workers``), and the client keeps ``--connections`` requests in flight from
+two processes. Each round measures every target in turn, starting one target
+later each round, so load that comes and goes on a shared machine falls on both
+sides; each target's figure is the median over rounds of its requests/s divided
+by the bare project's in that round. On a machine shared with other work those
+ratios swing with the load, so the servers' CPU time per answer is printed too
+(read from /proc): bare's over the target's is what the throughput ratio would
+be with the machine to themselves.
 """
 
 import itertools
@@ -32,11 +34,13 @@ from django.core.management import call_command
 
 from tools.bench.timing import BenchError, Row
 
-BARE = "bare Django, one JSON view"
+BARE = "bare Django, fixed JSON of the page's size"
+PAGE = "/api/cards/?page_size=50"
 TARGETS = (
-    (BARE, "bare", "/json/"),
+    (BARE, "bare", "/page/"),
+    ('bare Django, JsonResponse({"ok": True})', "bare", "/json/"),
     ("site, trivial DRF view /api/ping/", "site", "/api/ping/"),
-    ("card list, page of 50", "site", "/api/cards/?page_size=50"),
+    ("card list, page of 50", "site", PAGE),
     (
         "card list, page of 50, filtered (q)",
         "site",
@@ -60,15 +64,23 @@ GOALS = {
     "card list, page of 50, filtered (params)": 0.5,
     "card list, page of 50, new filter each request": 0.3,
 }
-BARE_URLS = """from django.http import JsonResponse
+BARE_URLS = """from pathlib import Path
+
+from django.http import HttpResponse, JsonResponse
 from django.urls import path
+
+PAGE = Path(__file__).with_name("page.json").read_bytes()
 
 
 def ok(request):
     return JsonResponse({"ok": True})
 
 
-urlpatterns = [path("json/", ok)]
+def page(request):
+    return HttpResponse(PAGE, content_type="application/json")
+
+
+urlpatterns = [path("json/", ok), path("page/", page)]
 """
 
 
@@ -158,7 +170,7 @@ def client_process(port: int, template: str, seconds: float, threads: int, seed:
 
 
 def make_bare(directory: str) -> Path:
-    """Write the bare project (startproject, DEBUG off, one JSON view)."""
+    """Write the bare project (startproject, DEBUG off, two JSON views)."""
     root = Path(directory)
     call_command("startproject", "bare", str(root), verbosity=0)
     settings_file = root / "bare" / "settings.py"
@@ -167,7 +179,21 @@ def make_bare(directory: str) -> Path:
     text = text.replace("ALLOWED_HOSTS = []", 'ALLOWED_HOSTS = ["127.0.0.1"]')
     settings_file.write_text(text)
     (root / "bare" / "urls.py").write_text(BARE_URLS)
+    (root / "bare" / "page.json").write_bytes(page_body())
     return root
+
+
+def page_body() -> bytes:
+    """Return the body of the site's card list page the bare project answers."""
+    from django.test import Client
+
+    response = Client(HTTP_ACCEPT="application/json").get(PAGE)
+    if response.status_code != 200:
+        raise BenchError(
+            f"{PAGE} answered {response.status_code}: is the database migrated "
+            "and loaded (make setup)?"
+        )
+    return response.content
 
 
 def start(cwd: Path, app: str, port: int, workers: int, *, bare: bool):
@@ -263,7 +289,7 @@ def serve_and_measure(args) -> tuple[dict, dict, dict]:
                 Path(settings.BASE_DIR), "cardsite.wsgi:application", ports["site"],
                 args.workers, bare=False,
             )  # fmt: skip
-            for _, side, path in TARGETS[:2]:
+            for _, side, path in (TARGETS[0], TARGETS[2]):
                 wait_until_up(ports[side], path, servers[side])
             for label, side, path in TARGETS:
                 status = get(ports[side], path.format(n=1))
