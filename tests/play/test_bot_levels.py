@@ -1,0 +1,83 @@
+"""Bot levels named for people, and the strength table behind the help pages."""
+
+import re
+from html import unescape
+
+import pytest
+
+from cards.games import GAMES
+from decks.engine.bots import BOT_NAMES, LEVEL_NAMES, OFFERED
+from decks.engine.strength import SEES_HANDS, measured
+from tools.bench.bots import setup_name, setups
+
+ROW = re.compile(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td>"
+                 r"<td>(.*?)</td><td>(\d+)</td></tr>")  # fmt: skip
+
+
+def _table_cells(html: str) -> list[tuple]:
+    table = html.split('<table class="bot-strength">', 1)[1].split("</table>", 1)[0]
+    return [tuple(unescape(cell) for cell in row) for row in ROW.findall(table)]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_help_page_shows_exactly_the_tables_level_names_and_figures(client, game):
+    expected = [
+        (
+            row["setup"],
+            LEVEL_NAMES[row["a"]],
+            LEVEL_NAMES[row["b"]],
+            f"{row['rate']:.1%}",
+            f"{row['interval'][0]:.1%}–{row['interval'][1]:.1%}",
+            str(row["games"]),
+        )
+        for row in measured()["rows"]
+        if row["game"] == game and row["a"] in OFFERED and row["b"] in OFFERED
+    ]
+    html = client.get(f"/play/help/{game}/").content.decode()
+    assert expected
+    assert _table_cells(html) == expected
+
+
+def test_every_set_up_has_each_level_measured_against_the_weaker_ones():
+    pairs = {("greedy", "random"), ("search", "greedy"), ("search", "random")}
+    found = {(r["game"], r["setup"], r["a"], r["b"]) for r in measured()["rows"]}
+    for slug, options, players in setups():
+        name = setup_name(slug, options, players)
+        assert {(a, b) for g, s, a, b in found if (g, s) == (slug, name)} >= pairs
+
+
+def test_every_set_up_measures_the_search_bot_against_its_sees_the_hands_ceiling():
+    measured_setups = {
+        (r["game"], r["setup"]) for r in measured()["rows"] if r["a"] == SEES_HANDS
+    }
+    assert measured_setups == {
+        (slug, setup_name(slug, options, players))
+        for slug, options, players in setups()
+    }
+
+
+def test_every_row_names_a_command_that_replays_it_and_an_interval_around_its_rate():
+    for row in measured()["rows"]:
+        assert row["command"].startswith(
+            f"python -m tools.bench bots --game {row['game']}"
+        )
+        assert (
+            f"--pairing {row['pairing']} --games {row['games']} --seed {row['seed']}"
+            in row["command"]
+        )
+        assert row["interval"][0] <= row["rate"] <= row["interval"][1]
+
+
+def test_the_offered_levels_are_beginner_casual_and_strong_and_every_bot_has_a_level():
+    assert [LEVEL_NAMES[name] for name in OFFERED] == ["Beginner", "Casual", "Strong"]
+    assert set(LEVEL_NAMES) == set(BOT_NAMES)
+
+
+def test_the_set_up_names_say_the_players_and_the_options_switched_on():
+    assert setup_name("collision", {}, 2) == "2 players"
+    assert (
+        setup_name("collision", {"advanced": True}, 2)
+        == "2 players, Advanced game (card text on)"
+    )
+    assert setup_name("collide-o", {"players": 3}, 3) == "3 players"
