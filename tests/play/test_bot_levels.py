@@ -1,14 +1,17 @@
 """Bot levels named for people, and the strength table behind the help pages."""
 
+import json
 import re
+from argparse import Namespace
 from html import unescape
 
 import pytest
 
 from cards.games import GAMES
 from decks.engine.bots import BOT_NAMES, LEVEL_NAMES, OFFERED
-from decks.engine.strength import SEES_HANDS, measured
-from tools.bench.bots import setup_name, setups
+from decks.engine.strength import SEES_HANDS, measured, wilson_interval
+from tools.bench import bots as bench_bots
+from tools.bench.bots import setup_name, setups, table_row
 
 ROW = re.compile(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td>"
                  r"<td>(.*?)</td><td>(\d+)</td></tr>")  # fmt: skip
@@ -81,3 +84,33 @@ def test_the_set_up_names_say_the_players_and_the_options_switched_on():
         == "2 players, Advanced game (card text on)"
     )
     assert setup_name("collide-o", {"players": 3}, 3) == "3 players"
+
+
+def test_writing_replaces_the_row_of_the_same_match_and_keeps_the_others(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(bench_bots, "TABLE", tmp_path / "strength.json")
+    args = Namespace(search="search", seed=3)
+
+    def match(a, b, wins):
+        interval = [round(x, 4) for x in wilson_interval(wins, 4)]
+        return {"a": a, "b": b, "games": 4, "wins": wins, "draws": 0,
+                "rate": wins / 4, "interval": interval}  # fmt: skip
+
+    basic = table_row(
+        "collision", {}, 2, "search-greedy", match("search", "greedy", 1), args
+    )
+    greedy = table_row(
+        "collision", {}, 2, "greedy-random", match("greedy", "random", 4), args
+    )
+    bench_bots.write_table([basic, greedy])
+    again = table_row(
+        "collision", {}, 2, "search-greedy", match("search", "greedy", 3), args
+    )
+    bench_bots.write_table([again])
+    rows = json.loads((tmp_path / "strength.json").read_text())["rows"]
+    assert rows == [greedy, again]
+    assert again["command"] == (
+        "python -m tools.bench bots --game collision --pairing search-greedy"
+        " --games 4 --seed 3"
+    )
