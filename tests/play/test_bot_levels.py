@@ -13,13 +13,22 @@ from decks.engine.strength import SEES_HANDS, measured, wilson_interval
 from tools.bench import bots as bench_bots
 from tools.bench.bots import setup_name, setups, table_row
 
-ROW = re.compile(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td>"
-                 r"<td>(.*?)</td><td>(\d+)</td></tr>")  # fmt: skip
+CELLS = re.compile(
+    r'<th colspan="4" scope="colgroup">(.*?)</th>'
+    r"|<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(\d+)</td></tr>"
+)
 
 
-def _table_cells(html: str) -> list[tuple]:
+def _table_rows(html: str) -> list[tuple]:
+    """Return the strength table's rows, each with the set-up heading above it."""
     table = html.split('<table class="bot-strength">', 1)[1].split("</table>", 1)[0]
-    return [tuple(unescape(cell) for cell in row) for row in ROW.findall(table)]
+    rows, setup = [], None
+    for heading, *cells in CELLS.findall(table):
+        if heading:
+            setup = unescape(heading)
+        else:
+            rows.append((setup, *map(unescape, cells)))
+    return rows
 
 
 @pytest.mark.django_db
@@ -30,8 +39,7 @@ def test_the_help_page_shows_exactly_the_tables_level_names_and_figures(client, 
             row["setup"],
             LEVEL_NAMES[row["a"]],
             LEVEL_NAMES[row["b"]],
-            f"{row['rate']:.1%}",
-            f"{row['interval'][0]:.1%}–{row['interval'][1]:.1%}",
+            f"{row['rate']:.1%} ({row['interval'][0]:.1%}–{row['interval'][1]:.1%})",
             str(row["games"]),
         )
         for row in measured()["rows"]
@@ -39,7 +47,7 @@ def test_the_help_page_shows_exactly_the_tables_level_names_and_figures(client, 
     ]
     html = client.get(f"/play/help/{game}/").content.decode()
     assert expected
-    assert _table_cells(html) == expected
+    assert _table_rows(html) == expected
 
 
 def test_every_set_up_has_each_level_measured_against_the_weaker_ones():
