@@ -1,7 +1,8 @@
 """Seeded bots that serve every game: random, greedy (one-ply lookahead) and search.
 
 A bot is named by its kind, and the search bot by its level too: ``search`` (the
-default level), ``search:fast``, ``search:strong`` (``search.LEVELS``).
+default level), ``search:fast``, ``search:strong`` (``search.LEVELS``). Players
+meet them by level names ("Beginner", "Casual", "Strong": ``LEVEL_NAMES``).
 """
 
 from __future__ import annotations
@@ -78,6 +79,25 @@ BOT_LABELS = {
         for name in BOT_NAMES
         if name.startswith("search")
     },
+}
+# Each level named for the player it plays like, weakest first: the one
+# declaration behind the start page's lists, the help page's strength table and
+# the figures measured for it (``strength.measured``). Only the first three are
+# offered to players: more playouts did not make the search stronger
+# (docs/bots.md), so its quick and patient levels are left to the bench, the
+# API and ``simulate``.
+LEVEL_NAMES = {
+    "random": "Beginner",
+    "greedy": "Casual",
+    "search": "Strong",
+    "search:fast": "Strong (quick)",
+    "search:strong": "Strong (patient)",
+}
+OFFERED = ("random", "greedy", "search")
+# What a start form lists: the level, and the bot the board names in its seat.
+OFFERED_LABELS = {
+    name: f"{LEVEL_NAMES[name]} ({BOT_LABELS[name].split(' (')[0].lower()})"
+    for name in OFFERED
 }
 
 

@@ -9,6 +9,11 @@ figure is then its share of the games (``search.outcome_shares``: seats tied
 for the win share it, a draw shares it among every seat).
 Everything is seeded from ``seed``, so a run replays exactly.
 
+``measured`` reads what the bench recorded of such matches (``strength.json``,
+written by ``python -m tools.bench bots --write``): each set-up's win rates
+with their 95% intervals, games, seed and command, the one table behind the
+help page's figures and docs/bots.md.
+
 Besides the bots a player can pick (``bots.BOT_NAMES``) a measurement may
 name ``SEES_ALL``: the default search bot reading every hidden card
 (``search.SearchBot(sees_all=True)``), the ceiling of what knowing the others'
@@ -19,15 +24,52 @@ which parts the ceiling into what the hands give and what the deck orders do.
 
 from __future__ import annotations
 
+import json
 import math
 import time
+from functools import cache
+from pathlib import Path
 
-from .bots import make_bot, play_out
+from .bots import LEVEL_NAMES, OFFERED, make_bot, play_out
 from .core import CHANCE, Rng, resolve_chance, seed_state
 from .search import SearchBot, outcome_shares
 
 SEES_ALL = "search:sees-all"  # a measuring device only: it reads hidden cards
 SEES_HANDS = "search:sees-hands"  # a measuring device only: it reads the hands
+TABLE = Path(__file__).with_name("strength.json")
+
+
+@cache
+def measured() -> dict:
+    """Return the recorded strength table: ``{"command": ..., "rows": [...]}``."""
+    return json.loads(TABLE.read_text())
+
+
+def levels_measured(game: str) -> dict:
+    """Return ``game``'s rows between the levels players are offered, by set-up.
+
+    ``{"setups": [{"setup": name, "rows": [...]}], "commands": [...]}`` in the
+    table's order, each row with its bots' level names (``level``,
+    ``against``), and the commands that measured them, each once; the
+    measuring devices' rows are left to docs/bots.md.
+    """
+    setups: dict[str, list] = {}
+    commands: list[str] = []
+    for row in measured()["rows"]:
+        if row["game"] == game and row["a"] in OFFERED and row["b"] in OFFERED:
+            setups.setdefault(row["setup"], []).append(
+                {
+                    **row,
+                    "level": LEVEL_NAMES[row["a"]],
+                    "against": LEVEL_NAMES[row["b"]],
+                }
+            )
+            if row["command"] not in commands:
+                commands.append(row["command"])
+    return {
+        "setups": [{"setup": name, "rows": rows} for name, rows in setups.items()],
+        "commands": commands,
+    }
 
 
 def _bot(name: str, seed: int):

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from cards.models import GameRecord
 
-from ..engine.bots import BOT_LABELS
+from ..engine.bots import BOT_LABELS, LEVEL_NAMES, OFFERED
 from ..models import Deck
 from ..services import deck_create
 from .models import VISITOR_GAME_LIFE
@@ -28,7 +28,7 @@ from .views import _busy, _int
 from .visitors import player_of
 
 # The bots a one-tap game offers, easiest first: one button each.
-QUICK_BOTS = {"random": "Easy", "greedy": "Medium", "search": "Hard"}
+QUICK_BOTS = {name: LEVEL_NAMES[name] for name in OFFERED}
 STARTER = "starter:"
 DECK = "deck:"
 

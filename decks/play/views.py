@@ -12,8 +12,9 @@ from django.views.decorators.http import require_GET, require_POST
 from cards.games import GAMES
 from cards.safejson import MAX_INT, MIN_INT
 
-from ..engine.bots import BOT_LABELS
+from ..engine.bots import OFFERED_LABELS
 from ..engine.core import CHANCE
+from ..engine.strength import levels_measured
 from ..models import Deck
 from .clicks import card_moves, may_grey
 from .coach import hint_marked
@@ -189,7 +190,7 @@ def start_context(page: PlaytestStartPage) -> dict:
         "copies_missing": any(b["record_copy"] for b in page.blocked),
         "transcribable": any(b["can_transcribe"] for b in page.blocked),
         "max_report_games": MAX_GAMES,
-        "bots": BOT_LABELS,
+        "bots": OFFERED_LABELS,
     }
 
 
@@ -481,5 +482,10 @@ def how_to_play(request, game):
     return render(
         request,
         spec.help_template,
-        {"game_slug": game, "game_name": spec.name, "spec": spec},
+        {
+            "game_slug": game,
+            "game_name": spec.name,
+            "spec": spec,
+            "strength": levels_measured(game),
+        },
     )

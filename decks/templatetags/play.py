@@ -242,3 +242,9 @@ def say(pt, text, *seats):
     except (TypeError, ValueError, IndexError):
         return text
     return speak(sentence, _names(pt))
+
+
+@register.filter
+def percent(share) -> str:
+    """Return a share of one as a percentage to a tenth ("0.625" -> "62.5%")."""
+    return f"{float(share):.1%}"

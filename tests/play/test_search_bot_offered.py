@@ -1,21 +1,34 @@
-"""The search bot is offered by level in the playtest and in deck reports."""
+"""The bots are offered by level in the playtest and in deck reports."""
+
+import re
 
 import pytest
 
-from decks.engine.bots import BOT_NAMES
+from decks.engine.bots import OFFERED
 from decks.play.models import DeckReport, Playtest
 from decks.play.reports import deck_report_start, simulate_report
 
 
 @pytest.mark.django_db
-def test_the_new_game_page_offers_every_bot_by_name_and_level(client, user, deck_for):
+def test_the_new_game_page_offers_the_three_levels_by_name(client, user, deck_for):
     deck = deck_for("collision")
     client.force_login(user)
     page = client.get(f"/play/new/?deck={deck.pk}").content.decode()
-    for name in BOT_NAMES:
-        assert f'name="opponent" value="{name}"' in page
-        assert f'<option value="{name}"' in page
-    assert "Search bot (fast)" in page
+    offered = re.findall(
+        r'name="opponent" value="([^"]+)"(?: checked)?> ([^<\n]+)', page
+    )
+    assert offered == [
+        ("random", "Beginner (random bot)"),
+        ("greedy", "Casual (greedy bot)"),
+        ("search", "Strong (search bot)"),
+        ("hotseat", "Hot-seat (players share this screen)"),
+    ]
+    # The report's and the doctor's bot lists: the same three.
+    lists = re.findall(r'<select name="bot">(.*?)</select>', page)
+    assert [re.findall(r'<option value="([^"]+)"', x) for x in lists] == [
+        list(OFFERED),
+        list(OFFERED),
+    ]
 
 
 @pytest.mark.django_db

@@ -6,11 +6,15 @@
     python -m tools.bench bots --hidden 12           # how often greedy reads the unseen
     python -m tools.bench bots --pairing sees-all-greedy   # reading every hidden card
     python -m tools.bench bots --pairing sees-hands-greedy # ... the others' hands only
+    python -m tools.bench bots --write --pairing search-greedy --games 400
+                                   # ... and record the rows in strength.json
 
 Two-seat games play every ordered pair of the game's presets from both seats; a
 shared pack (Collide-O!) is played by two and by three seats, the first bot in
 one of them, counting its share of the games. No database is read: the presets
-are data.
+are data. ``--write`` records each match measured in the strength table
+(``decks/engine/strength.json``, replacing the row of the same set-up and
+bots), which the help pages and docs/bots.md show.
 """
 
 import json
@@ -22,6 +26,7 @@ from decks.engine.bots import BOT_NAMES
 from decks.engine.strength import (
     SEES_ALL,
     SEES_HANDS,
+    TABLE,
     choice_times,
     hidden_reads,
     match_rate,
@@ -29,16 +34,17 @@ from decks.engine.strength import (
 from decks.presets import preset_decks
 from tools.bench.timing import BenchError, Row, p95
 
+# In the strength table's order: the levels a player meets, then the devices.
 PAIRINGS = {
-    "search-greedy": ("search", "greedy"),
     "greedy-random": ("greedy", "random"),
+    "search-greedy": ("search", "greedy"),
+    "search-random": ("search", "random"),
+    # The same, reading the others' hands only: which part of the ceiling is theirs.
+    "sees-hands-greedy": (SEES_HANDS, "greedy"),
     # Not a bot a player meets: the default search bot reading every hidden
     # card, the ceiling of what reading the others' hands would bring it.
     "sees-all-greedy": (SEES_ALL, "greedy"),
     "sees-all-random": (SEES_ALL, "random"),
-    # The same, reading the others' hands only: which part of the ceiling is theirs.
-    "sees-hands-greedy": (SEES_HANDS, "greedy"),
-    "search-random": ("search", "random"),
 }
 GOAL_PAIRINGS = ("search-greedy", "greedy-random")  # what issue 21 sets goals for
 SHARED_SEATS = 3  # a shared pack is measured at three seats (issue 21)
@@ -71,6 +77,11 @@ def add_arguments(parser) -> None:
         help="Over this many greedy games, count the choices whose best moves "
         "change when what the seat cannot see is dealt anew.",
     )
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help=f"Record the matches measured in {TABLE.name} (the help pages' table).",
+    )
 
 
 def setups(only: str | None = None):
@@ -90,6 +101,13 @@ def setups(only: str | None = None):
                 yield slug, dict(options), 2
 
 
+def setup_name(slug: str, options: dict, players: int) -> str:
+    """Return how the help page names a set-up: "2 players, Advanced game (...)"."""
+    labels = {o.name: o.label for o in GAMES[slug].options}
+    on = [labels[k] for k, v in options.items() if k != "players" and v is True]
+    return ", ".join([f"{players} players", *on])
+
+
 def _label(slug: str, options: dict) -> str:
     shown = {k: v for k, v in options.items() if k != "players"}
     seats = f" {options['players']}p" if "players" in options else ""
@@ -100,6 +118,7 @@ def rows(args):
     """Yield a row per set-up and pairing (or timing, or hidden reads)."""
     if args.games < 1:
         raise BenchError("--games must be at least 1.")
+    found: list[dict] = []  # the matches, for --write
     for slug, options, players in setups(args.game):
         if args.players and players != args.players:
             continue
@@ -127,7 +146,64 @@ def rows(args):
                 row = match_rate(
                     game, decks, options, a, b, args.games, args.seed, players
                 )
+                found.append(table_row(slug, options, players, name, row, args))
                 yield _match_row(label, row)
+    if args.write and found:
+        write_table(found)
+
+
+def table_row(
+    slug: str, options: dict, players: int, pairing: str, match: dict, args
+) -> dict:
+    """Return a match as the strength table records it, with its command."""
+    command = ["python -m tools.bench bots", f"--game {slug}"]
+    if GAMES[slug].shared_pack:
+        command.append(f"--players {players}")
+    if args.search != "search":
+        command.append(f"--search {args.search}")
+    command.append(f"--pairing {pairing} --games {match['games']} --seed {args.seed}")
+    return {
+        "game": slug,
+        "setup": setup_name(slug, options, players),
+        "pairing": pairing,
+        **{k: match[k] for k in ("a", "b", "games", "wins", "draws", "rate")},
+        "interval": match["interval"],
+        "seed": args.seed,
+        "command": " ".join(command),
+    }
+
+
+def write_table(found: list[dict]) -> None:
+    """Merge ``found`` into the strength table, replacing rows of the same match."""
+    table = json.loads(TABLE.read_text()) if TABLE.exists() else {"rows": []}
+
+    def key(row):
+        return (row["game"], row["setup"], row["a"], row["b"])
+
+    new = {key(row): row for row in found}
+    rows = [new.pop(key(row), row) for row in table["rows"]] + list(new.values())
+    order = [(slug, setup_name(slug, o, n)) for slug, o, n in setups()]
+    pairings = list(PAIRINGS)
+    rows.sort(
+        key=lambda r: (
+            order.index((r["game"], r["setup"])),
+            pairings.index(r["pairing"]),
+            r["a"],
+        )
+    )
+    table = {
+        "written by": "python -m tools.bench bots --write (each row names its command)",
+        "unit": "the first bot's share of the games against the others, with its "
+        "95% Wilson interval; seats tied for the win share it",
+        "rows": rows,
+    }
+    with TABLE.open("w") as out:
+        out.write("{\n")
+        for k in ("written by", "unit"):
+            out.write(f" {json.dumps(k)}: {json.dumps(table[k])},\n")
+        out.write(' "rows": [\n')
+        out.write(",\n".join(f"  {json.dumps(row)}" for row in rows))
+        out.write("\n ]\n}\n")
 
 
 def _hidden_row(label: str, found: dict) -> Row:
