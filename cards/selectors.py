@@ -7,7 +7,7 @@ with ``register_card_list_annotator``, and every checklist page then gets them.
 
 from collections.abc import Callable
 
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 
 from .choices import SetKind
 from .models import Card, CardSet, GameRecord
@@ -64,6 +64,23 @@ def game_sets(game: GameRecord, user):
         game.sets.visible_to(user)
         .annotate(card_count=Count("cards"))
         .order_by("kind", "sort_order", "slug")
+    )
+
+
+def game_cover(game: GameRecord) -> Card | None:
+    """Return the card that pictures ``game``: its first named printed card, else practice."""
+    return (
+        Card.objects.filter(
+            card_set__game=game,
+            card_set__kind__in=(SetKind.OFFICIAL, SetKind.PRACTICE),
+            name__isnull=False,
+        )
+        .select_related("card_set")
+        # "official" sorts before "practice": a printed card wins when there is one.
+        .order_by(
+            "card_set__kind", "card_set__sort_order", F("number").asc(nulls_last=True)
+        )
+        .first()
     )
 
 
