@@ -128,3 +128,17 @@ def test_the_table_page_offers_each_game_proxies_mats_companion_decks_and_help(
         assert f'href="/table/companion/?game={game}"' in html
         assert f'href="/decks/games/{game}/"' in html
         assert f'href="/play/help/{game}/"' in html
+
+
+@pytest.mark.django_db
+def test_a_ruling_code_shown_to_players_links_to_its_words_on_the_help_page(
+    client, user
+):
+    client.force_login(user)
+    page = client.get("/table/companion/").content.decode()
+    assert (
+        '<a class="ruling" href="/play/help/metal-fusion/#ruling-M3" '
+        'title="How the site reads the rules: ruling M3">M3</a>'
+    ) in page
+    help_page = client.get("/play/help/metal-fusion/").content.decode()
+    assert 'id="ruling-M3"' in help_page

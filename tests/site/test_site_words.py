@@ -4,7 +4,9 @@ A signed-in collector with a deck, a collection, games and every card file
 opens every page of the site; the words a person reads there (the text, and
 the titles, alternative texts and labels of elements) never show a slug as a
 card number, a commit hash, a file name, a filter labelled by its column, or a
-formula.
+formula. A card's technical record (its source file and commit) is on its
+history page by design, one click from the card; the sweep opens that page for
+the scenario's practice card, whose record has neither.
 """
 
 import re
