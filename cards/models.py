@@ -28,7 +28,13 @@ from .choices import (
     Timing,
     Verification,
 )
-from .provenance import as_printed, origin, provenance_sentence, unknown_card_label
+from .provenance import (
+    NOT_NUMBERED,
+    as_printed,
+    origin,
+    provenance_sentence,
+    unknown_card_label,
+)
 from .querysets import CardListVersionQuerySet, CardQuerySet, CardSetQuerySet
 from .validation import validate_card
 
@@ -420,6 +426,11 @@ class Card(models.Model):
     def number_as_printed(self) -> str:
         """Return the number as printed ("#96", "1/48") or "not numbered"."""
         return as_printed(self.printed_number, self.key)
+
+    @property
+    def is_numbered(self) -> bool:
+        """Return whether the card prints a number (or its key is one)."""
+        return self.number_as_printed != NOT_NUMBERED
 
     @property
     def provenance(self) -> str:
