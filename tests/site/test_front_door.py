@@ -88,8 +88,8 @@ def test_the_home_page_says_what_is_known_of_each_game_in_a_sentence(client):
     make_card(C, card_set=printed, key="1", number=1)
     main = _main(client.get("/").content.decode())
     assert (
-        "2 printed cards on record: 1 with a known name, 0 verified by a moderator."
-        in main
+        "2 printed cards on record: 1 with a known name, 0 fully known, "
+        "0 confirmed by two readings, 0 verified by a moderator." in main
     )
     assert "No printed card of this game is on record yet." in main
 
