@@ -142,3 +142,25 @@ def test_a_ruling_code_shown_to_players_links_to_its_words_on_the_help_page(
     ) in page
     help_page = client.get("/play/help/metal-fusion/").content.decode()
     assert 'id="ruling-M3"' in help_page
+
+
+@pytest.mark.django_db
+def test_the_deck_tools_link_their_ruling_codes_to_the_decks_own_game(
+    client, user, deck_for
+):
+    client.force_login(user)
+    deck = deck_for("metal-fusion")
+    response = client.get(f"/decks/{deck.pk}/")
+    assert response.status_code == 200
+    assert 'href="/play/help/metal-fusion/#ruling-M10"' in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_new_game_page_links_where_a_bakugan_lands_to_its_ruling(
+    client, user, deck_for
+):
+    client.force_login(user)
+    deck = deck_for("bakugan")
+    response = client.get(f"/play/new/?deck={deck.pk}")
+    assert response.status_code == 200
+    assert 'href="/play/help/bakugan/#ruling-B2"' in response.content.decode()
