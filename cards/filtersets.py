@@ -297,7 +297,10 @@ class CardFilterSet(DeclaredFilterSet):
         field_name="card_set__game__slug", choices=GameSlug.choices, label="Game"
     )
     set = filters.CharFilter(
-        field_name="card_set__slug", max_length=60, label="Set (slug)"
+        field_name="card_set__slug",
+        max_length=60,
+        label="Set",
+        help_text="The set's short name, as its page's address writes it.",
     )
     kind = filters.MultipleChoiceFilter(
         field_name="card_set__kind", choices=SetKind.choices, label="Kind of set"

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 from .choices import SetKind
 from .games import GAMES, rgb
 from .games.spec import hex_rgb as rgb_hex
+from .provenance import unknown_card_label
 
 FULL = (360, 504)
 SIZES = {"full": FULL, "thumb": (90, 126)}
@@ -136,7 +137,7 @@ def draw_card(card) -> Image.Image:
     d = ImageDraw.Draw(image)
     w, h = FULL
     d.rounded_rectangle((14, 14, w - 14, h - 14), radius=12, fill=WHITE)
-    title = card.name or f"Unknown card #{card.printed_number or card.key}"
+    title = card.name or unknown_card_label(card.printed_number, card.key)
     d.text((26, 24), _fit(title, 26), fill=INK, font=font(22))
     d.text((26, 54), type_line(card), fill=GREY, font=font(15))
     if card.rarity:

@@ -28,6 +28,13 @@ from .choices import (
     Timing,
     Verification,
 )
+from .provenance import (
+    NOT_NUMBERED,
+    as_printed,
+    origin,
+    provenance_sentence,
+    unknown_card_label,
+)
 from .querysets import CardListVersionQuerySet, CardQuerySet, CardSetQuerySet
 from .validation import validate_card
 
@@ -158,6 +165,14 @@ class CardSet(models.Model):
     @property
     def is_official(self) -> bool:
         return self.kind == SetKind.OFFICIAL
+
+    @property
+    def provenance(self) -> str:
+        """Return where this set's data comes from, as a sentence."""
+        words = origin(
+            self.source, self.kind, unnamed="From the sources its cards name"
+        )
+        return words if words.endswith(".") else f"{words}."
 
     def get_kind_display_short(self) -> str:
         return {
@@ -405,8 +420,22 @@ class Card(models.Model):
     def display_name(self) -> str:
         if self.name:
             return self.name
-        label = self.printed_number or self.key
-        return f"Unknown card #{label}"
+        return unknown_card_label(self.printed_number, self.key)
+
+    @property
+    def number_as_printed(self) -> str:
+        """Return the number as printed ("#96", "1/48") or "not numbered"."""
+        return as_printed(self.printed_number, self.key)
+
+    @property
+    def is_numbered(self) -> bool:
+        """Return whether the card prints a number (or its key is one)."""
+        return self.number_as_printed != NOT_NUMBERED
+
+    @property
+    def provenance(self) -> str:
+        """Return where this card's data comes from and how far it is checked."""
+        return provenance_sentence(self.source, self.card_set.kind, self.verification)
 
     @property
     def is_official(self) -> bool:

@@ -7,7 +7,7 @@ with ``register_card_list_annotator``, and every checklist page then gets them.
 
 from collections.abc import Callable
 
-from django.db.models import Case, Count, Q, Sum, When
+from django.db.models import Case, Count, F, Q, Sum, When
 
 from .choices import SetKind
 from .models import Card, CardSet, GameRecord
@@ -80,6 +80,23 @@ def unofficial_total(user, game_slug: str | None = None) -> int:
     if game_slug is not None:
         sets = sets.filter(game__slug=game_slug)
     return sets.aggregate(total=Sum("cards_total"))["total"] or 0
+
+
+def game_cover(game: GameRecord) -> Card | None:
+    """Return the card that pictures ``game``: its first named printed card, else practice."""
+    return (
+        Card.objects.filter(
+            card_set__game=game,
+            card_set__kind__in=(SetKind.OFFICIAL, SetKind.PRACTICE),
+            name__isnull=False,
+        )
+        .select_related("card_set")
+        # "official" sorts before "practice": a printed card wins when there is one.
+        .order_by(
+            "card_set__kind", "card_set__sort_order", F("number").asc(nulls_last=True)
+        )
+        .first()
+    )
 
 
 def visible_sets(user):

@@ -15,6 +15,7 @@ from .search import official_only as search_official_only
 from .selectors import (
     annotate_card_list,
     card_neighbours,
+    game_cover,
     game_sets,
     unofficial_total,
     visible_cards,
@@ -67,11 +68,12 @@ def palette_css(request):
 
 
 def home(request):
-    """List the four games with how much of each is known."""
+    """Open with search, the four games with a card of each, and what is known."""
     figures = counts.data_counts()
     games = list(GameRecord.objects.order_by("sort_order"))
     for game in games:
         game.figures = figures.get(game.slug, counts.Counts())
+        game.cover = game_cover(game)
     return render(request, "cards/home.html", {"games": games})
 
 

@@ -30,9 +30,17 @@ class CollectionEntryFilterSet(filters.FilterSet):
     game = filters.ChoiceFilter(
         field_name="card__card_set__game__slug", choices=GameSlug.choices, label="Game"
     )
-    set = filters.CharFilter(field_name="card__card_set__slug", label="Set (slug)")
+    set = filters.CharFilter(
+        field_name="card__card_set__slug",
+        label="Set",
+        help_text="The set's short name, as its page's address writes it.",
+    )
     card = WholeNumberFilter(
-        field_name="card_id", min_value=1, max_value=MAX_INT, label="Card (id)"
+        field_name="card_id",
+        min_value=1,
+        max_value=MAX_INT,
+        label="Card",
+        help_text="The number in the card page's address.",
     )
     condition = filters.MultipleChoiceFilter(
         choices=Condition.choices, label="Condition"

@@ -27,6 +27,7 @@ from functools import cache
 from pathlib import Path
 
 from cards.games import GAMES as CARD_GAMES
+from cards.provenance import unknown_card_label
 
 from .rules import ERROR, validate_deck
 
@@ -94,7 +95,7 @@ def card_label(record: dict) -> str:
     """The card's name, or "Unknown card #n" as the site shows a nameless card."""
     if record.get("name"):
         return record["name"]
-    return f"Unknown card #{record.get('printed_number') or record.get('key')}"
+    return unknown_card_label(record.get("printed_number"), record.get("key"))
 
 
 @cache

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from cards.games import get as get_game_spec
+from cards.provenance import unknown_card_label
 
 ERROR = "error"
 WARNING = "warning"
@@ -77,8 +78,7 @@ class Line(NamedTuple):
         name = self.get("name")
         if name:
             return name
-        number = self.get("printed_number") or self.get("key") or self.card_id
-        return f"Unknown card #{number}"
+        return unknown_card_label(self.get("printed_number"), self.get("key"))
 
 
 def to_lines(entries: Iterable[Any]) -> list[Line]:

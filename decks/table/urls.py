@@ -7,6 +7,7 @@ from .companion import views as companion
 
 app_name = "table"
 urlpatterns = [
+    path("", views.table_index, name="index"),
     path("decks/<int:pk>/proxies/", views.deck_proxies, name="deck-proxies"),
     path("decks/<int:pk>/proxies.pdf", views.deck_proxies_pdf, name="deck-proxies-pdf"),
     path("decks/<int:pk>/decklist.pdf", views.deck_list_pdf, name="deck-list"),

@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from cards.choices import SetKind
 from cards.community.readings import cards_as_read, entries_as_read
 from cards.games import GAMES
 from cards.models import Card
@@ -25,6 +26,7 @@ from collection.accounts import client_address
 from .. import selectors
 from ..budgets import PROXY_SHEETS, BudgetSpent, budget_charge, budget_check
 from . import decklist, mats, proxies
+from .companion import score
 
 MAX_LIST = proxies.MAX_CARDS
 MAX_ID = 2**63 - 1  # the largest id a database row can have
@@ -264,6 +266,29 @@ def deck_list_pdf(request, pk):
         printed_on=timezone.localdate().isoformat(),
     )
     return _pdf(data, f"decklist-{deck.pk}.pdf")
+
+
+# --- the table's front page -------------------------------------------------------
+
+
+@require_GET
+def table_index(request):
+    """Show what the table offers each game: proxies, mats, deck lists, companion."""
+    sets = (
+        visible_sets(request.user)
+        .exclude(kind=SetKind.CUSTOM)
+        .order_by("kind", "sort_order")
+    )
+    with_companion = {game.slug for game in score.games()}
+    games = [
+        {
+            "spec": spec,
+            "sets": [s for s in sets if s.game.slug == spec.slug],
+            "companion": spec.slug in with_companion,
+        }
+        for spec in GAMES.values()
+    ]
+    return render(request, "table/index.html", {"games": games})
 
 
 # --- play mats -------------------------------------------------------------------

@@ -116,7 +116,7 @@ def test_a_new_collector_reads_the_line_up_builds_a_deck_plays_it_and_runs_the_d
     page.wait_for_selector("text=Your reading, not reviewed yet.")
 
     # The Customizer of the example: stats, launcher, booster, number.
-    _open_card(page, "Unknown card #example-customizer")
+    _open_card(page, "Unknown card, not numbered")
     _pips(page, "stat_red", 2)
     _pips(page, "stat_blue", 2)
     _pips(page, "stat_green", 2)
@@ -155,7 +155,7 @@ def test_a_new_collector_reads_the_line_up_builds_a_deck_plays_it_and_runs_the_d
     _find(page, "Storm Pegasus")
     _add(page, "Storm Pegasus", "lineup")
     _find(page, card_type="customizer")
-    _add(page, "Unknown card #example-customizer", "lineup")
+    _add(page, "Unknown card, not numbered", "lineup")
     for name in DECK[:7]:
         _add(page, name, "deck")
     _find(page, card_type="effect")

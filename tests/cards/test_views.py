@@ -5,6 +5,7 @@ import re
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils.html import escape
 
 from tests.factories import CO, MF, B, C, make_card, make_set
 
@@ -258,7 +259,7 @@ def test_the_card_page_draws_the_pictures_of_its_game(client, game, fields, expe
     for text in expected:
         assert text in page
     assert f'src="/cards/{card.pk}/image.png?v=' in page
-    assert "Provenance" in page and "test rows" in page
+    assert "Provenance" in page and escape(card.provenance) in page
     assert 'class="badge badge-unverified"' in page
 
 

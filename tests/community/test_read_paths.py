@@ -199,6 +199,9 @@ PATHS = {
     "table:card-proxies": Shows(lambda w: {}, query="cards={blank}"),
     "table:card-proxies-pdf": Shows(lambda w: {}, query="cards={blank}", kind="pdf"),
     "table:mats": Not(STATIC),
+    "table:index": Not(
+        "what the table offers: set names and links", kwargs=lambda w: {}
+    ),
     "table:mat": Not(STATIC),
     "table:companion-new": Not("the table companion keeps scores, not cards"),
     "table:companion": Not("the table companion keeps scores, not cards"),

@@ -234,7 +234,7 @@ def test_cards_without_play_data_block_the_playtest_and_are_named(
     assert body["detail"].startswith(
         "These cards lack the play data a playtest needs: "
     )
-    assert "Unknown card #x0: " in body["detail"]
+    assert "Unknown card, not numbered: " in body["detail"]
 
 
 def test_an_illegal_deck_cannot_be_playtested_and_the_reason_is_given(

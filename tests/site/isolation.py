@@ -72,6 +72,7 @@ PUBLIC = {
     "collection:csv_help",
     "deck-list",
     "table:mats",
+    "table:index",
     "table:mat",
     "table:set-proxies",
     "table:set-proxies-pdf",
