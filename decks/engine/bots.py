@@ -71,15 +71,6 @@ BOT_NAMES = (
     "greedy",
     *("search" if level == DEFAULT_LEVEL else f"search:{level}" for level in LEVELS),
 )
-BOT_LABELS = {
-    "random": "Random bot",
-    "greedy": "Greedy bot",
-    **{
-        name: f"Search bot ({name.partition(':')[2] or DEFAULT_LEVEL})"
-        for name in BOT_NAMES
-        if name.startswith("search")
-    },
-}
 # Each level named for the player it plays like, weakest first: the one
 # declaration behind the start page's lists, the help page's strength table and
 # the figures measured for it (``strength.measured``). Only the first three are
@@ -93,12 +84,16 @@ LEVEL_NAMES = {
     "search:fast": "Strong (quick)",
     "search:strong": "Strong (patient)",
 }
-OFFERED = ("random", "greedy", "search")
-# What a start form lists: the level, and the bot the board names in its seat.
-OFFERED_LABELS = {
-    name: f"{LEVEL_NAMES[name]} ({BOT_LABELS[name].split(' (')[0].lower()})"
-    for name in OFFERED
+# What a seat is called on the board, in the log and in a report: the level's
+# name, so a player meets the name they picked ("Casual bot", "Strong bot (quick)").
+BOT_LABELS = {
+    name: f"{level} bot" if "(" not in level else level.replace(" (", " bot (")
+    for name, level in LEVEL_NAMES.items()
 }
+OFFERED = ("random", "greedy", "search")
+# What a start form lists: the level, and which bot plays it.
+_KINDS = {"random": "random bot", "greedy": "greedy bot", "search": "search bot"}
+OFFERED_LABELS = {name: f"{LEVEL_NAMES[name]} ({_KINDS[name]})" for name in OFFERED}
 
 
 def make_bot(kind: str, seed: int):

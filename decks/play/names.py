@@ -3,7 +3,7 @@
 The engines say "Player 2"; the site says who that is: "You" (the deck's owner,
 to the owner), the owner's username (to anyone else watching a shared replay:
 it never says "You" to them), the names entered for hot-seat players, and
-"Greedy bot" or "Random bot" for a bot (numbered when several bots sit at the
+"Casual bot" or "Beginner bot" for a bot (numbered when several bots sit at the
 table). ``speak`` rewrites an engine sentence with these names, a "You" spoken
 in the second person through its whole clause ("You stand A-blade up, deal a
 spin pile of 6 and draw 5", "You put Effect #4 into your hand").
@@ -15,7 +15,7 @@ import re
 
 from ..engine.bots import BOT_LABELS
 
-BOT_WORDS = BOT_LABELS  # "Greedy bot", "Search bot (fast)", ...
+BOT_WORDS = BOT_LABELS  # "Casual bot", "Strong bot (quick)", ...
 _PLAYER = re.compile(r"\bPlayer ([1-8])('s)?")
 _IRREGULAR = {"has": "have", "is": "are", "was": "were", "goes": "go", "does": "do"}
 # A clause ends at these; "their" looks back only to the start of its sentence.

@@ -138,7 +138,7 @@ def match_context(page: PlaytestPage, names: list[str]) -> dict:
 
 
 def score_text(summary, names: list[str]) -> str:
-    """Return a match's score in seat names: "You 1 – 0 Greedy bot" (two seats)."""
+    """Return a match's score in seat names: "You 1 – 0 Casual bot" (two seats)."""
     if len(names) == 2 and len(summary.wins) == 2:
         text = f"{names[0]} {summary.wins[0]} – {summary.wins[1]} {names[1]}"
     else:

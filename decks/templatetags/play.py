@@ -103,7 +103,7 @@ def _names(pt) -> list[str]:
 
 @register.filter
 def seat_name(pt, seat) -> str:
-    """Return the seat's one name ("You", "Greedy bot", a hot-seat name)."""
+    """Return the seat's one name ("You", "Casual bot", a hot-seat name)."""
     try:
         return _names(pt)[int(seat)]
     except (TypeError, ValueError, IndexError):

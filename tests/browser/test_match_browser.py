@@ -19,7 +19,7 @@ from .conftest import screenshot
 pytestmark = pytest.mark.browser
 
 SCORE = re.compile(
-    r"Best of three, game (\d+) · match score: You (\d) – (\d) Greedy bot"
+    r"Best of three, game (\d+) · match score: You (\d) – (\d) Casual bot"
 )
 
 
@@ -135,5 +135,5 @@ def test_a_whole_collision_best_of_three_is_played_by_clicking(
     screenshot(page, "match-over")
     listed = page.goto(f"{server.url}/play/")
     assert listed.ok
-    score = f"You {wins[0]} – {wins[1]} Greedy bot"
+    score = f"You {wins[0]} – {wins[1]} Casual bot"
     assert f"Best of three, game {number} · match score: {score}" in page.content()

@@ -39,7 +39,7 @@ def test_a_whole_game_against_the_search_bot_is_played_to_the_end_by_clicking(
     screenshot(page, f"{game}-search-over")
     done = Playtest.objects.get(pk=pt.pk)
     assert done.over is True
-    assert "Search bot" in page.locator(".game-log").inner_text()
+    assert "Strong bot" in page.locator(".game-log").inner_text()
 
 
 def test_a_game_resumes_after_a_reload_and_after_a_server_restart(
@@ -121,7 +121,7 @@ def test_a_three_player_collide_o_game_from_the_start_page_names_the_bots(
     pt = Playtest.objects.get()
     assert [s["kind"] for s in pt.seats] == ["human", "random", "random"]
     board = page.locator("#board").inner_text()
-    assert "Random bot 1" in board and "Random bot 2" in board
+    assert "Beginner bot 1" in board and "Beginner bot 2" in board
     click_to_the_end(page)
     screenshot(page, "collide-o-three-players-over")
     assert Playtest.objects.get(pk=pt.pk).over is True

@@ -120,7 +120,7 @@ def test_a_finished_match_s_first_game_names_no_game_under_way(client, user, dec
     )
     line = _games_line(client.get(f"/play/{first.pk}/").content.decode())
     assert line == (
-        "Games of this match: game 1 (Greedy bot) · game 2 (You) · "
+        "Games of this match: game 1 (Casual bot) · game 2 (You) · "
         "game 2 is the latest: game 3 starts from there"
     )
     third = play_out(
@@ -129,11 +129,11 @@ def test_a_finished_match_s_first_game_names_no_game_under_way(client, user, dec
     )
     assert match_summary(third).over
     board = client.get(f"/play/{first.pk}/").content.decode()
-    score = "game 1 · match score: <strong>You 1 – 2 Greedy bot</strong>"
+    score = "game 1 · match score: <strong>You 1 – 2 Casual bot</strong>"
     assert f"Best of three, {score}" in board
     line = _games_line(board)
     assert line == (
-        "Games of this match: game 1 (Greedy bot) · game 2 (You) · game 3 (Greedy bot)"
+        "Games of this match: game 1 (Casual bot) · game 2 (You) · game 3 (Casual bot)"
     )
 
 
@@ -326,7 +326,7 @@ def test_a_match_started_from_the_form_shows_its_score_on_the_board(
     assert response["Location"] == f"/play/{pt.pk}/" and pt.match_game == 1
     board = client.get(f"/play/{pt.pk}/").content.decode()
     assert (
-        "Best of three, game 1 · match score: <strong>You 0 – 0 Greedy bot</strong>"
+        "Best of three, game 1 · match score: <strong>You 0 – 0 Casual bot</strong>"
         in board
     )
     assert "data-next-game" not in board
@@ -340,7 +340,7 @@ def test_the_next_game_button_starts_game_two_and_a_stale_second_click_goes_to_i
     pt = play_out(start_match(user, deck_for), user)
     board = client.get(f"/play/{pt.pk}/").content.decode()
     assert "data-next-game" in board and "Start game 2 of the match" in board
-    loser = "You" if pt.winner == 1 else "Greedy bot"
+    loser = "You" if pt.winner == 1 else "Casual bot"
     assert f"{loser} go" in board and "ruling C13" in board
     first = client.post(f"/play/{pt.pk}/next/", {"version": pt.version})
     second = Playtest.objects.get(match_game=2)
@@ -349,7 +349,7 @@ def test_the_next_game_button_starts_game_two_and_a_stale_second_click_goes_to_i
     assert again.redirect_chain[-1][0] == f"/play/{second.pk}/"
     assert "has already started" in again.content.decode()
     assert Playtest.objects.filter(match_id=pt.match_id).count() == 2
-    score = "You 1 – 0 Greedy bot" if pt.winner == 0 else "You 0 – 1 Greedy bot"
+    score = "You 1 – 0 Casual bot" if pt.winner == 0 else "You 0 – 1 Casual bot"
     assert f"game 2 · match score: <strong>{score}</strong>" in again.content.decode()
     # The finished game's board points to the game under way and offers no button.
     old = client.get(f"/play/{pt.pk}/").content.decode()

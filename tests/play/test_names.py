@@ -1,4 +1,4 @@
-"""One name per seat: board, log, buttons and replay say "You", "Greedy bot"..."""
+"""One name per seat: board, log, buttons and replay say "You", "Casual bot"..."""
 
 import random
 import re
@@ -18,7 +18,7 @@ from tests.engine.scenarios import CASES
 
 pytestmark = pytest.mark.django_db
 
-NAMES = ["You", "Greedy bot"]
+NAMES = ["You", "Casual bot"]
 
 
 @pytest.mark.parametrize(
@@ -31,10 +31,10 @@ NAMES = ["You", "Greedy bot"]
         ("Player 1's Dragonoid wins.", "Your Dragonoid wins."),
         (
             "Battle: Player 2's Preyas against Player 1's Gorem.",
-            "Battle: Greedy bot's Preyas against your Gorem.",
+            "Battle: Casual bot's Preyas against your Gorem.",
         ),
         ("The seed picks Player 1 to go first.", "The seed picks you to go first."),
-        ("Player 2 discards 1.", "Greedy bot discards 1."),
+        ("Player 2 discards 1.", "Casual bot discards 1."),
         ("Not your move: it is Player 1's.", "Not your move: it is yours."),
     ],
 )
@@ -45,7 +45,7 @@ def test_an_engine_sentence_is_spoken_with_the_seats_names(engine, spoken):
 def test_several_bots_are_numbered_and_a_watcher_never_reads_you(user, deck_for):
     deck = deck_for("collide-o")
     pt = playtest_create(owner=user, deck=deck, players=3, opponent="greedy", seed=2)
-    assert seat_names(pt) == ["You", "Greedy bot 1", "Greedy bot 2"]
+    assert seat_names(pt) == ["You", "Casual bot 1", "Casual bot 2"]
     assert seat_names(pt, watcher=True)[0] == user.get_username()
 
 
@@ -59,7 +59,7 @@ def test_the_board_log_and_buttons_never_say_player_n(client, user, deck_for):
     assert not [e for e in events if re.search(r"\bPlayer [12]\b", e)]
     assert not [c.label for c in choices if re.search(r"\bPlayer [12]\b", c.label)]
     html = page.content.decode()
-    assert "You · " in html and "Greedy bot · " in html
+    assert "You · " in html and "Casual bot · " in html
 
 
 def test_a_shared_replay_watched_by_someone_else_never_says_you(
@@ -90,7 +90,7 @@ PHRASES = {
         ),
         (
             "Player 1 does not stop: Player 2 wins the battle.",
-            "You do not stop: Greedy bot wins the battle.",
+            "You do not stop: Casual bot wins the battle.",
         ),
         (
             "Player 1's spin pile is empty: Player 1 is out.",
@@ -100,11 +100,11 @@ PHRASES = {
         ("B13: Player 1 chooses 1 to discard.", "B13: You choose 1 to discard."),
         (
             "Player 1 tests A2 against B8 from Player 2's deck: 1 matched, it passes.",
-            "You test A2 against B8 from Greedy bot's deck: 1 matched, it passes.",
+            "You test A2 against B8 from Casual bot's deck: 1 matched, it passes.",
         ),
         (
             "A18: Player 2's hand is shuffled face down; Player 1 picks 1 to discard.",
-            "A18: Greedy bot's hand is shuffled face down; you pick 1 to discard.",
+            "A18: Casual bot's hand is shuffled face down; you pick 1 to discard.",
         ),
         (
             "B36: every Character of Player 1 is removed.",
@@ -126,7 +126,7 @@ PHRASES = {
     "metal-fusion": [
         (
             "Battle power on blue: Player 2 5, Player 3 7, Player 1 6.",
-            "Battle power on blue: Greedy bot 5, Random bot 7, you 6.",
+            "Battle power on blue: Casual bot 5, Beginner bot 7, you 6.",
         ),
         (
             "Effect #4 adds +2 to the power of Player 1.",
@@ -143,8 +143,8 @@ PHRASES = {
         (
             "Player 2 has no card left to reveal; cards in hand: Player 1 0, "
             "Player 2 4. Player 2 wins (ruling M6).",
-            "Greedy bot has no card left to reveal; cards in hand: you 0, "
-            "Greedy bot 4. Greedy bot wins (ruling M6).",
+            "Casual bot has no card left to reveal; cards in hand: you 0, "
+            "Casual bot 4. Casual bot wins (ruling M6).",
         ),
         (
             "Player 1 holds 2 cards in hand and wins (ruling M5).",
@@ -161,7 +161,7 @@ PHRASES = {
         (
             "Player 1 turns over #15, #3; Player 2 turns over #1: Player 2 attacks "
             "first (ruling M2).",
-            "You turn over #15, #3; Greedy bot turns over #1: Greedy bot attacks "
+            "You turn over #15, #3; Casual bot turns over #1: Casual bot attacks "
             "first (ruling M2).",
         ),
         (
@@ -198,7 +198,7 @@ PHRASES = {
             "Battle on P1-G2 (Doom): Player 1's Dragonoid (340 G) against "
             "Player 2's Preyas (310 G).",
             "Battle on P1-G2 (Doom): your Dragonoid (340 G) against "
-            "Greedy bot's Preyas (310 G).",
+            "Casual bot's Preyas (310 G).",
         ),
         (
             "Player 1 has no Bakugan to roll and no enemy stands: P1-G2 goes to "
@@ -217,7 +217,7 @@ PHRASES = {
         ),
         (
             "Player 2's Gorem wins: Player 2 takes P1-G1.",
-            "Greedy bot's Gorem wins: Greedy bot takes P1-G1.",
+            "Casual bot's Gorem wins: Casual bot takes P1-G1.",
         ),
         ("Player 1 has won three gates.", "You have won three gates."),
         (
@@ -233,7 +233,7 @@ PHRASES = {
     [pair for phrases in PHRASES.values() for pair in phrases],
 )
 def test_every_games_log_lines_read_whole_in_the_second_person(engine, spoken):
-    assert speak(engine, ["You", "Greedy bot", "Random bot"]) == spoken
+    assert speak(engine, ["You", "Casual bot", "Beginner bot"]) == spoken
 
 
 @pytest.mark.parametrize("slug", sorted(PHRASES))
@@ -254,7 +254,7 @@ def test_no_played_log_line_leaves_a_third_person_verb_after_you(slug):
             else:
                 action = rng.choice(game.legal_actions(state))
             state = game.apply(state, action)
-        names = ["You"] + [f"Greedy bot {i}" for i in range(1, players)]
+        names = ["You"] + [f"Casual bot {i}" for i in range(1, players)]
         for line in game.view(state, 0).events:
             said = speak(line, names)
             if re.search(r"\b[Yy]ou (?!\w+ss\b)[a-z]+s\b", said) or (

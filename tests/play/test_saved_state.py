@@ -34,6 +34,6 @@ def test_the_board_shows_the_replayed_events_the_saved_form_leaves_out(
     assert events and load_state(pt).events == events
     client.force_login(user)
     page = client.get(f"/play/{pt.pk}/")
-    # The board names each seat ("You", "Random bot"): the same events, spoken.
+    # The board names each seat ("You", "Beginner bot"): the same events, spoken.
     names = seat_names(pt)
     assert page.context["events"] == [speak(e, names) for e in events[-60:]]
