@@ -138,6 +138,7 @@ VALUE_FIELDS = (
     "card_set__slug",
     "card_set__name",
     "card_set__kind",
+    "card_set__is_public",  # not shown: whether RepresentedCards may keep the row
     "created_at",
     "updated_at",
 )
@@ -241,11 +242,11 @@ class RepresentedCards:
             read = {row["id"]: represent_row(row) for row in rows}
             kept.update(read)
             # A private custom card changes under its owner's version only, so
-            # custom cards are read every time rather than kept per shared one.
+            # it is read every time rather than kept under the shared one.
             read = {
                 row["id"]: read[row["id"]]
                 for row in rows
-                if row["card_set__kind"] != SetKind.CUSTOM
+                if row["card_set__kind"] != SetKind.CUSTOM or row["card_set__is_public"]
             }
             if version is not None:
                 with self.lock:
