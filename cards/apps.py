@@ -6,7 +6,7 @@ class CardsConfig(AppConfig):
     name = "cards"
 
     def ready(self):
-        from django.db.models.signals import post_delete, post_init, post_save
+        from django.db.models.signals import post_delete, post_init, post_save, pre_save
 
         # The admin autodiscovers cards/admin.py only; the community package's
         # admin is a module of a sub-package, so it is imported here.
@@ -23,7 +23,7 @@ class CardsConfig(AppConfig):
 
         # Any write to what the card list shows marks its kept answers stale
         # (before refresh_on_card_write, which forgets where a card was).
-        post_init.connect(
+        pre_save.connect(
             remember_audience, sender=self.get_model("CardSet"), dispatch_uid="audience"
         )
         for model in ("GameRecord", "CardSet", "Card"):

@@ -120,8 +120,7 @@ def bump_card_list_version(sender, instance, using=None, **kwargs) -> None:
         OwnerCardListVersion.objects.db_manager(using).bump(owners)
 
 
-# What decides who sees a set: it is remembered as read, so a save that changes
-# it (a set made public, given away...) moves the shared version.
+# What decides who sees a set.
 AUDIENCE = ("kind", "is_public", "owner_id")
 
 
@@ -141,22 +140,27 @@ def set_owners(using: str, set_ids) -> set | None:
 
 def _set_owner(instance, saved: bool) -> set | None:
     """Return the owner of a set saved or deleted, when only they ever saw it."""
-    loaded = getattr(instance, "_loaded_audience", None)
+    stored = instance.__dict__.pop("_stored_audience", None)
     now = tuple(instance.__dict__.get(name) for name in AUDIENCE)
-    if saved:
-        instance._loaded_audience = now
-    # A set deleted (or read without its audience) may have been the only one
-    # hidden from someone: whether each user sees every set is kept per shared
-    # version (cards/api/views.py EverySetVisible).
-    if not saved or loaded != now:
+    # A set deleted may have been the only one hidden from someone: whether
+    # each user sees every set is kept per shared version (EverySetVisible in
+    # cards/api/views.py). A set made public or private, or given away, changes
+    # what others see.
+    if not saved or stored != now:
         return None
     owner = _private_owner(*now)
     return None if owner is None else {owner}
 
 
-def remember_audience(sender, instance, **kwargs) -> None:
-    """post_init: note who could see a set as read, to tell a change of it."""
-    instance._loaded_audience = tuple(instance.__dict__.get(n) for n in AUDIENCE)
+def remember_audience(sender, instance, using=None, **kwargs) -> None:
+    """pre_save of a set: read who could see it as stored, to tell a change of it."""
+    # Read from the database, not the instance: a copy read before another
+    # write would hide a change of who sees the set.
+    stored = None
+    if instance.pk is not None:
+        found = CardSet.objects.using(using or "default").filter(pk=instance.pk)
+        stored = found.values_list(*AUDIENCE).first()
+    instance._stored_audience = stored
 
 
 def remember_set(sender, instance, **kwargs) -> None:

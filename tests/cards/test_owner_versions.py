@@ -6,7 +6,7 @@ from django.test.utils import CaptureQueriesContext
 
 from cards.api import cache
 from cards.history import card_save
-from cards.models import Card, CardListVersion, OwnerCardListVersion
+from cards.models import Card, CardListVersion, CardSet, OwnerCardListVersion
 from cards.signals import card_refreshes_deferred
 from tests.factories import C, build_card, make_card, make_set
 
@@ -147,4 +147,15 @@ def test_a_deferred_block_moves_the_owners_or_the_shared_version(user):
     with card_refreshes_deferred():
         build_card(C, card_set=private, name="Other Card", key="other").save()
         make_card(C, title="Dragoon")
+    assert versions(user)[0] == shared + 1
+
+
+def test_a_stale_copy_making_a_set_private_again_moves_the_shared_version(user):
+    private = make_set(C, "custom", owner=user, is_public=False)
+    stale = CardSet.objects.get(pk=private.pk)
+    private.is_public = True
+    private.save()
+    shared = versions(user)[0]
+    stale.name = "Renamed"
+    stale.save()  # writes is_public=False back: others no longer see the set
     assert versions(user)[0] == shared + 1
