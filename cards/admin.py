@@ -4,7 +4,14 @@ from django import forms
 from django.contrib import admin
 
 from .history import card_save, card_values
-from .models import Card, CardListVersion, CardSet, CardWord, GameRecord
+from .models import (
+    Card,
+    CardListVersion,
+    CardSet,
+    CardWord,
+    GameRecord,
+    OwnerCardListVersion,
+)
 
 
 @admin.register(GameRecord)
@@ -99,6 +106,13 @@ class CardListVersionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(OwnerCardListVersion)
+class OwnerCardListVersionAdmin(CardListVersionAdmin):
+    """Each user's own card list version: shown, never edited by hand."""
+
+    list_display = ["owner", "value"]
 
 
 @admin.register(CardWord)

@@ -6,7 +6,7 @@ class CardsConfig(AppConfig):
     name = "cards"
 
     def ready(self):
-        from django.db.models.signals import post_delete, post_init, post_save
+        from django.db.models.signals import post_delete, post_init, post_save, pre_save
 
         # The admin autodiscovers cards/admin.py only; the community package's
         # admin is a module of a sub-package, so it is imported here.
@@ -16,11 +16,16 @@ class CardsConfig(AppConfig):
             bump_card_list_version,
             refresh_on_card_write,
             refresh_on_set_save,
+            remember_audience,
             remember_set,
         )
         from .words import refresh_on_save
 
-        # Any write to what the card list shows marks its kept answers stale.
+        # Any write to what the card list shows marks its kept answers stale
+        # (before refresh_on_card_write, which forgets where a card was).
+        pre_save.connect(
+            remember_audience, sender=self.get_model("CardSet"), dispatch_uid="audience"
+        )
         for model in ("GameRecord", "CardSet", "Card"):
             sender = self.get_model(model)
             post_save.connect(bump_card_list_version, sender=sender)

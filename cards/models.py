@@ -35,7 +35,12 @@ from .provenance import (
     provenance_sentence,
     unknown_card_label,
 )
-from .querysets import CardListVersionQuerySet, CardQuerySet, CardSetQuerySet
+from .querysets import (
+    CardListVersionQuerySet,
+    CardQuerySet,
+    CardSetQuerySet,
+    OwnerCardListVersionQuerySet,
+)
 from .validation import validate_card
 
 
@@ -474,6 +479,27 @@ class CardListVersion(models.Model):
 
     def __str__(self):
         return f"card list version {self.value}"
+
+
+class OwnerCardListVersion(models.Model):
+    """One user's own card list version: it grows on writes only that user sees.
+
+    A write to a private custom set or its cards moves its owner's number and
+    not the shared ``CardListVersion``, so other users' kept answers stay.
+    """
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    value = models.PositiveBigIntegerField(default=0)
+
+    objects = OwnerCardListVersionQuerySet.as_manager()
+
+    def __str__(self):
+        return f"card list version {self.value} of user {self.owner_id}"
 
 
 # --- Community data: submissions, history, scans, whole-set imports ----------

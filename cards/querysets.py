@@ -49,6 +49,41 @@ class CardListVersionQuerySet(models.QuerySet):
         except IntegrityError:
             return self.values_list("value", flat=True).get(pk=VERSION_ROW)
 
+    def current_for(self, user) -> tuple[int, int]:
+        """Return the shared version and ``user``'s own (0 when none), in one query."""
+        if user is None or not user.is_authenticated:
+            return self.current(), 0
+        connection = connections[self.db]
+        quote = connection.ops.quote_name
+        table = quote(self.model._meta.db_table)
+        owners = quote(apps.get_model("cards", "OwnerCardListVersion")._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT 0, value FROM {table} WHERE id = %s "
+                f"UNION ALL SELECT 1, value FROM {owners} WHERE owner_id = %s",
+                [VERSION_ROW, user.pk],
+            )
+            found = dict(cursor.fetchall())
+        shared = found[0] if 0 in found else self._create_row()
+        return shared, found.get(1, 0)
+
+
+class OwnerCardListVersionQuerySet(models.QuerySet):
+    """One row per user whose number grows on writes only that user sees."""
+
+    def bump(self, owner_ids) -> None:
+        """Mark the kept card list answers of ``owner_ids`` out of date."""
+        for owner_id in sorted(set(owner_ids)):
+            if self.filter(pk=owner_id).update(value=F("value") + 1):
+                continue
+            # A random start, as the shared row's: a user id reused after a
+            # flush never meets a number its answers were kept under.
+            try:
+                with transaction.atomic(using=self.db):
+                    self.create(pk=owner_id, value=secrets.randbits(40) + 1)
+            except IntegrityError:
+                self.filter(pk=owner_id).update(value=F("value") + 1)
+
 
 def _versions(using: str):
     return apps.get_model("cards", "CardListVersion").objects.db_manager(using)

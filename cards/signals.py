@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models.signals import post_save
 
-from .models import CardListVersion, CardSet
+from .choices import SetKind
+from .models import Card, CardListVersion, CardSet, OwnerCardListVersion
 
 
 @dataclass
@@ -25,6 +26,9 @@ class _Deferred:
     """What the receivers noted inside ``card_refreshes_deferred`` for one database."""
 
     bump: bool = False
+    # Sets whose cards were written: their owners' versions, or the shared one.
+    card_set_ids: set = field(default_factory=set)
+    owner_ids: set = field(default_factory=set)
     every_set: bool = False
     set_ids: set = field(default_factory=set)
     word_card_ids: set = field(default_factory=set)
@@ -32,8 +36,16 @@ class _Deferred:
     def run(self, using: str) -> None:
         from .words import card_words_refresh
 
+        if self.card_set_ids:
+            owners = set_owners(using, self.card_set_ids)
+            if owners is None:
+                self.bump = True
+            else:
+                self.owner_ids |= owners
         if self.bump:
             CardListVersion.objects.db_manager(using).bump()
+        elif self.owner_ids:
+            OwnerCardListVersion.objects.db_manager(using).bump(self.owner_ids)
         sets = CardSet.objects.db_manager(using)
         if self.every_set:
             sets.refresh_totals()
@@ -76,13 +88,79 @@ def card_refreshes_deferred(using: str = "default"):
             noted.run(using)
 
 
-def bump_card_list_version(using=None, **_signal_kwargs) -> None:
-    """A game, set or card was written: mark every kept card list answer stale."""
+def bump_card_list_version(sender, instance, using=None, **kwargs) -> None:
+    """A game, set or card was written: mark the kept card list answers stale.
+
+    A write only one user sees (a private custom set of theirs, or its cards)
+    moves that user's version; any other moves the shared one.
+    """
+    using = using or "default"
     noted = deferred(using)
+    # Before refresh_on_card_write (connected after this) moves _loaded_set_id.
+    loaded = getattr(instance, "_loaded_set_id", None)
+    if sender is Card and (kwargs.get("created") or loaded is not None):
+        set_ids = {instance.card_set_id, loaded} - {None}
+        if noted is not None:
+            noted.card_set_ids |= set_ids
+            return
+        owners = set_owners(using, set_ids)
+    elif sender is CardSet and not kwargs.get("created") and "signal" in kwargs:
+        owners = _set_owner(instance, kwargs["signal"] is post_save)
+    else:
+        owners = None  # a game, a new set or one read without its audience
     if noted is not None:
-        noted.bump = True
+        if owners is None:
+            noted.bump = True
+        else:
+            noted.owner_ids |= owners
         return
-    CardListVersion.objects.db_manager(using or "default").bump()
+    if owners is None:
+        CardListVersion.objects.db_manager(using).bump()
+    else:
+        OwnerCardListVersion.objects.db_manager(using).bump(owners)
+
+
+# What decides who sees a set.
+AUDIENCE = ("kind", "is_public", "owner_id")
+
+
+def _private_owner(kind, is_public, owner_id):
+    """Return the one user who sees a set like this, or None when others do."""
+    return owner_id if kind == SetKind.CUSTOM and not is_public else None
+
+
+def set_owners(using: str, set_ids) -> set | None:
+    """Return the owners of ``set_ids`` when each is private, else None."""
+    found = CardSet.objects.using(using).filter(pk__in=set_ids).values_list(*AUDIENCE)
+    owners = [_private_owner(*audience) for audience in found]
+    if len(owners) != len(set(set_ids)) or None in owners:
+        return None
+    return set(owners)
+
+
+def _set_owner(instance, saved: bool) -> set | None:
+    """Return the owner of a set saved or deleted, when only they ever saw it."""
+    stored = instance.__dict__.pop("_stored_audience", None)
+    now = tuple(instance.__dict__.get(name) for name in AUDIENCE)
+    # A set deleted may have been the only one hidden from someone: whether
+    # each user sees every set is kept per shared version (EverySetVisible in
+    # cards/api/views.py). A set made public or private, or given away, changes
+    # what others see.
+    if not saved or stored != now:
+        return None
+    owner = _private_owner(*now)
+    return None if owner is None else {owner}
+
+
+def remember_audience(sender, instance, using=None, **kwargs) -> None:
+    """pre_save of a set: read who could see it as stored, to tell a change of it."""
+    # Read from the database, not the instance: a copy read before another
+    # write would hide a change of who sees the set.
+    stored = None
+    if instance.pk is not None:
+        found = CardSet.objects.using(using or "default").filter(pk=instance.pk)
+        stored = found.values_list(*AUDIENCE).first()
+    instance._stored_audience = stored
 
 
 def remember_set(sender, instance, **kwargs) -> None:

@@ -16,6 +16,7 @@ from .play.models import (
     DeckDoctorCandidate,
     DeckReport,
     DeckReportChunk,
+    GameReview,
     Playtest,
     PlaytestMatch,
 )
@@ -311,6 +312,15 @@ class DeckDoctorCandidateAdmin(_ReadOnly):
     list_display = ["pk", "doctor", "index", "zone", "card_out", "card_in", "games"]
     list_select_related = ["card_out", "card_in"]
     search_fields = ["doctor__deck__name"]
+
+
+@admin.register(GameReview)
+class GameReviewAdmin(_ReadOnly):
+    """The coach's reviews of stored games (``decks.play.coach``)."""
+
+    list_display = ["pk", "playtest", "owner", "status", "created_at"]
+    list_filter = ["status"]
+    search_fields = ["owner__username"]
 
 
 @admin.register(BudgetCharge)

@@ -1,11 +1,14 @@
-"""The card list API's answers, kept per worker and keyed on the card list version.
+"""The card list API's answers, kept per worker and keyed on the card list versions.
 
 Every write to a game, set or card (``save``, ``delete``, and the querysets'
-``update`` and ``bulk_create``) adds one to the single ``CardListVersion`` row
-in the same transaction (the model layer keeps it: ``cards/querysets.py``). Each request reads that number (one small query), so
-an answer kept by any worker is served only while no card has changed since it
+``update`` and ``bulk_create``) adds one, in the same transaction, to the shared
+``CardListVersion`` row, or, when only one user sees what was written (their
+private custom set or its cards), to that user's ``OwnerCardListVersion`` row
+(``cards/signals.py``, ``cards/querysets.py``). Each request reads the shared
+number and, signed in, its user's own (one small query), so an answer kept by
+any worker is served only while nothing that user sees has changed since it
 was made: a cached answer is always the one the request would compute. The
-ETag is the version and the request's key, so a client revalidating an
+ETag is both numbers and the request's key, so a client revalidating an
 unchanged list gets 304 Not Modified.
 """
 
@@ -24,12 +27,21 @@ from ..models import CardListVersion
 _VERSIONS: dict = {}
 
 
-def card_list_version(using: str = "default") -> int:
-    """Return the card list version the answers are kept under."""
+def _versions(using: str):
     versions = _VERSIONS.get(using)
     if versions is None:
         versions = _VERSIONS[using] = CardListVersion.objects.using(using)
-    return versions.current()
+    return versions
+
+
+def card_list_version(using: str = "default") -> int:
+    """Return the shared card list version."""
+    return _versions(using).current()
+
+
+def card_list_versions(user, using: str = "default") -> tuple[int, int]:
+    """Return the shared card list version and ``user``'s own (0 when none)."""
+    return _versions(using).current_for(user)
 
 
 @dataclass(frozen=True)
@@ -40,7 +52,12 @@ class Answer:
 
 
 class AnswerCache:
-    """A bounded, per-process map from (version, request key) to a rendered answer."""
+    """A bounded, per-process map from (version, request key) to a rendered answer.
+
+    A move of the shared version drops every answer; a user's own version is
+    part of the key, so their answers kept under an older one are never asked
+    for again and leave by the byte bound, least recently used first.
+    """
 
     def __init__(self, max_bytes: int = 16 * 1024 * 1024):
         self.max_bytes = max_bytes

@@ -7,6 +7,7 @@ from threading import Lock
 from django.db import connections
 from rest_framework import serializers
 
+from ..choices import SetKind
 from ..games import COMMON_FIELDS, GAMES
 from ..models import Card, CardSet, GameRecord
 
@@ -137,6 +138,7 @@ VALUE_FIELDS = (
     "card_set__slug",
     "card_set__name",
     "card_set__kind",
+    "card_set__is_public",  # not shown: whether RepresentedCards may keep the row
     "created_at",
     "updated_at",
 )
@@ -236,11 +238,16 @@ class RepresentedCards:
                 kept = {pk: self.rows[pk] for pk in ids if pk in self.rows}
         missing = [pk for pk in ids if pk not in kept]
         if missing:
-            read = {
-                row["id"]: represent_row(row)
-                for row in card_rows.read(missing, using=using)
-            }
+            rows = card_rows.read(missing, using=using)
+            read = {row["id"]: represent_row(row) for row in rows}
             kept.update(read)
+            # A private custom card changes under its owner's version only, so
+            # it is read every time rather than kept under the shared one.
+            read = {
+                row["id"]: read[row["id"]]
+                for row in rows
+                if row["card_set__kind"] != SetKind.CUSTOM or row["card_set__is_public"]
+            }
             if version is not None:
                 with self.lock:
                     if version != self.version:

@@ -407,7 +407,9 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
             # A reader's own readings change without the card list version.
             return super().dispatch(request, *args, **kwargs)
         using = router.db_for_read(Card)
-        version = request.card_list_version = cache.card_list_version(using)
+        version, own = cache.card_list_versions(request.user, using)
+        request.card_list_version = version
+        key = (own, *key)
         response = cache.kept_answer(request, version, key)
         if response is None:
             response = self.plain_list(request, version, using)
