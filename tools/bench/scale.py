@@ -362,6 +362,18 @@ def table(points, server_cpu: bool, seconds: float):
             },
         )
     faster = []
+    yield from _rows_by_matches(label, by_matches, drift, faster)
+    yield from _memory_rows(label, points, over)
+    yield Row(
+        f"{label}: over {GOAL}x at {last} cards",
+        f"{len(over) + len(faster)} of {len(points[0]['paths']) + 1}",
+        "; ".join(over + faster) or "none",
+        data={"over": over, "faster_than_matches": faster},
+    )
+
+
+def _rows_by_matches(label, by_matches, drift, faster):
+    """Yield a row per path whose answer grows with its matches; note the faster ones."""
     for name, runs in by_matches:
         first = runs[0]
         ratios = [
@@ -392,6 +404,10 @@ def table(points, server_cpu: bool, seconds: float):
                 "over": not ok,
             },
         )
+
+
+def _memory_rows(label, points, over):
+    """Yield the import's memory rows; note a missed goal in ``over``."""
     for key, what, goal in (
         ("peak", "10-row import, peak traced memory", MEMORY_GOAL),
         ("peak_100", "100-row import, peak traced memory", None),
@@ -411,12 +427,6 @@ def table(points, server_cpu: bool, seconds: float):
             note,
             data={"bytes": values},
         )
-    yield Row(
-        f"{label}: over {GOAL}x at {last} cards",
-        f"{len(over) + len(faster)} of {len(points[0]['paths']) + 1}",
-        "; ".join(over + faster) or "none",
-        data={"over": over, "faster_than_matches": faster},
-    )
 
 
 class World:
