@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from django.db.models import F, Q
 from django.db.models.functions import Lower, Trim
 
+from cards.choices import SetKind
 from cards.community.readings import cards_as_read, read_card_ids
 from cards.games import GAMES
 from cards.lookup import folded_match
@@ -174,15 +175,23 @@ class CardIndex:
         """Return up to three names close to ``ref``, among the names sharing its first letter.
 
         The candidates are bounded, so a misspelt line costs no more on a large
-        site than a small one: the names either side of ``ref`` in order, and
-        those with a word starting as one of its words does (the word index).
+        site than a small one: the printed, practice and the user's own cards
+        only, and of those the names either side of ``ref`` in order and those
+        with a word starting as one of its words does (the word index).
         """
         folded = ref.casefold()
         if not folded:
             return []
         first = folded[0]
-        named = self.cards.alias(_folded=Lower(Trim("name"))).filter(
-            _folded__gte=first, _folded__lt=first + "\U0010ffff"
+        # Printed and practice cards and the user's own: other collectors' public
+        # custom sets grow with the site, so their cards are found by exact name
+        # only, never suggested.
+        signed_in = getattr(self.user, "is_authenticated", False)
+        mine = Q(card_set__owner=self.user) if signed_in else Q(pk__in=[])
+        named = (
+            self.cards.filter(~Q(card_set__kind=SetKind.CUSTOM) | mine)
+            .alias(_folded=Lower(Trim("name")))
+            .filter(_folded__gte=first, _folded__lt=first + "\U0010ffff")
         )
         typed = ref.strip().lower()
         probes = [

@@ -560,6 +560,19 @@ def test_a_search_still_counts_the_cards_it_leaves_out(client, site):
     assert "Official cards only: 24 matching practice or custom cards" in page
 
 
+def test_other_collectors_custom_cards_are_not_suggested_for_a_misspelt_name(
+    client, site
+):
+    grow_sets(site["other"], 40, cards=30)
+    text = "Blade:\n1 Dragoon, Storm\nDeck:\n4 Pal 20 crad 1\n"
+    page = client.post(f"/decks/{site['deck'].pk}/import/", {"text": text})
+    assert "Pal 20 card 1" not in page.content.decode()
+    # Named exactly, such a card is found.
+    text = "Blade:\n1 Dragoon, Storm\nDeck:\n4 Pal 20 card 1\n"
+    page = client.post(f"/decks/{site['deck'].pk}/import/", {"text": text})
+    assert "No card" not in page.content.decode()
+
+
 def misspelt_deck_import(client, site):
     text = "Blade:\n1 Dragoon, Storm\nDeck:\n4 Move 1\n4 Pal 20 crad 1\n"
     response = client.post(f"/decks/{site['deck'].pk}/import/", {"text": text})
@@ -569,10 +582,11 @@ def misspelt_deck_import(client, site):
 
 def test_a_misspelt_deck_import_reads_as_many_rows_with_40_and_160_sets(client, site):
     client.force_login(site["user"])
-    # 300 names of Collision start "Pal", more than a probe for suggestions
-    # reads either side of "pal 20 crad 1".
-    grow_sets(site["other"], 40, cards=30)
+    # The user's own sets (suggestions come from printed, practice and one's own
+    # cards): 300 names of Collision start "Pal", more than a probe for
+    # suggestions reads either side of "pal 20 crad 1".
+    grow_sets(site["user"], 40, cards=30)
     assert 4 * 30 > CLOSE_NAME_PROBE
     small = reads_of(client, site, misspelt_deck_import)
-    grow_sets(site["other"], 120, start=40, cards=30)
+    grow_sets(site["user"], 120, start=40, cards=30)
     assert reads_of(client, site, misspelt_deck_import) == small
