@@ -37,9 +37,10 @@ How it chooses (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012):
   first and its UCB1 value gets ``bias / (visits + 1)`` more, so the search
   starts from greedy play and leaves it where the playouts say so.
 - Below the tree a playout moves for at most ``depth`` actions (``rollout``:
-  at random or greedily; the default depth is 0: the tree's leaf is valued at
-  once); a game not over by then is valued by the engine's ``score`` (the
-  greedy bot's heuristic), turned into shares of one win by a softmax over
+  at random or greedily), as the game's ``SEARCH_BELOW`` says (Collision:
+  four greedy moves), else none: the tree's leaf is valued at once; a game
+  not over by then is valued by the engine's ``score`` (the greedy bot's
+  heuristic), turned into shares of one win by a softmax over
   the seats; a finished game by ``outcome_shares`` (seats tied for the win
   share it).
 - The move is the root's most visited action.
@@ -85,10 +86,12 @@ DEFAULT_LEVEL = "normal"
 @dataclass(frozen=True)
 class Settings:
     playouts: int
-    depth: int = 0  # actions below the tree before the score decides
+    # Actions below the tree before the score decides, and how they are chosen
+    # ("random" or "greedy"); None: the game's ``SEARCH_BELOW``, else 0 random.
+    depth: int | None = None
     explore: float = 0.7  # UCB1's exploration constant
     scale: float = 10.0  # score points for a factor e in the softmax
-    rollout: str = "random"  # below the tree: "random" or "greedy" moves
+    rollout: str | None = None
     forced: bool = True  # a forced move does not use up a playout's expansion
     bias: float = 2.0  # progressive bias towards the greedy choice at each node
     worlds: int = (
@@ -266,8 +269,13 @@ class SearchBot:
         me = game.to_act(state)
         seats = game.player_count(state)
         root = _Node(me)
-        explore, depth, scale = settings.explore, settings.depth, settings.scale
-        greedy = settings.rollout == "greedy"
+        explore, scale = settings.explore, settings.scale
+        rollout, depth = getattr(game, "SEARCH_BELOW", ("random", 0))
+        if settings.rollout is not None:
+            rollout = settings.rollout
+        if settings.depth is not None:
+            depth = settings.depth
+        greedy = rollout == "greedy"
         modelled = settings.opponents == "greedy"
         bias = settings.bias
         legal_actions, apply, to_act = game.legal_actions, game.apply, game.to_act
