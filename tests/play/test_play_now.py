@@ -1,5 +1,6 @@
 """Play now: starter-deck games against a bot, for users and visitors (issue 34)."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -319,3 +320,29 @@ def test_a_visitor_is_sent_to_log_in_and_back_to_the_board_to_restart_or_share(
     assert response["Location"] == f"/accounts/login/?next=/play/{pt.pk}/"
     pt.refresh_from_db()
     assert (Playtest.objects.count(), pt.share_token) == (1, None)
+
+
+def test_a_visitor_gets_a_hint_in_their_practice_game_and_another_browser_does_not(
+    client, collision
+):
+    _visit(client)
+    pt = Playtest.objects.get()
+    board = client.get(f"/play/{pt.pk}/").content.decode()
+    assert f'action="/play/{pt.pk}/hint/"' in board
+    hint = client.post(f"/play/{pt.pk}/hint/", {"version": pt.version})
+    assert hint.status_code == 200
+    moves = re.findall(r'name="action" value="([^"]+)"', hint.content.decode())
+    assert board_action(client, pt) in moves
+    other = Client()
+    _visit(other)
+    assert (
+        other.post(f"/play/{pt.pk}/hint/", {"version": pt.version}).status_code == 404
+    )
+
+
+def test_a_visitor_is_asked_to_sign_up_for_a_game_review(client, collision):
+    _visit(client)
+    pt = Playtest.objects.get()
+    response = client.post(f"/play/{pt.pk}/review/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
