@@ -54,13 +54,18 @@ def rounded_up(seconds: float) -> float:
     return round(math.ceil(seconds / scale) * scale, 10)
 
 
+def _preset_table(slug: str) -> tuple[list, dict]:
+    """Return the preset decks a report seats for ``slug`` and its options."""
+    presets = [p.deck() for p in preset_decks(slug)]
+    if GAMES[slug].shared_pack:
+        return presets[:1], {"players": 2}
+    return presets[:2], {}
+
+
 def game_seconds(slug: str, bot: str, games: int, seed: int = 1) -> list[float]:
     """Return the CPU seconds of each of ``games`` report games of ``slug``."""
     game = engine_for(slug)
-    presets = [p.deck() for p in preset_decks(slug)]
-    shared = GAMES[slug].shared_pack
-    decks = presets[:1] if shared else presets[:2]
-    options = {"players": 2} if shared else {}
+    decks, options = _preset_table(slug)
     seconds = []
     for i in range(games):
         game_seed = seed + i
@@ -77,10 +82,7 @@ def game_seconds(slug: str, bot: str, games: int, seed: int = 1) -> list[float]:
 def estimate_seconds(slug: str, games: int, seed: int = 1) -> list[float]:
     """Return the CPU seconds of the coach's estimates at positions of ``games`` games."""
     game = engine_for(slug)
-    presets = [p.deck() for p in preset_decks(slug)]
-    shared = GAMES[slug].shared_pack
-    decks = presets[:1] if shared else presets[:2]
-    options = {"players": 2} if shared else {}
+    decks, options = _preset_table(slug)
     seconds = []
     for i in range(games):
         game_seed = seed + i
