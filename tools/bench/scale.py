@@ -299,6 +299,11 @@ def cells(values, fmt) -> str:
     return " | ".join(fmt(v) for v in values)
 
 
+def drift_ratios(runs, drift) -> list[float]:
+    """Return each later run's time over the first run's, over its point's drift."""
+    return [r["ms"] / runs[0]["ms"] / d for r, d in zip(runs[1:], drift, strict=True)]
+
+
 def table(points, server_cpu: bool, seconds: float):
     """Yield the counts, a row per path, the rows by matches, memory and a verdict."""
     vendor = connection.vendor
@@ -341,9 +346,7 @@ def table(points, server_cpu: bool, seconds: float):
         if first["matches"] is not None:
             by_matches.append((name, runs))
             continue
-        ratios = [
-            r["ms"] / first["ms"] / d for r, d in zip(runs[1:], drift, strict=True)
-        ]
+        ratios = drift_ratios(runs, drift)
         if ratios[-1] > GOAL:
             over.append(name)
         yield Row(
@@ -376,9 +379,7 @@ def _rows_by_matches(label, by_matches, drift, faster):
     """Yield a row per path whose answer grows with its matches; note the faster ones."""
     for name, runs in by_matches:
         first = runs[0]
-        ratios = [
-            r["ms"] / first["ms"] / d for r, d in zip(runs[1:], drift, strict=True)
-        ]
+        ratios = drift_ratios(runs, drift)
         grown = [max(1.0, r["matches"] / first["matches"]) for r in runs[1:]]
         ok = all(t <= GOAL * m for t, m in zip(ratios, grown, strict=True))
         if not ok:
