@@ -12,9 +12,10 @@ know that printing one is allowed. Card types that are not cards (a Bakugan
 figure is a toy) are left out and the print page names them.
 
 A sheet is cached on disk under a key made of every card's id and last change
-(and the reader's own reading of it, if any) with the paper and copies, so it is drawn again only when a card changes. The
-cache is bounded by its total size (``PROXY_SHEET_CACHE_BYTES``) and by a count:
-the least recently used sheets go first.
+(and the reader's own reading of it, if any) with the paper and copies, so it is
+drawn again only when a card changes. The cache is bounded by its total size
+(``PROXY_SHEET_CACHE_BYTES``) and by a count: the least recently used sheets go
+first.
 """
 
 from __future__ import annotations
