@@ -188,11 +188,13 @@ def print_face(card) -> Path:
     afresh.
     """
     path = images.cache_path(card, "print").with_suffix(".jpg")
+    older = f"{card.pk}-print-*.jpg"
     stamp = _reading_stamp(card)
     if stamp:
-        # A reader's own reading is drawn under its own name, which the stored
-        # card's pruning below never matches.
+        # A reader's own reading is drawn under its own name, and replaces only
+        # the faces of that reading's earlier values.
         path = path.with_name(f"{card.pk}-read-{stamp}.jpg")
+        older = f"{card.pk}-read-{stamp.split('-')[0]}-*.jpg"
     if not path.exists():
         buffer = io.BytesIO()
         # Full chroma keeps the faces' colour edges sharp.
@@ -202,8 +204,8 @@ def print_face(card) -> Path:
         with os.fdopen(fd, "wb") as fh:
             fh.write(buffer.getvalue())
         os.replace(tmp, path)
-        for old in path.parent.glob(f"{card.pk}-print-*.jpg"):
-            if old != path and not stamp:
+        for old in path.parent.glob(older):
+            if old != path:
                 old.unlink(missing_ok=True)
     return path
 

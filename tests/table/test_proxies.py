@@ -4,10 +4,12 @@ import pytest
 from django.urls import reverse
 
 from cards.choices import SetKind
+from cards.community import readings
 from cards.games import GAMES
 from cards.models import Card
 from decks.services import deck_create, deck_update
 from decks.table import proxies
+from tests.factories import C, make_card, make_set
 from tests.table.pdf import pages
 
 pytestmark = pytest.mark.django_db
@@ -380,3 +382,27 @@ def test_serving_a_cached_sheet_keeps_it_over_a_sheet_used_later(tmp_path, setti
     (tmp_path / "new.pdf").write_bytes(b"%PDF")
     proxies._prune(tmp_path)
     assert sorted(p.name for p in tmp_path.glob("*.pdf")) == ["new.pdf", "used.pdf"]
+
+
+def test_a_changed_reading_replaces_its_own_face_and_keeps_the_cards(
+    user, settings, tmp_path
+):
+    settings.MEDIA_ROOT = tmp_path
+    card = make_card(
+        C,
+        card_set=make_set(C, slug="base-test", name="Base test", source="test"),
+        key="dragoon",
+        name="Dragoon",
+        title="Dragoon",
+        card_type="blade",
+        spin_strength=6,
+        source="the rules text",
+    )
+    stored = proxies.print_face(Card.objects.get(pk=card.pk))
+    faces = []
+    for edge in ("LS.E.L", "SS.E.L"):
+        readings.card_reading_save(user=user, card=card, fields={"battle_edge": edge})
+        read = readings.cards_as_read(user, [Card.objects.get(pk=card.pk)])[0]
+        faces.append(proxies.print_face(read))
+    assert faces[0] != faces[1] != stored
+    assert sorted(stored.parent.glob(f"{card.pk}-*.jpg")) == sorted([stored, faces[1]])
