@@ -375,3 +375,11 @@ def test_a_reroll_after_maruchos_throw_moves_the_new_landing_or_is_spent():
     assert "Player 2's Skyress misses every gate." in missed.events
     landed = act(state, "landed on gate P2-G1")
     assert landed.battle is not None and landed.battle.gate == 0  # moved to P1-G1
+
+
+def test_sentences_read_the_owners_battler_for_the_ops_the_engine_does():
+    # cards.effects may not import the engine, so it keeps its own copy of the list.
+    from cards import effects
+    from decks.engine.bakugan import effects as engine_effects
+
+    assert effects._WHOLE_BATTLE_OPS == set(engine_effects._WHOLE_BATTLE)
