@@ -124,11 +124,10 @@ def browser():
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
-@pytest.fixture
-def signed_in_page(browser, server, user, client):
-    """Return a page whose session belongs to ``user``, on the server."""
+def signed_in_context(browser, server, client, user, width: int, height: int):
+    """Return a browser context of ``width`` x ``height`` signed in as ``user``."""
     client.force_login(user)
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport={"width": width, "height": height})
     context.add_cookies(
         [
             {
@@ -138,6 +137,13 @@ def signed_in_page(browser, server, user, client):
             }
         ]
     )
+    return context
+
+
+@pytest.fixture
+def signed_in_page(browser, server, user, client):
+    """Return a page whose session belongs to ``user``, on the server."""
+    context = signed_in_context(browser, server, client, user, 1280, 900)
     page = context.new_page()
     yield page
     context.close()

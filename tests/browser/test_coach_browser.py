@@ -5,11 +5,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 
 from decks.play.services import playtest_create
 
-from .conftest import click_to_the_end, run_task_worker, screenshot
+from .conftest import (
+    click_to_the_end,
+    run_task_worker,
+    screenshot,
+    signed_in_context,
+)
 
 pytestmark = pytest.mark.browser
 SHOTS = Path("/work/shots/coach")
@@ -25,17 +29,7 @@ def _shot(page, name: str) -> None:
 @pytest.fixture
 def phone_page(browser, server, user, client):
     """Return a 390 px page whose session belongs to ``user``, on the server."""
-    client.force_login(user)
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                "url": server.url,
-            }
-        ]
-    )
+    context = signed_in_context(browser, server, client, user, 390, 844)
     yield context.new_page()
     context.close()
 

@@ -1,13 +1,12 @@
 """A board made for a phone: at 390 x 844 px the first screen holds what a move needs."""
 
 import pytest
-from django.conf import settings
 
 from decks.play.models import DeckReport, Playtest
 from decks.play.reports import deck_report_start, simulate_report
 from decks.play.services import playtest_create
 
-from .conftest import click_to_the_end
+from .conftest import click_to_the_end, signed_in_context
 
 pytestmark = pytest.mark.browser
 
@@ -34,17 +33,7 @@ RECT = (
 @pytest.fixture
 def phone(browser, server, user, client):
     """Return a 390 x 844 page signed in as ``user``."""
-    client.force_login(user)
-    context = browser.new_context(viewport={"width": WIDTH, "height": HEIGHT})
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                "url": server.url,
-            }
-        ]
-    )
+    context = signed_in_context(browser, server, client, user, WIDTH, HEIGHT)
     page = context.new_page()
     yield page
     context.close()

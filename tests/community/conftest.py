@@ -3,7 +3,7 @@
 import pytest
 from django.contrib.auth.models import Group
 
-from tests.factories import B, make_card, make_set
+from tests.factories import B, C, make_card, make_set
 
 
 @pytest.fixture
@@ -62,3 +62,18 @@ def trust(user):
         status=ReviewStatus.ACCEPTED,
     )
     return user
+
+
+def make_dragoon(card_set):
+    """Return Dragoon, a Collision Blade read from the rules text, in ``card_set``."""
+    return make_card(
+        C,
+        card_set=card_set,
+        key="dragoon",
+        name="Dragoon",
+        title="Dragoon",
+        card_type="blade",
+        spin_strength=6,
+        battle_edge=None,
+        source="the rules text",
+    )

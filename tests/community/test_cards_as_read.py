@@ -6,7 +6,7 @@ from cards.community import readings
 from cards.filtersets import CardFilterSet
 from cards.models import Card
 from decks.text_io import parse_decklist
-from tests.community.conftest import trust
+from tests.community.conftest import make_dragoon, trust
 from tests.conftest import make_alice
 from tests.factories import C, make_card, make_set
 
@@ -26,17 +26,7 @@ def bob(django_user_model):
 @pytest.fixture
 def cards(db):
     official = make_set(C, slug="base-read", name="Base read", source="test")
-    dragoon = make_card(
-        C,
-        card_set=official,
-        key="dragoon",
-        name="Dragoon",
-        title="Dragoon",
-        card_type="blade",
-        spin_strength=6,
-        battle_edge=None,
-        source="the rules text",
-    )
+    dragoon = make_dragoon(official)
     blank = make_card(C, card_set=official, key="1", number=1, source="slot")
     other = make_card(C, card_set=official, key="2", number=2, source="slot")
     return dragoon, blank, other

@@ -26,6 +26,7 @@ from decks.rules import to_lines
 from decks.selectors import deck_entries
 from decks.services import deck_set_entries
 from decks.tools import sample_hand
+from tests.community.conftest import make_dragoon
 from tests.factories import C, make_card, make_entry, make_set
 from tests.site.isolation import url_names
 from tests.table.pdf import pages
@@ -285,17 +286,7 @@ def world(db, user, django_user_model, deck_for, settings, tmp_path):
         "bob", "bob@example.com", "correct-horse-battery-2"
     )
     official = make_set(C, slug="base-read", name="Base read", source="test")
-    dragoon = make_card(
-        C,
-        card_set=official,
-        key="dragoon",
-        name="Dragoon",
-        title="Dragoon",
-        card_type="blade",
-        spin_strength=6,
-        battle_edge=None,
-        source="the rules text",
-    )
+    dragoon = make_dragoon(official)
     blank_card = make_card(C, card_set=official, key="1", number=1, source="slot")
     spare = make_card(C, card_set=official, key="2", number=2, source="slot")
     the_deck = deck_for(C, is_public=True)

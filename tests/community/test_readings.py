@@ -8,7 +8,7 @@ from cards.community import readings
 from cards.models import Card, CardChange, CardSubmission, FieldVerification
 from decks.play.adapter import PlaytestError
 from decks.play.services import playtest_create
-from tests.community.conftest import trust
+from tests.community.conftest import make_dragoon, trust
 from tests.conftest import make_alice
 from tests.factories import C, make_card, make_set
 
@@ -42,17 +42,7 @@ def carol(django_user_model):
 @pytest.fixture
 def dragoon(db):
     official = make_set(C, slug="base-test", name="Base test", source="test")
-    return make_card(
-        C,
-        card_set=official,
-        key="dragoon",
-        name="Dragoon",
-        title="Dragoon",
-        card_type="blade",
-        spin_strength=6,
-        battle_edge=None,
-        source="the rules text",
-    )
+    return make_dragoon(official)
 
 
 @pytest.fixture

@@ -98,6 +98,7 @@ def test_rip_tide_played_before_a_haos_roll_does_not_reroll_a_pyrus_one():
     state = pass_windows(roll(state, "P1 rolls B1", "landed on gate P2-G1"))
     state = pass_windows(roll(state, "P2 rolls B3", "landed on gate P2-G1"))
     state = pass_windows(act(act(state, "P1 rolls B2"), "P1 plays A1"))
+    assert not any("rolls again" in event for event in state.events)
     state = pass_windows(act(state, "missed"))  # Pyrus: no re-roll
     assert state.used[0] == [0, 1] and state.turn_player == 1
 
