@@ -40,6 +40,7 @@ from cards.games import GAMES
 from ..engine import engine_for
 from ..engine.bots import BOT_NAMES, make_bot, play_out
 from ..engine.core import Rng, pinned, seed_state
+from ..engine.strength import wilson_interval
 from .adapter import PlaytestError, engine_decks
 from .models import DeckReport, DeckReportChunk
 from .opponents import resolve_opponent
@@ -64,17 +65,6 @@ CHUNK_GAMES = 100
 # A slice of a slow bot holds fewer games: about this many CPU seconds, so a
 # worker comes back to the queue (and to other users' tasks) this often.
 CHUNK_SECONDS = 5.0
-
-
-def wilson_interval(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Return the 95% Wilson score interval of a win rate (draws count half)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def deck_report_start(
