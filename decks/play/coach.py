@@ -37,6 +37,7 @@ from .services import (
     HUMAN_KINDS,
     _acting,
     _check_thinking,
+    _check_version,
     _replay,
     hints_offered,
 )
@@ -68,12 +69,7 @@ def playtest_hint(*, playtest: Playtest, user, version: int) -> list[HintMove]:
     """Return the coach's hint for the seat to act: every legal move, best first."""
     if not Playtest.objects.of(user).filter(pk=playtest.pk).exists():
         raise PlaytestError("not_found", "No such game.", status=404)
-    if version != playtest.version:
-        raise PlaytestError(
-            "stale_state",
-            "This game has moved on since that page was loaded. It has been refreshed.",
-            status=409,
-        )
+    _check_version(playtest, version)
     if not hints_offered(playtest):
         raise PlaytestError("no_hints", "Hints are not offered in this game.")
     game = engine_for(playtest.game)
