@@ -162,13 +162,11 @@ def review_seat(playtest: Playtest) -> int:
 
 def _choices(game, playtest: Playtest, seat: int) -> int:
     """Return how many choices (two legal moves or more) ``seat`` made in the game."""
-    state = game.new_game(playtest.decks, playtest.options, playtest.seed)
-    count = 0
-    for text in playtest.log:
-        if game.to_act(state) == seat and len(game.legal_actions(state)) > 1:
-            count += 1
-        state = game.apply(state, game.parse_action(text), inplace=True)
-    return count
+    return len(
+        coach.choice_steps(
+            game, playtest.decks, playtest.options, playtest.seed, playtest.log, seat
+        )
+    )
 
 
 def review_start(*, owner, playtest: Playtest) -> GameReview:
