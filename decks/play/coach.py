@@ -103,12 +103,17 @@ def playtest_hints_set(*, playtest: Playtest, on: bool) -> Playtest:
     return playtest
 
 
+def hinted_steps(playtest: Playtest) -> list[int]:
+    """Return the log places of the moves chosen from a hint (marked ``"hint"``)."""
+    return [i for i, step in enumerate(playtest.steps) if step[3:] == ["hint"]]
+
+
 def hinted_moves(playtest: Playtest) -> list[tuple[int, str, int | None]]:
     """Return (turn, move in words, its first event's place) of each hinted move.
 
     The place is None when the move wrote no event line.
     """
-    places = [i for i, step in enumerate(playtest.steps) if step[3:] == ["hint"]]
+    places = hinted_steps(playtest)
     if not places:
         return []
     game = engine_for(playtest.game)
@@ -207,7 +212,7 @@ def review_start(*, owner, playtest: Playtest) -> GameReview:
             seat=seat,
             key=key,
             log=playtest.log,
-            hinted=[i for i, s in enumerate(playtest.steps) if s[3:] == ["hint"]],
+            hinted=hinted_steps(playtest),
             moves=moves,
         )
         transaction.on_commit(lambda: enqueue_reviews([review], [priority]))
