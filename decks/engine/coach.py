@@ -82,6 +82,17 @@ class ReviewedMove:
         return self.lost > COSTLY_POINTS
 
 
+def choice_steps(game, decks, options, game_seed: int, log, seat: int) -> list[int]:
+    """Return the log places where ``seat`` chose (two legal moves or more)."""
+    state = game.new_game(decks, options, game_seed)
+    steps = []
+    for step, text in enumerate(log):
+        if game.to_act(state) == seat and len(game.legal_actions(state)) > 1:
+            steps.append(step)
+        state = game.apply(state, game.parse_action(text), inplace=True)
+    return steps
+
+
 def review(
     game,
     decks,
@@ -97,12 +108,7 @@ def review(
     A move with no alternative is no choice and is left out. ``progress(done,
     total)`` is told after each estimate.
     """
-    state = game.new_game(decks, options, game_seed)
-    choices = []
-    for step, text in enumerate(log):
-        if game.to_act(state) == seat and len(game.legal_actions(state)) > 1:
-            choices.append(step)
-        state = game.apply(state, game.parse_action(text), inplace=True)
+    choices = choice_steps(game, decks, options, game_seed, log, seat)
     # A second replay, estimating as it goes, so ``progress`` knows the total.
     state = game.new_game(decks, options, game_seed)
     reviewed = []

@@ -37,6 +37,7 @@ from .services import (
     HUMAN_KINDS,
     _acting,
     _check_thinking,
+    _check_version,
     _replay,
     hints_offered,
 )
@@ -68,12 +69,7 @@ def playtest_hint(*, playtest: Playtest, user, version: int) -> list[HintMove]:
     """Return the coach's hint for the seat to act: every legal move, best first."""
     if not Playtest.objects.of(user).filter(pk=playtest.pk).exists():
         raise PlaytestError("not_found", "No such game.", status=404)
-    if version != playtest.version:
-        raise PlaytestError(
-            "stale_state",
-            "This game has moved on since that page was loaded. It has been refreshed.",
-            status=409,
-        )
+    _check_version(playtest, version)
     if not hints_offered(playtest):
         raise PlaytestError("no_hints", "Hints are not offered in this game.")
     game = engine_for(playtest.game)
@@ -107,12 +103,17 @@ def playtest_hints_set(*, playtest: Playtest, on: bool) -> Playtest:
     return playtest
 
 
+def hinted_steps(playtest: Playtest) -> list[int]:
+    """Return the log places of the moves chosen from a hint (marked ``"hint"``)."""
+    return [i for i, step in enumerate(playtest.steps) if step[3:] == ["hint"]]
+
+
 def hinted_moves(playtest: Playtest) -> list[tuple[int, str, int | None]]:
     """Return (turn, move in words, its first event's place) of each hinted move.
 
     The place is None when the move wrote no event line.
     """
-    places = [i for i, step in enumerate(playtest.steps) if step[3:] == ["hint"]]
+    places = hinted_steps(playtest)
     if not places:
         return []
     game = engine_for(playtest.game)
@@ -166,13 +167,11 @@ def review_seat(playtest: Playtest) -> int:
 
 def _choices(game, playtest: Playtest, seat: int) -> int:
     """Return how many choices (two legal moves or more) ``seat`` made in the game."""
-    state = game.new_game(playtest.decks, playtest.options, playtest.seed)
-    count = 0
-    for text in playtest.log:
-        if game.to_act(state) == seat and len(game.legal_actions(state)) > 1:
-            count += 1
-        state = game.apply(state, game.parse_action(text), inplace=True)
-    return count
+    return len(
+        coach.choice_steps(
+            game, playtest.decks, playtest.options, playtest.seed, playtest.log, seat
+        )
+    )
 
 
 def review_start(*, owner, playtest: Playtest) -> GameReview:
@@ -213,7 +212,7 @@ def review_start(*, owner, playtest: Playtest) -> GameReview:
             seat=seat,
             key=key,
             log=playtest.log,
-            hinted=[i for i, s in enumerate(playtest.steps) if s[3:] == ["hint"]],
+            hinted=hinted_steps(playtest),
             moves=moves,
         )
         transaction.on_commit(lambda: enqueue_reviews([review], [priority]))

@@ -58,14 +58,6 @@ def _chosen_deck(request, game, value: str):
     return starter(game, slug)
 
 
-def _too_many(request, exc: PlaytestError, back: str):
-    """Answer a visitor past the games their address may start this hour: 429."""
-    context = {"title": "Sign up to play more", "message": exc.message, "back": back}
-    response = render(request, "play/busy.html", context, status=429)
-    response["Retry-After"] = str(exc.retry_after)
-    return response
-
-
 def _opposing(game, deck) -> list[str]:
     """Return the bot's deck: the starter after the player's, so no game is a mirror."""
     values = [f"{PRESET}{p.slug}" for p in available_presets(game.slug)]
@@ -94,7 +86,7 @@ def play_now_game(request, game):
             )
         except PlaytestError as exc:
             if exc.code == "visitor_games":
-                return _too_many(request, exc, back)
+                return _busy(request, exc, back, title="Sign up to play more")
             if exc.status == 429:
                 return _busy(request, exc, back)
             messages.error(request, exc.message)

@@ -473,6 +473,16 @@ def _locked(playtest_id: int, user, *, full: bool = False) -> Playtest:
         raise PlaytestError("not_found", "No such game.", status=404) from None
 
 
+def _check_version(pt: Playtest, version: int) -> None:
+    """Refuse a change asked from a page older than the game's ``version``."""
+    if version != pt.version:
+        raise PlaytestError(
+            "stale_state",
+            "This game has moved on since that page was loaded. It has been refreshed.",
+            status=409,
+        )
+
+
 def _save(pt: Playtest, game, state, log, steps, *, undone: bool = False) -> Playtest:
     pt.log, pt.steps = log, steps
     pt.state = game.to_json(state)
@@ -496,12 +506,7 @@ def playtest_act(
     """
     with transaction.atomic():
         pt = _locked(playtest_id, user)
-        if version != pt.version:
-            raise PlaytestError(
-                "stale_state",
-                "This game has moved on since that page was loaded. It has been refreshed.",
-                status=409,
-            )
+        _check_version(pt, version)
         game = engine_for(pt.game)
         state = _replay(game, pt)
         if game.is_over(state):
@@ -538,12 +543,8 @@ def playtest_undo(
     """Take back the last player action (or the player's whole turn); keep the tail."""
     with transaction.atomic():
         pt = _locked(playtest_id, user, full=True)
-        if version is not None and version != pt.version:
-            raise PlaytestError(
-                "stale_state",
-                "This game has moved on since that page was loaded. It has been refreshed.",
-                status=409,
-            )
+        if version is not None:
+            _check_version(pt, version)
         _refuse_if_settled(pt)
         human = [i for i, step in enumerate(pt.steps) if step[2]]
         if not human:
@@ -780,12 +781,7 @@ def match_next_game(*, playtest_id: int, user, version: int) -> Playtest:
                 f"Game {held.games} of this match has already started.",
                 status=409,
             )
-        if version != pt.version:
-            raise PlaytestError(
-                "stale_state",
-                "This game has moved on since that page was loaded. It has been refreshed.",
-                status=409,
-            )
+        _check_version(pt, version)
         if not pt.over:
             raise PlaytestError(
                 "game_not_over", "This game of the match is still being played."

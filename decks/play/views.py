@@ -283,17 +283,21 @@ def playtest_detail(request, pk):
     return render(request, template, board_context(page))
 
 
-def _busy(request, exc: PlaytestError, back: str | None = None):
-    """Answer a refusal of the bots' budget: 429, the message and when to retry.
+def _busy(
+    request, exc: PlaytestError, back: str | None = None, title: str | None = None
+):
+    """Answer a refusal of a budget: 429, the message and when to retry.
 
     htmx swaps no 429, so it is told to reload the page, which shows the message.
+    ``title`` heads the page instead of the bots' (and drops "your game is as
+    you left it").
     """
     if request.htmx:
         messages.error(request, exc.message)
         response = HttpResponse(exc.message, status=429)
         response["HX-Refresh"] = "true"
     else:
-        context = {"message": exc.message, "back": back}
+        context = {"title": title, "message": exc.message, "back": back}
         response = render(request, "play/busy.html", context, status=429)
     response["Retry-After"] = str(exc.retry_after)
     return response

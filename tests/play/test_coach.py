@@ -132,6 +132,12 @@ def test_a_review_is_stored_and_identical_for_a_seed(
     assert theirs.result == review.result
     sentence = review.result["sentence"]
     point = review.result["turning_point"]
+    rows = review.result["moves"]
+    assert all(r["costly"] == (r["lost"] > 10) for r in rows)
+    costly = [r for r in rows if r["costly"]]
+    assert point == (
+        max(costly, key=lambda r: (r["lost"], -r["step"])) if costly else None
+    )
     if point is None:
         assert sentence.startswith("No move cost more than 10 points")
     else:
