@@ -147,6 +147,8 @@ def practice_game(pt: Playtest) -> bool:
     """Return whether ``pt`` is a practice game: a human seat against bots."""
     kinds = [s["kind"] for s in pt.seats]
     return any(k in BOT_KINDS for k in kinds) and any(k in HUMAN_KINDS for k in kinds)
+
+
 def _address(player) -> str | None:
     """Return a visitor's address (budgets count a visitor by it), None for a user."""
     return getattr(player, "address", None)
