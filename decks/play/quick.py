@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from cards.models import GameRecord
 
-from ..engine.bots import BOT_LABELS, LEVEL_NAMES, OFFERED
+from ..engine.bots import LEVEL_NAMES, OFFERED, OFFERED_LABELS
 from ..models import Deck
 from ..services import deck_create
 from .models import VISITOR_GAME_LIFE
@@ -27,8 +27,6 @@ from .services import PlaytestError, playtest_create
 from .views import _busy, _int
 from .visitors import player_of
 
-# The bots a one-tap game offers, easiest first: one button each.
-QUICK_BOTS = {name: LEVEL_NAMES[name] for name in OFFERED}
 STARTER = "starter:"
 DECK = "deck:"
 
@@ -75,7 +73,7 @@ def play_now_game(request, game):
     if request.method == "POST":
         bot = request.POST.get("bot", "")
         try:
-            if bot not in QUICK_BOTS:
+            if bot not in OFFERED:
                 raise PlaytestError("bad_opponent", "Choose a bot to play against.")
             deck = _chosen_deck(request, game, request.POST.get("deck", ""))
             pt = playtest_create(
@@ -122,7 +120,11 @@ def play_now_game(request, game):
         "game": game,
         "decks": decks,
         "chosen": chosen,
-        "bots": [(name, level, BOT_LABELS[name]) for name, level in QUICK_BOTS.items()],
+        # One button per offered level, easiest first: "Casual (greedy bot)".
+        "bots": [
+            (name, LEVEL_NAMES[name], OFFERED_LABELS[name][len(LEVEL_NAMES[name]) :])
+            for name in OFFERED
+        ],
         "visitor_hours": int(VISITOR_GAME_LIFE.total_seconds() // 3600),
     }
     return render(request, "play/now_game.html", context)

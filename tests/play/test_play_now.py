@@ -157,8 +157,14 @@ def test_the_game_form_checks_the_first_starter_deck_and_offers_three_bots(
     page = client.get("/play/now/collision/").content.decode()
     assert f'value="starter:{first.slug}" checked' in page
     assert page.count('name="bot"') == 3
-    bots = re.findall(r'name="bot" value="([^"]+)"><strong>([^<]+)</strong>', page)
-    assert bots == [("random", "Beginner"), ("greedy", "Casual"), ("search", "Strong")]
+    bots = re.findall(
+        r'name="bot" value="([^"]+)"><strong>([^<]+)</strong>([^<]*)</button>', page
+    )
+    assert bots == [
+        ("random", "Beginner", " (random bot)"),
+        ("greedy", "Casual", " (greedy bot)"),
+        ("search", "Strong", " (search bot)"),
+    ]
 
 
 def test_a_visitor_starts_a_game_with_one_post_and_sees_its_board(client, collision):
